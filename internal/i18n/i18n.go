@@ -1,0 +1,150 @@
+// Package i18n is elemctl's one message catalog. Messages are keyed
+// "<area>.<name>" and come in Russian and English; placeholders are named
+// fields such as {app} that are identical in both languages.
+package i18n
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Lang is a message language.
+type Lang string
+
+const (
+	RU Lang = "ru"
+	EN Lang = "en"
+)
+
+// Message is one catalog entry.
+type Message struct{ RU, EN string }
+
+var (
+	mu      sync.RWMutex
+	catalog = map[string]Message{}
+	current atomic.Value // Lang
+)
+
+func init() { current.Store(RU) }
+
+// Register adds messages to the catalog. Areas register their own files'
+// messages from init; a key registered twice is a programming error.
+func Register(msgs map[string]Message) {
+	mu.Lock()
+	defer mu.Unlock()
+	for k, m := range msgs {
+		if _, dup := catalog[k]; dup {
+			panic("i18n: message registered twice: " + k)
+		}
+		catalog[k] = m
+	}
+}
+
+// Has tells whether the catalog knows key.
+func Has(key string) bool {
+	mu.RLock()
+	defer mu.RUnlock()
+	_, ok := catalog[key]
+	return ok
+}
+
+// SetLang sets the process-wide language.
+func SetLang(l Lang) {
+	if l != EN {
+		l = RU
+	}
+	current.Store(l)
+}
+
+// Current is the process-wide language.
+func Current() Lang { return current.Load().(Lang) }
+
+// Parse turns "ru"/"en" (any case, with a locale tail such as "en_US.UTF-8")
+// into a language; ok is false for anything else.
+func Parse(s string) (Lang, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	switch {
+	case strings.HasPrefix(s, "ru"):
+		return RU, true
+	case strings.HasPrefix(s, "en"):
+		return EN, true
+	}
+	return "", false
+}
+
+// Detect applies the precedence flag > ELEMCTL_LANG > LC_ALL > LANG > Russian.
+func Detect(flag string, getenv func(string) string) Lang {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	for _, v := range []string{flag, getenv("ELEMCTL_LANG"), getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG")} {
+		if l, ok := Parse(v); ok {
+			return l
+		}
+	}
+	return RU
+}
+
+// T renders key in the current language. args are name/value pairs:
+// T("client.apps-summary", "live", 3, "total", 10).
+func T(key string, args ...any) string { return TL(Current(), key, args...) }
+
+// TL renders key in language l. An unknown key is returned as is, so a
+// missing message shows its key instead of nothing.
+func TL(l Lang, key string, args ...any) string {
+	mu.RLock()
+	m, ok := catalog[key]
+	mu.RUnlock()
+	text := key
+	if ok {
+		text = m.RU
+		if l == EN {
+			text = m.EN
+		}
+	}
+	return Format(text, args...)
+}
+
+// Format fills {name} fields from name/value pairs; "{{" and "}}" are
+// literal braces. Unknown fields are left as they are.
+func Format(text string, args ...any) string {
+	if !strings.ContainsAny(text, "{}") {
+		return text
+	}
+	vals := make(map[string]string, len(args)/2)
+	for i := 0; i+1 < len(args); i += 2 {
+		name, _ := args[i].(string)
+		vals[name] = fmt.Sprint(args[i+1])
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '{' && i+1 < len(text) && text[i+1] == '{':
+			b.WriteByte('{')
+			i++
+		case c == '}' && i+1 < len(text) && text[i+1] == '}':
+			b.WriteByte('}')
+			i++
+		case c == '{':
+			end := strings.IndexByte(text[i:], '}')
+			if end < 0 {
+				b.WriteString(text[i:])
+				return b.String()
+			}
+			name := text[i+1 : i+end]
+			if v, ok := vals[name]; ok {
+				b.WriteString(v)
+			} else {
+				b.WriteString(text[i : i+end+1])
+			}
+			i += end
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,46 @@
+package i18n
+
+import "testing"
+
+func TestFormat(t *testing.T) {
+	cases := []struct {
+		text string
+		args []any
+		want string
+	}{
+		{"{live} live of {total}", []any{"live", 3, "total", 10}, "3 live of 10"},
+		{"braces {{x}} stay", nil, "braces {x} stay"},
+		{"unknown {field} kept", nil, "unknown {field} kept"},
+		{"no fields", []any{"a", 1}, "no fields"},
+		{"unclosed {x", []any{"x", 1}, "unclosed {x"},
+	}
+	for _, c := range cases {
+		if got := Format(c.text, c.args...); got != c.want {
+			t.Errorf("Format(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+func TestDetect(t *testing.T) {
+	env := map[string]string{"ELEMCTL_LANG": "", "LC_ALL": "", "LANG": "en_US.UTF-8"}
+	get := func(k string) string { return env[k] }
+	if l := Detect("", get); l != EN {
+		t.Fatalf("LANG=en_US: got %s", l)
+	}
+	if l := Detect("ru", get); l != RU {
+		t.Fatalf("flag ru: got %s", l)
+	}
+	env["ELEMCTL_LANG"] = "ru"
+	if l := Detect("", get); l != RU {
+		t.Fatalf("ELEMCTL_LANG=ru: got %s", l)
+	}
+	if l := Detect("", func(string) string { return "" }); l != RU {
+		t.Fatalf("nothing set: got %s", l)
+	}
+}
+
+func TestUnknownKeyIsReturned(t *testing.T) {
+	if got := TL(EN, "no.such-key"); got != "no.such-key" {
+		t.Fatalf("got %q", got)
+	}
+}
