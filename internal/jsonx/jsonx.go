@@ -1,0 +1,301 @@
+// Package jsonx keeps JSON objects in the order they came in, so a platform
+// card passes through elemctl with every field and in the platform's order,
+// and elemctl's own answers keep their documented key order.
+package jsonx
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// Object is a JSON object that remembers key order. The zero value is an
+// empty object ready to use.
+type Object struct {
+	keys []string
+	vals map[string]any
+}
+
+// New builds an object from key/value pairs: New("id", 1, "name", "x").
+func New(pairs ...any) *Object {
+	o := &Object{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		o.Set(pairs[i].(string), pairs[i+1])
+	}
+	return o
+}
+
+// Set adds key at the end, or replaces its value in place.
+func (o *Object) Set(key string, v any) *Object {
+	if o.vals == nil {
+		o.vals = map[string]any{}
+	}
+	if _, ok := o.vals[key]; !ok {
+		o.keys = append(o.keys, key)
+	}
+	o.vals[key] = v
+	return o
+}
+
+// Get returns the value of key.
+func (o *Object) Get(key string) (any, bool) {
+	if o == nil {
+		return nil, false
+	}
+	v, ok := o.vals[key]
+	return v, ok
+}
+
+// Value returns the value of key or nil.
+func (o *Object) Value(key string) any { v, _ := o.Get(key); return v }
+
+// Has tells whether key is present (even with a null value).
+func (o *Object) Has(key string) bool { _, ok := o.Get(key); return ok }
+
+// Delete removes key.
+func (o *Object) Delete(key string) {
+	if o == nil || o.vals == nil {
+		return
+	}
+	if _, ok := o.vals[key]; !ok {
+		return
+	}
+	delete(o.vals, key)
+	for i, k := range o.keys {
+		if k == key {
+			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
+			break
+		}
+	}
+}
+
+// Keys lists the keys in order.
+func (o *Object) Keys() []string {
+	if o == nil {
+		return nil
+	}
+	return append([]string(nil), o.keys...)
+}
+
+// Len is the number of keys.
+func (o *Object) Len() int {
+	if o == nil {
+		return 0
+	}
+	return len(o.keys)
+}
+
+// Str returns the value of key when it is a string, else "".
+func (o *Object) Str(key string) string {
+	s, _ := o.Value(key).(string)
+	return s
+}
+
+// Obj returns the value of key when it is an object, else nil.
+func (o *Object) Obj(key string) *Object {
+	v, _ := o.Value(key).(*Object)
+	return v
+}
+
+// Bool returns the value of key when it is a boolean, else false.
+func (o *Object) Bool(key string) bool {
+	b, _ := o.Value(key).(bool)
+	return b
+}
+
+// Int returns the value of key when it is an integral number.
+func (o *Object) Int(key string) (int64, bool) {
+	switch n := o.Value(key).(type) {
+	case json.Number:
+		i, err := n.Int64()
+		return i, err == nil
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case float64:
+		return int64(n), float64(int64(n)) == n
+	}
+	return 0, false
+}
+
+// Clone copies the object and, deeply, every nested object and array.
+func (o *Object) Clone() *Object {
+	if o == nil {
+		return nil
+	}
+	c := &Object{keys: append([]string(nil), o.keys...), vals: make(map[string]any, len(o.vals))}
+	for k, v := range o.vals {
+		c.vals[k] = CloneValue(v)
+	}
+	return c
+}
+
+// CloneValue deep-copies a decoded JSON value.
+func CloneValue(v any) any {
+	switch x := v.(type) {
+	case *Object:
+		return x.Clone()
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = CloneValue(e)
+		}
+		return out
+	}
+	return v
+}
+
+// MarshalJSON writes the object in key order.
+func (o *Object) MarshalJSON() ([]byte, error) {
+	if o == nil {
+		return []byte("null"), nil
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		kb, err := marshalNoEscape(k)
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(kb)
+		buf.WriteByte(':')
+		vb, err := marshalNoEscape(o.vals[k])
+		if err != nil {
+			return nil, fmt.Errorf("key %q: %w", k, err)
+		}
+		buf.Write(vb)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// UnmarshalJSON reads an object keeping key order; nested objects become
+// *Object, numbers json.Number.
+func (o *Object) UnmarshalJSON(data []byte) error {
+	v, err := Decode(data)
+	if err != nil {
+		return err
+	}
+	obj, ok := v.(*Object)
+	if !ok {
+		return fmt.Errorf("jsonx: not a JSON object")
+	}
+	*o = *obj
+	return nil
+}
+
+// Decode parses one JSON value: objects become *Object, arrays []any,
+// numbers json.Number.
+func Decode(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	v, err := decodeValue(dec)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("jsonx: data after the JSON value")
+	}
+	return v, nil
+}
+
+func decodeValue(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		switch t {
+		case '{':
+			o := &Object{}
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return nil, err
+				}
+				key, _ := kt.(string)
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				o.Set(key, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return o, nil
+		case '[':
+			arr := []any{}
+			for dec.More() {
+				v, err := decodeValue(dec)
+				if err != nil {
+					return nil, err
+				}
+				arr = append(arr, v)
+			}
+			if _, err := dec.Token(); err != nil {
+				return nil, err
+			}
+			return arr, nil
+		}
+		return nil, fmt.Errorf("jsonx: unexpected %v", t)
+	default:
+		return tok, nil
+	}
+}
+
+// Marshal writes v the way elemctl prints answers: two-space indent,
+// non-ASCII and <>& unescaped, a trailing newline.
+func Marshal(v any) ([]byte, error) {
+	raw, err := marshalNoEscape(v)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, raw, "", "  "); err != nil {
+		return nil, err
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
+}
+
+// Compact writes v on one line without HTML escaping.
+func Compact(v any) ([]byte, error) { return marshalNoEscape(v) }
+
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// Objects picks the objects out of a decoded array, dropping anything else.
+func Objects(v any) []*Object {
+	arr, _ := v.([]any)
+	out := make([]*Object, 0, len(arr))
+	for _, e := range arr {
+		if o, ok := e.(*Object); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// FromStruct converts any JSON-marshalable value into decoded form
+// (*Object / []any / ...), keeping struct field order.
+func FromStruct(v any) (any, error) {
+	raw, err := marshalNoEscape(v)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(raw)
+}
