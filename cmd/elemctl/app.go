@@ -1,0 +1,593 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/elemctl/elemctl/command"
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/platform"
+)
+
+// Exit codes.
+const (
+	exitOK        = 0
+	exitFailure   = 1
+	exitUsage     = 2
+	exitInterrupt = 130
+)
+
+// globalValueFlags take a value and may stand anywhere before a bare "--".
+var globalValueFlags = []string{"base-url", "client-id", "client-secret", "env-file", "timeout", "lang"}
+
+// connectionFlags are refused by local commands.
+var connectionFlags = []string{"base-url", "client-id", "client-secret", "env-file", "timeout"}
+
+// app is one run of the CLI.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	catalog        *command.Catalog
+
+	// global flags
+	baseURL, clientID, clientSecret, envFile, lang string
+	timeout                                        float64
+	jsonOut, quiet, showVersion                    bool
+
+	errMu sync.Mutex // serialises stderr lines from concurrent progress
+	cfg   struct {
+		once sync.Once
+		cfg  *platform.Config
+		err  error
+	}
+	client struct {
+		once sync.Once
+		cl   *platform.Client
+		err  error
+	}
+	status *statusLine
+	// usageErr is set when cobra refused the command line.
+	ranHandler bool
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, catalog: command.Core()}
+}
+
+// handlerError marks an error raised by a command (exit 1 with error JSON),
+// as opposed to a refused command line (exit 2 with usage text).
+type handlerError struct{ err error }
+
+func (e *handlerError) Error() string { return e.err.Error() }
+func (e *handlerError) Unwrap() error { return e.err }
+
+// exitError carries an exit code decided by a command's answer.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+func (a *app) run(args []string) int {
+	i18n.SetLang(i18n.Detect(prescanLang(args), a.getenv))
+	root := a.buildRoot()
+	root.SetArgs(args)
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := root.ExecuteContext(ctx)
+	if a.status != nil {
+		a.status.clear()
+	}
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	var he *handlerError
+	if errors.As(err, &he) {
+		a.printError(he.err)
+		if ctx.Err() != nil && errors.Is(he.err, context.Canceled) {
+			return exitInterrupt
+		}
+		return exitFailure
+	}
+	// Anything else is cobra refusing the command line.
+	fmt.Fprintln(a.stderr, i18n.T("cli.usage-error", "error", err))
+	if hint := actionFirstHint(root, args); hint != "" {
+		fmt.Fprintln(a.stderr, hint)
+	}
+	return exitUsage
+}
+
+func (a *app) printError(err error) {
+	out, mErr := jsonx.Marshal(command.ErrorObject(err))
+	if mErr != nil {
+		out = []byte(err.Error() + "\n")
+	}
+	a.errMu.Lock()
+	defer a.errMu.Unlock()
+	a.stderr.Write(out)
+}
+
+// prescanLang finds --lang before the parser exists, so help is localized.
+func prescanLang(args []string) string {
+	for i, arg := range args {
+		if arg == "--" {
+			break
+		}
+		if arg == "--lang" && i+1 < len(args) {
+			if _, ok := i18n.Parse(args[i+1]); ok {
+				return args[i+1]
+			}
+		}
+		if v, ok := strings.CutPrefix(arg, "--lang="); ok {
+			if _, ok := i18n.Parse(v); ok {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+func (a *app) buildRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "elemctl",
+		Short:         i18n.T("cli.help.root"),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		// elemctl alone prints help on stderr and fails.
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if a.showVersion {
+				fmt.Fprintf(a.stdout, "elemctl %s\n", version)
+				return nil
+			}
+			if len(args) > 0 {
+				return fmt.Errorf("%s", i18n.T("cli.unknown-command", "name", args[0]))
+			}
+			cmd.SetOut(a.stderr)
+			_ = cmd.Help()
+			return &exitError{code: exitFailure}
+		},
+		Args: cobra.ArbitraryArgs,
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.baseURL, "base-url", "", i18n.T("cli.flag.base-url"))
+	pf.StringVar(&a.clientID, "client-id", "", i18n.T("cli.flag.client-id"))
+	pf.StringVar(&a.clientSecret, "client-secret", "", i18n.T("cli.flag.client-secret"))
+	pf.StringVar(&a.envFile, "env-file", "", i18n.T("cli.flag.env-file"))
+	pf.Float64Var(&a.timeout, "timeout", 0, i18n.T("cli.flag.timeout"))
+	pf.StringVar(&a.lang, "lang", "", i18n.T("cli.flag.lang"))
+	pf.BoolVar(&a.jsonOut, "json", false, i18n.T("cli.flag.json"))
+	pf.BoolVar(&a.quiet, "quiet", false, i18n.T("cli.flag.quiet"))
+	root.Flags().BoolVar(&a.showVersion, "version", false, i18n.T("cli.flag.version"))
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if a.lang != "" {
+			l, ok := i18n.Parse(a.lang)
+			if !ok || (a.lang != "ru" && a.lang != "en") {
+				return fmt.Errorf("%s", i18n.T("cli.bad-lang", "value", a.lang))
+			}
+			i18n.SetLang(l)
+		}
+		return nil
+	}
+	localizeHelp(root)
+	for _, hook := range catalogHooks {
+		hook(a)
+	}
+
+	groups := map[string]*cobra.Command{}
+	for _, g := range a.catalog.Groups() {
+		gc := a.groupCommand(g)
+		groups[g.Name] = gc
+		root.AddCommand(gc)
+	}
+	for _, c := range a.catalog.Commands() {
+		if len(c.Path) == 0 {
+			continue
+		}
+		parent := root
+		for _, seg := range c.Path[:len(c.Path)-1] {
+			gc, ok := groups[seg]
+			if !ok {
+				gc = a.groupCommand(command.Group{Name: seg})
+				groups[seg] = gc
+				root.AddCommand(gc)
+			}
+			parent = gc
+		}
+		parent.AddCommand(a.leafCommand(c))
+	}
+	for _, extra := range a.faceCommands() {
+		root.AddCommand(extra)
+	}
+	return root
+}
+
+func (a *app) groupCommand(g command.Group) *cobra.Command {
+	gc := &cobra.Command{
+		Use:   g.Name,
+		Short: i18n.T(g.Help),
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return fmt.Errorf("%s", i18n.T("cli.group-needs-action", "group", g.Name, "actions", strings.Join(actionNames(cmd), ", ")))
+			}
+			return fmt.Errorf("%s", i18n.T("cli.unknown-action", "group", g.Name, "name", args[0], "actions", strings.Join(actionNames(cmd), ", ")))
+		},
+	}
+	if g.Description != "" {
+		gc.Long = i18n.T(g.Description)
+	}
+	return gc
+}
+
+func actionNames(group *cobra.Command) []string {
+	var out []string
+	for _, c := range group.Commands() {
+		if c.IsAvailableCommand() {
+			out = append(out, c.Name())
+		}
+	}
+	return out
+}
+
+// actionFirstHint answers the common slip "elemctl <group> --flag ...".
+func actionFirstHint(root *cobra.Command, args []string) string {
+	if len(args) < 2 {
+		return ""
+	}
+	group, flag := args[0], args[1]
+	if !strings.HasPrefix(flag, "-") || flag == "-h" || flag == "--help" {
+		return ""
+	}
+	for _, c := range root.Commands() {
+		if c.Name() == group && c.HasSubCommands() {
+			actions := actionNames(c)
+			if len(actions) == 0 {
+				return ""
+			}
+			return i18n.T("cli.action-first", "group", group, "first", actions[0], "actions", strings.Join(actions, ", "))
+		}
+	}
+	return ""
+}
+
+// leafCommand renders one catalog command as a cobra command.
+func (a *app) leafCommand(c *command.Command) *cobra.Command {
+	use := c.Path[len(c.Path)-1]
+	var positionals []command.Argument
+	for _, arg := range c.Args {
+		if arg.Positional {
+			positionals = append(positionals, arg)
+			use += " " + metavar(arg)
+		}
+	}
+	cc := &cobra.Command{
+		Use:   use,
+		Short: i18n.T(c.Help),
+		Args:  positionalValidator(positionals),
+	}
+	flags := cc.Flags()
+	for _, arg := range c.Args {
+		name := arg.Name
+		if arg.Positional {
+			if arg.CLIAlias == "" {
+				continue
+			}
+			name = strings.TrimPrefix(arg.CLIAlias, "--")
+		}
+		help := i18n.T(arg.Help)
+		switch arg.Type {
+		case command.Bool:
+			def, _ := arg.Default.(bool)
+			flags.Bool(name, def, help)
+		case command.Int:
+			def, _ := arg.Default.(int)
+			flags.Int(name, def, help)
+		case command.Float:
+			def, _ := arg.Default.(float64)
+			flags.Float64(name, def, help)
+		default:
+			if arg.Multiple && !arg.Positional {
+				flags.StringArray(name, nil, help)
+			} else {
+				def, _ := arg.Default.(string)
+				flags.String(name, def, help)
+			}
+		}
+		if arg.Hidden {
+			_ = flags.MarkHidden(name)
+		}
+		if arg.Positional || arg.Type == command.Bool {
+			continue
+		}
+		if len(arg.Choices) > 0 {
+			choices := arg.Choices
+			_ = cc.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+				return choices, cobra.ShellCompDirectiveNoFileComp
+			})
+		}
+	}
+	if wantsAppCompletion(c) {
+		cc.ValidArgsFunction = a.completeAppNames
+		if flags.Lookup("app-id") != nil {
+			_ = cc.RegisterFlagCompletionFunc("app-id", a.completeAppNames)
+		}
+	}
+	cc.RunE = func(cmd *cobra.Command, args []string) error {
+		in, err := a.values(c, cmd, args)
+		if err != nil {
+			return err
+		}
+		return a.execute(cmd.Context(), c, in)
+	}
+	return cc
+}
+
+func metavar(arg command.Argument) string {
+	mv := arg.Metavar
+	if mv == "" {
+		mv = strings.ToUpper(strings.ReplaceAll(arg.KeyName(), "-", "_"))
+	}
+	if arg.Multiple {
+		mv += "..."
+	}
+	if !arg.Required {
+		mv = "[" + mv + "]"
+	}
+	return mv
+}
+
+// positionalValidator checks the count of positionals; which of them are
+// required is decided per argument (a CLI alias may stand in).
+func positionalValidator(pos []command.Argument) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		max := len(pos)
+		for _, p := range pos {
+			if p.Multiple {
+				return nil
+			}
+		}
+		if len(args) > max {
+			return fmt.Errorf("%s", i18n.T("cli.too-many-args", "args", strings.Join(args[max:], " ")))
+		}
+		return nil
+	}
+}
+
+// values turns the parsed command line into the handler's inputs.
+func (a *app) values(c *command.Command, cmd *cobra.Command, args []string) (command.Values, error) {
+	in := command.NewValues()
+	flags := cmd.Flags()
+	pos := 0
+	for _, arg := range c.Args {
+		key := arg.KeyName()
+		if arg.Positional {
+			var given []string
+			if arg.Multiple {
+				given = args[min(pos, len(args)):]
+				pos = len(args)
+			} else if pos < len(args) {
+				given = []string{args[pos]}
+				pos++
+			}
+			alias := ""
+			if arg.CLIAlias != "" {
+				alias, _ = flags.GetString(strings.TrimPrefix(arg.CLIAlias, "--"))
+			}
+			switch {
+			case len(given) > 0 && alias != "" && given[0] != alias:
+				return in, &handlerError{platform.ConfigErrorf("cli.given-twice", "a", given[0], "b", alias, "flag", arg.CLIAlias)}
+			case len(given) > 0:
+				if arg.Multiple {
+					in.Set(key, given)
+				} else {
+					in.Set(key, given[0])
+				}
+			case alias != "":
+				in.Set(key, alias)
+			case arg.Required:
+				return in, fmt.Errorf("%s", i18n.T("cli.missing-positional", "name", metavar(arg)))
+			default:
+				if arg.Default != nil {
+					in.Default(key, arg.Default)
+				}
+			}
+			continue
+		}
+		f := flags.Lookup(arg.Name)
+		if f == nil {
+			continue
+		}
+		if !f.Changed {
+			if arg.Required {
+				return in, fmt.Errorf("%s", i18n.T("cli.missing-flag", "name", "--"+arg.Name))
+			}
+			if arg.Default != nil {
+				in.Default(key, arg.Default)
+			}
+			continue
+		}
+		v, err := flagValue(flags, arg)
+		if err != nil {
+			return in, err
+		}
+		if len(arg.Choices) > 0 {
+			for _, s := range asStrings(v) {
+				if !contains(arg.Choices, s) {
+					return in, fmt.Errorf("%s", i18n.T("cli.bad-choice", "name", "--"+arg.Name, "value", s, "choices", strings.Join(arg.Choices, ", ")))
+				}
+			}
+		}
+		in.Set(key, v)
+	}
+	return in, nil
+}
+
+func flagValue(flags *pflag.FlagSet, arg command.Argument) (any, error) {
+	switch arg.Type {
+	case command.Bool:
+		return flags.GetBool(arg.Name)
+	case command.Int:
+		return flags.GetInt(arg.Name)
+	case command.Float:
+		return flags.GetFloat64(arg.Name)
+	}
+	if arg.Multiple {
+		return flags.GetStringArray(arg.Name)
+	}
+	return flags.GetString(arg.Name)
+}
+
+func asStrings(v any) []string {
+	switch x := v.(type) {
+	case string:
+		return []string{x}
+	case []string:
+		return x
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+// execute runs a catalog command and prints its answer.
+func (a *app) execute(ctx context.Context, c *command.Command, in command.Values) error {
+	if c.Local {
+		if given := a.givenConnectionFlags(); len(given) > 0 {
+			return &handlerError{platform.ConfigErrorf("cli.local-refuses-connection", "command", c.Name(), "flags", strings.Join(given, ", "))}
+		}
+	}
+	cc := a.context()
+	answer, err := c.Run(ctx, cc, in)
+	if err != nil {
+		return &handlerError{err}
+	}
+	if err := a.printAnswer(answer); err != nil {
+		return &handlerError{err}
+	}
+	for _, line := range cc.Summaries() {
+		a.progress(line)
+	}
+	if code := cc.Exit(answer); code != 0 {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+func (a *app) printAnswer(answer any) error {
+	out, err := jsonx.Marshal(answer)
+	if err != nil {
+		return err
+	}
+	_, err = a.stdout.Write(out)
+	if f, ok := a.stdout.(*os.File); ok {
+		_ = f.Sync()
+	}
+	return err
+}
+
+func (a *app) givenConnectionFlags() []string {
+	var out []string
+	vals := map[string]bool{
+		"base-url": a.baseURL != "", "client-id": a.clientID != "", "client-secret": a.clientSecret != "",
+		"env-file": a.envFile != "", "timeout": a.timeout != 0,
+	}
+	for _, f := range connectionFlags {
+		if vals[f] {
+			out = append(out, "--"+f)
+		}
+	}
+	return out
+}
+
+// progress prints one line of the progress channel (silenced by --quiet).
+func (a *app) progress(line string) {
+	if a.quiet {
+		return
+	}
+	a.errMu.Lock()
+	defer a.errMu.Unlock()
+	if a.status != nil {
+		a.status.clearLocked()
+	}
+	fmt.Fprintln(a.stderr, line)
+}
+
+// context builds the command context of the CLI face.
+func (a *app) context() *command.Context {
+	wd, _ := os.Getwd()
+	cc := &command.Context{
+		Surface: command.CLI,
+		Getenv:  a.getenv,
+		Dir:     wd,
+		EnvFile: a.envFile,
+		Version: version,
+		LogFunc: a.progress,
+	}
+	if !a.quiet && isTerminal(a.stderr) {
+		a.status = newStatusLine(a.stderr, &a.errMu)
+		cc.StatusFunc = a.status.set
+	}
+	cc.ConfigFunc = a.config
+	cc.ClientFunc = a.platformClient
+	return cc
+}
+
+func (a *app) config() (*platform.Config, error) {
+	a.cfg.once.Do(func() {
+		wd, _ := os.Getwd()
+		a.cfg.cfg, a.cfg.err = platform.LoadConfig(platform.LoadOptions{
+			EnvFile: a.envFile,
+			Dir:     wd,
+			Getenv:  a.getenv,
+			Overrides: platform.Overrides{
+				BaseURL: a.baseURL, ClientID: a.clientID, ClientSecret: a.clientSecret, Timeout: a.timeout,
+			},
+		})
+	})
+	return a.cfg.cfg, a.cfg.err
+}
+
+func (a *app) platformClient() (*platform.Client, error) {
+	a.client.once.Do(func() {
+		cfg, err := a.config()
+		if err != nil {
+			a.client.err = err
+			return
+		}
+		a.client.cl, a.client.err = platform.NewClient(cfg, platform.ClientOptions{
+			UserAgent: "elemctl/" + version,
+			// The TLS warning is the transport's own: --quiet does not hide it.
+			Warn: func(s string) {
+				a.errMu.Lock()
+				defer a.errMu.Unlock()
+				fmt.Fprintln(a.stderr, s)
+			},
+		})
+	})
+	return a.client.cl, a.client.err
+}

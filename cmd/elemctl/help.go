@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/elemctl/elemctl/command"
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/platform"
+)
+
+// localizeHelp replaces cobra's English help scaffolding with the catalog's.
+func localizeHelp(root *cobra.Command) {
+	root.SetUsageTemplate(`{{T "cli.help.usage"}}:{{if .Runnable}}
+  {{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
+  {{.CommandPath}} [command]{{end}}{{if gt (len .Aliases) 0}}
+
+{{T "cli.help.aliases"}}:
+  {{.NameAndAliases}}{{end}}{{if .HasAvailableSubCommands}}
+
+{{T "cli.help.commands"}}:{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
+  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
+
+{{T "cli.help.options"}}:
+{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
+
+{{T "cli.help.global-options"}}:
+{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableSubCommands}}
+
+{{T "cli.help.more"}} "{{.CommandPath}} [command] --help"{{end}}
+`)
+	cobra.AddTemplateFunc("T", func(key string) string { return i18n.T(key) })
+	root.InitDefaultHelpFlag()
+	root.Flags().Lookup("help").Usage = i18n.T("cli.flag.help")
+	root.InitDefaultHelpCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "help" {
+			c.Short = i18n.T("cli.help.help")
+		}
+	}
+}
+
+// wantsAppCompletion tells whether a command's first positional is an
+// application.
+func wantsAppCompletion(c *command.Command) bool {
+	for _, arg := range c.Args {
+		if arg.Positional {
+			return arg.KeyName() == "app-id"
+		}
+	}
+	return false
+}
+
+// completeAppNames offers the live application names of the configured
+// stand; it stays quiet and quick when the stand cannot be reached.
+func (a *app) completeAppNames(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	a.quiet = true
+	cl, err := a.platformClient()
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), 3*time.Second)
+	defer cancel()
+	apps, err := cl.ListApps(ctx)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []cobra.Completion
+	for _, app := range apps {
+		if platform.IsDeletedApp(app) {
+			continue
+		}
+		name := platform.AppName(app)
+		if name == "" {
+			continue
+		}
+		out = append(out, cobra.CompletionWithDesc(name, app.Str("status")))
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}

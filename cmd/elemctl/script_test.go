@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/elemctl/elemctl/platform/stand"
+)
+
+// knownSecret is the client secret every scripted stand uses, so the
+// secrets check knows what to look for.
+const knownSecret = "s3cr3t-3l3mctl-7e57-0000-c1i3n7s3cr37"
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"elemctl": func() { os.Exit(runLogged()) },
+	})
+}
+
+// runLogged runs the CLI inside a script and appends everything it printed
+// to $ELEMCTL_OUTPUT_LOG, so the secrets check sees every byte.
+func runLogged() int {
+	logPath := os.Getenv("ELEMCTL_OUTPUT_LOG")
+	if logPath == "" {
+		return newApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv).run(os.Args[1:])
+	}
+	var out, errOut bytes.Buffer
+	code := newApp(os.Stdin, io.MultiWriter(os.Stdout, &out), io.MultiWriter(os.Stderr, &errOut), os.Getenv).run(os.Args[1:])
+	// "token" prints the bearer token by design; everything else must not.
+	if len(os.Args) < 2 || !isTokenCommand(os.Args[1:]) {
+		if f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+			fmt.Fprintf(f, "$ elemctl %s\n%s%s", strings.Join(os.Args[1:], " "), out.String(), errOut.String())
+			f.Close()
+		}
+	}
+	return code
+}
+
+func isTokenCommand(args []string) bool {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return a == "token"
+		}
+	}
+	return false
+}
+
+// scriptStands remembers every stand the scripts started, for the check of
+// issued tokens after the run.
+var scriptStands struct {
+	sync.Mutex
+	list []*stand.Stand
+}
+
+func TestScripts(t *testing.T) {
+	logDir := t.TempDir()
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		UpdateScripts:       os.Getenv("UPDATE") != "",
+		RequireExplicitExec: false,
+		Setup: func(e *testscript.Env) error {
+			s, err := stand.New(stand.Options{ClientSecret: knownSecret, Speed: 0.001})
+			if err != nil {
+				return err
+			}
+			base, err := s.Listen("127.0.0.1:0")
+			if err != nil {
+				return err
+			}
+			e.Defer(func() { s.Close() })
+			scriptStands.Lock()
+			scriptStands.list = append(scriptStands.list, s)
+			scriptStands.Unlock()
+			e.Values["stand"] = s
+			e.Setenv("ELEMENT_BASE_URL", base)
+			e.Setenv("ELEMENT_CLIENT_ID", s.ClientID())
+			e.Setenv("ELEMENT_CLIENT_SECRET", knownSecret)
+			e.Setenv("ELEMCTL_NO_PROXY", "1")
+			e.Setenv("ELEMCTL_LANG", "ru")
+			e.Setenv("HOME", e.WorkDir)
+			e.Setenv("XDG_STATE_HOME", filepath.Join(e.WorkDir, ".state"))
+			e.Setenv("XDG_DATA_HOME", filepath.Join(e.WorkDir, ".data"))
+			e.Setenv("ELEMCTL_DATA_DIR", filepath.Join(e.WorkDir, ".elemctl"))
+			e.Setenv("TMPDIR", filepath.Join(e.WorkDir, ".tmp"))
+			e.Setenv("ELEMCTL_NO_PLUGINS", "1")
+			e.Setenv("ELEMCTL_OUTPUT_LOG", filepath.Join(logDir, filepath.Base(e.WorkDir)+".log"))
+			return os.MkdirAll(filepath.Join(e.WorkDir, ".tmp"), 0o755)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"standctl": standctl,
+		},
+	})
+	checkNoSecrets(t, logDir)
+}
+
+// checkNoSecrets fails when any command printed the client secret or a
+// bearer token a stand issued.
+func checkNoSecrets(t *testing.T, logDir string) {
+	logs, _ := filepath.Glob(filepath.Join(logDir, "*.log"))
+	scriptStands.Lock()
+	defer scriptStands.Unlock()
+	var tokens []string
+	for _, s := range scriptStands.list {
+		tokens = append(tokens, s.IssuedTokens()...)
+	}
+	for _, p := range logs {
+		data, _ := os.ReadFile(p)
+		if bytes.Contains(data, []byte(knownSecret)) {
+			t.Errorf("%s: the client secret appeared in the output", filepath.Base(p))
+		}
+		for _, tok := range tokens {
+			if bytes.Contains(data, []byte(tok)) {
+				t.Errorf("%s: a bearer token appeared in the output", filepath.Base(p))
+			}
+		}
+	}
+	if len(logs) == 0 {
+		t.Error("no script output was logged; the secrets check saw nothing")
+	}
+}
+
+// standctl drives the script's stand:
+//
+//	standctl seed demo            seed the demo and export DEMO_APP_ID, DEMO_PROJECT_ID, DEMO_SPACE_ID, DEMO_APP_NAME
+//	standctl seed apps N LIVE     bulk applications
+//	standctl starting DURATION    "console not found" for a while (0 ends it)
+//	standctl status APP STATUS    inject a status (UNKNOWN, "")
+//	standctl expire-tokens        refuse every token issued so far
+//	standctl api21 on|off         old server without Console API 2.1
+//	standctl export on|off        old server without project/export
+//	standctl drafts APP on|off    the app has unpublished development changes
+//	standctl env FILE             write a .env for the stand into FILE
+func standctl(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("standctl does not fail on purpose")
+	}
+	s := ts.Value("stand").(*stand.Stand)
+	if len(args) == 0 {
+		ts.Fatalf("usage: standctl <action> ...")
+	}
+	onOff := func(v string) bool { return v == "on" }
+	switch args[0] {
+	case "seed":
+		switch {
+		case len(args) == 2 && args[1] == "demo":
+			info, err := s.SeedDemo()
+			ts.Check(err)
+			ts.Setenv("DEMO_APP_ID", info.AppID)
+			ts.Setenv("DEMO_PROJECT_ID", info.ProjectID)
+			ts.Setenv("DEMO_SPACE_ID", info.SpaceID)
+			ts.Setenv("DEMO_APP_NAME", info.AppName)
+		case len(args) == 4 && args[1] == "apps":
+			total, _ := strconv.Atoi(args[2])
+			live, _ := strconv.Atoi(args[3])
+			ts.Check(s.SeedApps(total, live))
+		default:
+			ts.Fatalf("standctl seed demo | seed apps N LIVE")
+		}
+	case "starting":
+		d, err := time.ParseDuration(args[1])
+		ts.Check(err)
+		s.SetStarting(d)
+	case "status":
+		status := ""
+		if len(args) > 2 {
+			status = args[2]
+		}
+		ts.Check(s.SetAppStatus(args[1], status))
+	case "expire-tokens":
+		s.ExpireTokens()
+	case "api21":
+		s.SetAPI21(onOff(args[1]))
+	case "export":
+		s.SetExportEnabled(onOff(args[1]))
+	case "drafts":
+		ts.Check(s.SetAppDrafts(args[1], onOff(args[2])))
+	case "env":
+		text := fmt.Sprintf("ELEMENT_BASE_URL=%s\nELEMENT_CLIENT_ID=%s\nELEMENT_CLIENT_SECRET=%s\n", s.URL(), s.ClientID(), s.ClientSecret())
+		ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text), 0o600))
+	default:
+		ts.Fatalf("unknown standctl action %q", args[0])
+	}
+}

@@ -1,0 +1,97 @@
+package platform
+
+import (
+	"context"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/elemctl/elemctl/internal/jsonx"
+)
+
+var reUUID = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// IsUUID tells an id from a name.
+func IsUUID(s string) bool { return reUUID.MatchString(s) }
+
+// Application statuses.
+const (
+	StatusRunning = "Running"
+	StatusStopped = "Stopped"
+	StatusError   = "Error"
+	StatusDeleted = "Deleted"
+	StatusUnknown = "UNKNOWN"
+)
+
+// IsDeletedApp tells a tombstone (status Deleted, any case).
+func IsDeletedApp(card *jsonx.Object) bool {
+	return strings.EqualFold(card.Str("status"), StatusDeleted)
+}
+
+// AppName is the name users see: name, else display-name.
+func AppName(card *jsonx.Object) string {
+	if n := card.Str("name"); n != "" {
+		return n
+	}
+	return card.Str("display-name")
+}
+
+// ListApps reads every application, tombstones included.
+func (c *Client) ListApps(ctx context.Context) ([]*jsonx.Object, error) {
+	return c.List(ctx, Request{Path: "/applications"}, "applications")
+}
+
+// GetApp reads an application card as the platform sent it.
+func (c *Client) GetApp(ctx context.Context, id string) (*jsonx.Object, error) {
+	return c.GetObject(ctx, "/applications/"+url.PathEscape(id))
+}
+
+// MatchAppName finds applications whose name, display-name or
+// publication-context equals name exactly, case-insensitively.
+func MatchAppName(apps []*jsonx.Object, name string, includeDeleted bool) []*jsonx.Object {
+	var out []*jsonx.Object
+	for _, a := range apps {
+		if !includeDeleted && IsDeletedApp(a) {
+			continue
+		}
+		for _, k := range []string{"name", "display-name", "publication-context"} {
+			if v := a.Str(k); v != "" && strings.EqualFold(v, name) {
+				out = append(out, a)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// ResolveApp turns an application reference into an id: a UUID passes
+// through without a request; a name must match exactly one live
+// application. No match and several matches are errors; the latter lists
+// the ids, since guessing would act on the wrong application.
+func (c *Client) ResolveApp(ctx context.Context, ref string) (string, error) {
+	ref = strings.TrimSpace(ref)
+	if IsUUID(ref) {
+		return ref, nil
+	}
+	apps, err := c.ListApps(ctx)
+	if err != nil {
+		return "", err
+	}
+	return PickApp(apps, ref)
+}
+
+// PickApp resolves a name among already listed applications.
+func PickApp(apps []*jsonx.Object, ref string) (string, error) {
+	found := MatchAppName(apps, ref, false)
+	switch len(found) {
+	case 0:
+		return "", ConfigErrorf("client.app-not-found", "ref", ref)
+	case 1:
+		return found[0].Str("id"), nil
+	}
+	ids := make([]string, len(found))
+	for i, a := range found {
+		ids[i] = a.Str("id")
+	}
+	return "", ConfigErrorf("client.app-ambiguous", "ref", ref, "ids", strings.Join(ids, ", "))
+}

@@ -1,0 +1,159 @@
+package platform
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+)
+
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func envMap(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestConfigPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, ".env", "ELEMENT_BASE_URL=https://file.example/\nELEMENT_CLIENT_ID=file-id\nELEMENT_CLIENT_SECRET=file-secret\nELEMENT_APP_ID=file-app\nELEMENT_PROJECT_ID=file-project\n")
+	env := map[string]string{"ELEMENT_CLIENT_ID": "env-id", "ELEMENT_APP_ID": ""}
+	cfg, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(env), Overrides: Overrides{ClientSecret: "flag-secret", Timeout: 2.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.BaseURL != "https://file.example" {
+		t.Errorf("base URL from the file, trailing slash stripped: %q", cfg.BaseURL)
+	}
+	if cfg.ClientID != "env-id" {
+		t.Errorf("the environment wins over the file: %q", cfg.ClientID)
+	}
+	if cfg.ClientSecret != "flag-secret" {
+		t.Errorf("a flag wins over everything: %q", cfg.ClientSecret)
+	}
+	if cfg.AppID != "file-app" {
+		t.Errorf("an empty environment variable falls through to the file: %q", cfg.AppID)
+	}
+	if cfg.Timeout != 2500*time.Millisecond {
+		t.Errorf("timeout %v", cfg.Timeout)
+	}
+	if cfg.EnvFile != filepath.Join(dir, ".env") {
+		t.Errorf("env file %q", cfg.EnvFile)
+	}
+}
+
+func TestConfigExplicitEnvFileMissing(t *testing.T) {
+	dir := t.TempDir()
+	i18n.SetLang(i18n.EN)
+	defer i18n.SetLang(i18n.RU)
+	_, err := LoadConfig(LoadOptions{Dir: dir, EnvFile: "stands/a.env", Getenv: envMap(nil)})
+	if err == nil || !IsConfig(err) {
+		t.Fatalf("want a config error, got %v", err)
+	}
+	for _, want := range []string{".env file not found: stands/a.env", filepath.Join(dir, "stands", "a.env"), "current directory " + dir} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message %q lacks %q", err, want)
+		}
+	}
+	i18n.SetLang(i18n.RU)
+	_, err = LoadConfig(LoadOptions{Dir: dir, EnvFile: "x.env", Getenv: envMap(nil)})
+	if err == nil || !strings.Contains(err.Error(), "не найден") {
+		t.Fatalf("ru message: %v", err)
+	}
+}
+
+func TestConfigWithoutFileIsFine(t *testing.T) {
+	cfg, err := LoadConfig(LoadOptions{Dir: t.TempDir(), Getenv: envMap(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Require(); err == nil || !strings.Contains(err.Error(), "ELEMENT_BASE_URL, ELEMENT_CLIENT_ID, ELEMENT_CLIENT_SECRET") {
+		t.Fatalf("Require names the missing variables: %v", err)
+	}
+}
+
+func TestConfigStrictBooleans(t *testing.T) {
+	for _, v := range []string{"1", "TRUE", "yes", "On"} {
+		cfg, err := LoadConfig(LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_TLS_VERIFY": v})})
+		if err != nil || !cfg.TLSVerify {
+			t.Errorf("%q: %v %v", v, cfg, err)
+		}
+	}
+	for _, v := range []string{"0", "False", "no", "OFF"} {
+		cfg, err := LoadConfig(LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_TLS_STRICT": v})})
+		if err != nil || cfg.TLSStrict {
+			t.Errorf("%q: %v %v", v, cfg, err)
+		}
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, ".env", "ELEMENT_TLS_VERIFY=maybe\n")
+	i18n.SetLang(i18n.EN)
+	defer i18n.SetLang(i18n.RU)
+	_, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(nil)})
+	if err == nil || err.Error() != "invalid boolean value ELEMENT_TLS_VERIFY='maybe'; use true or false" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestConfigNoProxyIsPermissiveAndReadFromTheFile(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, ".env", "ELEMCTL_NO_PROXY=whatever\n")
+	cfg, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(nil)})
+	if err != nil || !cfg.NoProxy {
+		t.Fatalf("no-proxy from the file: %v %v", cfg.NoProxy, err)
+	}
+	for v, want := range map[string]bool{"": false, "0": false, "false": false, "No": false, "1": true, "off": true} {
+		if PermissiveBool(v) != want {
+			t.Errorf("PermissiveBool(%q) != %v", v, want)
+		}
+	}
+}
+
+func TestConfigRejectsBaseURLWithoutScheme(t *testing.T) {
+	_, err := LoadConfig(LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_BASE_URL": "1cmycloud.com"})})
+	if err == nil || !IsConfig(err) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestIsLocalHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"localhost": true, "api.localhost": true, "stand.local": true, "box.lan": true, "x.localdomain": true,
+		"svc.internal": true, "demo.test": true, "127.0.0.1": true, "10.1.2.3": true, "192.168.0.5": true,
+		"[::1]": true, "169.254.1.1": true, "fe80::1": true,
+		"1cmycloud.com": false, "8.8.8.8": false, "example.org": false, "testing.com": false,
+	} {
+		if got := IsLocalHost(host); got != want {
+			t.Errorf("IsLocalHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
+
+func TestNormalizeList(t *testing.T) {
+	decode := func(s string) any { return decodeBody([]byte(s)) }
+	cases := []struct {
+		body string
+		keys []string
+		want int
+	}{
+		{`[{"id":"a"},{"id":"b"},3]`, nil, 2},
+		{`{"items":[{"id":"a"}]}`, nil, 1},
+		{`{"applications":[{"id":"a"},{"id":"b"}]}`, []string{"applications"}, 2},
+		{`{"applications":"x","items":[{"id":"a"}]}`, []string{"applications"}, 1},
+		{`{"other":[{"id":"a"}]}`, []string{"applications"}, 0},
+		{`null`, nil, 0},
+		{`"text"`, nil, 0},
+	}
+	for _, c := range cases {
+		if got := NormalizeList(decode(c.body), c.keys...); len(got) != c.want {
+			t.Errorf("%s: %d items, want %d", c.body, len(got), c.want)
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package platform
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+)
+
+// newHTTPClient builds the transport of one stand.
+//
+// TLS: the system trust store, plus ELEMENT_CA_FILE when given.
+// ELEMENT_TLS_VERIFY=false turns verification off (and the caller warns on
+// stderr). ELEMENT_TLS_STRICT exists for OpenSSL's strict RFC 5280 profile;
+// Go's verifier has no lenient mode to switch to: it always applies its own
+// RFC 5280 checks (it rejects, for instance, negative serials and malformed
+// name constraints), so "false" is accepted and validated but changes
+// nothing, and "true" is what Go does anyway.
+//
+// Proxy: the environment's proxy settings, except for local hosts (by name
+// alone, no DNS) and when ELEMCTL_NO_PROXY is on.
+func newHTTPClient(c *Config) (*http.Client, error) {
+	tlsConf := &tls.Config{MinVersion: tls.VersionTLS12}
+	if c.CAFile != "" {
+		pem, err := os.ReadFile(c.CAFile)
+		if err != nil {
+			return nil, ConfigErrorf("config.ca-file", "path", c.CAFile, "error", err)
+		}
+		pool, err := x509.SystemCertPool()
+		if err != nil || pool == nil {
+			pool = x509.NewCertPool()
+		}
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, ConfigErrorf("config.ca-file", "path", c.CAFile, "error", i18n.T("config.ca-file-no-certs"))
+		}
+		tlsConf.RootCAs = pool
+	}
+	if !c.TLSVerify {
+		tlsConf.InsecureSkipVerify = true
+	}
+	noProxy := c.NoProxy
+	tr := &http.Transport{
+		Proxy: func(r *http.Request) (*url.URL, error) {
+			if noProxy || IsLocalHost(r.URL.Hostname()) {
+				return nil, nil
+			}
+			return http.ProxyFromEnvironment(r)
+		},
+		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		TLSClientConfig:       tlsConf,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          16,
+		MaxIdleConnsPerHost:   8,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   15 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}
+	return &http.Client{
+		Transport: tr,
+		// The platform's redirects are answers (the console root's 302), not
+		// something to follow.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}, nil
+}
+
+// IsLocalHost decides by the name alone whether a host is local: localhost
+// and *.localhost, the suffixes .local .lan .localdomain .internal .test,
+// and loopback, private and link-local IP literals.
+func IsLocalHost(host string) bool {
+	h := strings.ToLower(strings.Trim(host, "[]"))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	for _, s := range []string{".local", ".lan", ".localdomain", ".internal", ".test"} {
+		if strings.HasSuffix(h, s) {
+			return true
+		}
+	}
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip.IsUnspecified()
+	}
+	return false
+}
+
+// proxyFor names the proxy a request to u would go through, with
+// credentials masked, or "".
+func proxyFor(c *Config, u *url.URL) string {
+	if c.NoProxy || IsLocalHost(u.Hostname()) {
+		return ""
+	}
+	p, err := http.ProxyFromEnvironment(&http.Request{URL: u})
+	if err != nil || p == nil {
+		return ""
+	}
+	if p.User != nil {
+		p.User = url.UserPassword("***", "***")
+	}
+	return p.Redacted()
+}
