@@ -1,0 +1,267 @@
+package assembly
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"context"
+	"hash/crc32"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+)
+
+// Archive entries carry a fixed time (the ZIP epoch, 1980-01-01 00:00) so
+// that two builds of the same tree with the same Created are identical byte
+// for byte; the build time lives in the manifest only.
+const (
+	fixedDOSDate = 1<<5 | 1 // 1980-01-01
+	fixedDOSTime = 0
+)
+
+// compressionLevel is the deflate level of every entry. It is part of the
+// archive's reproducibility: change it and the bytes change.
+const compressionLevel = flate.DefaultCompression
+
+// streamThreshold: files larger than this are compressed while they are
+// written, instead of ahead in memory by the workers, so a huge resource
+// never sits in memory whole. A variable so tests can reach that path with
+// small files.
+var streamThreshold int64 = 8 << 20
+
+// zipEntry is one file to write: either content in memory or a file on disk.
+type zipEntry struct {
+	name string
+	data []byte // when src == ""
+	src  string
+	size int64
+	// head asks for the first bytes of the content to be handed back
+	// (the SOAP check reads them).
+	head bool
+}
+
+// entryResult is what writing one entry found out.
+type entryResult struct {
+	head []byte
+}
+
+// compressed is an entry compressed ahead of its turn.
+type compressed struct {
+	buf   *bytes.Buffer
+	crc   uint32
+	usize uint64
+	head  []byte
+	err   error
+}
+
+// headBytes is enough bytes for soapHeadRunes runes of any UTF-8 text.
+const headBytes = soapHeadRunes * 4
+
+// writeZip writes entries, in the given order, as a ZIP to w. Entries are
+// compressed in parallel (one worker per CPU) and written in order with
+// precomputed headers, so the result does not depend on scheduling.
+func writeZip(ctx context.Context, w io.Writer, entries []zipEntry) ([]entryResult, error) {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	zw := zip.NewWriter(bw)
+	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
+		return flate.NewWriter(out, compressionLevel)
+	})
+
+	ctx, cancel := context.WithCancel(ctx)
+
+	workers := runtime.GOMAXPROCS(0)
+	window := 2*workers + 2 // entries compressed ahead of the writer at most
+	results := make([]chan compressed, len(entries))
+	for i := range entries {
+		if entries[i].src == "" || entries[i].size <= streamThreshold {
+			results[i] = make(chan compressed, 1)
+		}
+	}
+	slots := make(chan struct{}, window)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	bufs := sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+	go func() { // hands out entries in order, never more than window ahead
+		defer close(jobs)
+		for i := range entries {
+			if results[i] == nil {
+				continue
+			}
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := newCompressor()
+			for i := range jobs {
+				out := bufs.Get().(*bytes.Buffer)
+				out.Reset()
+				results[i] <- c.compress(&entries[i], out)
+			}
+		}()
+	}
+	defer func() { // stop the feeder first, then let the workers drain
+		cancel()
+		wg.Wait()
+	}()
+
+	found := make([]entryResult, len(entries))
+	for i := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		e := &entries[i]
+		if results[i] == nil {
+			head, err := streamEntry(zw, e)
+			if err != nil {
+				return nil, err
+			}
+			found[i].head = head
+			continue
+		}
+		r := <-results[i]
+		<-slots
+		if r.err != nil {
+			return nil, r.err
+		}
+		fh := entryHeader(e.name)
+		fh.Method = zip.Deflate
+		fh.CRC32 = r.crc
+		fh.UncompressedSize64 = r.usize
+		fh.CompressedSize64 = uint64(r.buf.Len())
+		raw, err := zw.CreateRaw(fh)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := raw.Write(r.buf.Bytes()); err != nil {
+			return nil, err
+		}
+		found[i].head = r.head
+		bufs.Put(r.buf)
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return found, bw.Flush()
+}
+
+// entryHeader is the header every entry shares: the name, UTF-8 flag when
+// the name needs it, the fixed time, a regular file readable by all.
+func entryHeader(name string) *zip.FileHeader {
+	fh := &zip.FileHeader{Name: name, ModifiedDate: fixedDOSDate, ModifiedTime: fixedDOSTime}
+	fh.SetMode(0o644)
+	fh.CreatorVersion = fh.CreatorVersion&0xff00 | 20
+	fh.ReaderVersion = 20
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			fh.Flags |= 0x800 // names are UTF-8
+			break
+		}
+	}
+	return fh
+}
+
+// compressor is one worker's reusable state.
+type compressor struct {
+	in []byte
+	fw *flate.Writer
+}
+
+func newCompressor() *compressor {
+	fw, _ := flate.NewWriter(io.Discard, compressionLevel) // the level is valid
+	return &compressor{fw: fw}
+}
+
+func (c *compressor) compress(e *zipEntry, out *bytes.Buffer) compressed {
+	data := e.data
+	if e.src != "" {
+		var err error
+		c.in, err = readInto(c.in[:0], e.src, e.size)
+		if err != nil {
+			return compressed{err: wrapError(err, "build.read-file", "file", e.src, "error", err)}
+		}
+		data = c.in
+	}
+	r := compressed{buf: out, crc: crc32.ChecksumIEEE(data), usize: uint64(len(data))}
+	if e.head {
+		r.head = bytes.Clone(data[:min(len(data), headBytes)])
+	}
+	c.fw.Reset(out)
+	if _, err := c.fw.Write(data); err != nil {
+		r.err = err
+	} else {
+		r.err = c.fw.Close()
+	}
+	return r
+}
+
+// readInto reads the file at path into buf (grown as needed); sizeHint is
+// the size seen when the file was listed.
+func readInto(buf []byte, path string, sizeHint int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if need := int(sizeHint) + 1; cap(buf) < need {
+		buf = make([]byte, 0, need)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// streamEntry compresses a large file straight into the archive.
+func streamEntry(zw *zip.Writer, e *zipEntry) ([]byte, error) {
+	f, err := os.Open(e.src)
+	if err != nil {
+		return nil, wrapError(err, "build.read-file", "file", e.src, "error", err)
+	}
+	defer f.Close()
+	fh := entryHeader(e.name)
+	fh.Method = zip.Deflate
+	w, err := zw.CreateHeader(fh)
+	if err != nil {
+		return nil, err
+	}
+	var head []byte
+	if e.head {
+		head = make([]byte, headBytes)
+		n, err := io.ReadFull(f, head)
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			return nil, wrapError(err, "build.read-file", "file", e.src, "error", err)
+		}
+		head = head[:n]
+		if _, err := w.Write(head); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := io.Copy(w, f); err != nil {
+		return nil, wrapError(err, "build.read-file", "file", e.src, "error", err)
+	}
+	return head, nil
+}
