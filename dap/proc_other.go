@@ -1,0 +1,7 @@
+//go:build !windows
+
+package dap
+
+import "os/exec"
+
+func hideWindow(*exec.Cmd) {}

@@ -1,0 +1,291 @@
+package dap
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+)
+
+// proxy is one debug session: the client on our stdio, the adapter on its.
+type proxy struct {
+	opts    Options
+	stderr  *lockedWriter
+	client  *frameWriter // frames to the client (our stdout)
+	seq     atomic.Int64 // seqs of messages the proxy originates
+	vars    *variableFix
+	secrets *secrets
+
+	adapter     *adapterProcess // owned by the client loop
+	startErr    string          // owned by the client loop
+	started     chan *adapterProcess
+	startFailed atomic.Bool
+
+	clientGone    atomic.Bool
+	sawTerminated atomic.Bool
+	sawDisconnect atomic.Bool
+}
+
+func newProxy(opts Options) *proxy {
+	p := &proxy{
+		opts:    opts,
+		stderr:  &lockedWriter{w: opts.Stderr},
+		client:  newFrameWriter(opts.Stdout),
+		vars:    newVariableFix(),
+		secrets: &secrets{},
+		started: make(chan *adapterProcess, 1),
+	}
+	p.seq.Store(syntheticSeqBase - 1)
+	return p
+}
+
+func (p *proxy) nextSeq() int { return int(p.seq.Add(1)) }
+
+// logf writes a localized diagnostic line to stderr, secrets masked.
+func (p *proxy) logf(key string, args ...any) { p.logText(i18n.T(key, args...)) }
+
+func (p *proxy) logText(text string) {
+	fmt.Fprintf(p.stderr, "elemctl dap: %s\n", p.secrets.redact(text))
+}
+
+// clientLoop reads the client until its stream ends.
+func (p *proxy) clientLoop(ctx context.Context) {
+	fr := newFrameReader(p.opts.Stdin)
+	fr.onDropped = func() { p.logf("dap.dropped-header", "side", i18n.T("dap.side-client")) }
+	for {
+		body, err := fr.next()
+		if err != nil {
+			return
+		}
+		env, err := peek(body)
+		if err != nil {
+			p.logf("dap.dropped-frame", "side", i18n.T("dap.side-client"), "size", len(body))
+			continue
+		}
+		p.fromClient(ctx, env, body)
+	}
+}
+
+func (p *proxy) fromClient(ctx context.Context, env envelope, body []byte) {
+	isRequest := env.Type == "request"
+	if isRequest && env.Command == "initialize" && p.adapter == nil {
+		ad, err := p.startAdapter()
+		if err != nil {
+			p.startFailed.Store(true)
+			p.startErr = err.Error()
+			p.logText(err.Error())
+			p.replyError(env, err.Error())
+			return
+		}
+		p.startFailed.Store(false)
+		p.adapter = ad
+		p.started <- ad
+	}
+	ad := p.adapter
+	if ad == nil {
+		if isRequest {
+			p.answerWithoutAdapter(env)
+		}
+		return
+	}
+	if isRequest {
+		switch env.Command {
+		case "attach":
+			p.forwardAttach(ctx, ad, env, body)
+			return
+		case "variables":
+			if frames := p.vars.rewrite(body, p.nextSeq); frames != nil {
+				for _, f := range frames {
+					_ = ad.in.write(f)
+				}
+				return
+			}
+		case "disconnect", "terminate":
+			p.sawDisconnect.Store(true)
+		}
+	}
+	_ = ad.in.write(body) // a dead adapter is noticed when its stdout ends
+}
+
+// answerWithoutAdapter keeps a client that goes on after a failed start
+// from waiting forever: disconnect succeeds, anything else fails.
+func (p *proxy) answerWithoutAdapter(env envelope) {
+	if env.Command == "disconnect" || env.Command == "terminate" {
+		p.replySuccess(env)
+		return
+	}
+	msg := p.startErr
+	if msg == "" {
+		msg = i18n.T("dap.not-initialized")
+	}
+	p.replyError(env, msg)
+}
+
+func (p *proxy) forwardAttach(ctx context.Context, ad *adapterProcess, env envelope, body []byte) {
+	plan := p.prepareAttach(ctx, body)
+	if plan.body == nil {
+		p.logText(plan.errMsg)
+		p.replyError(env, plan.errMsg)
+		return
+	}
+	_ = ad.in.write(plan.body)
+	for _, w := range plan.warnings {
+		p.logText(w)
+		p.sendOutput("console", w+"\n")
+	}
+	if plan.url != "" {
+		p.sendOutput("console", i18n.T("dap.debuggee-url", "url", plan.url)+"\n")
+		p.sendDebuggeeURL(plan)
+	}
+}
+
+// adapterProcess is the running Java adapter.
+type adapterProcess struct {
+	cmd      *exec.Cmd
+	in       *frameWriter
+	stdin    io.Closer
+	done     chan struct{} // closed once it exited and its output is relayed
+	exitCode int
+	closeIn  sync.Once
+}
+
+func (a *adapterProcess) closeInput() { a.closeIn.Do(func() { _ = a.stdin.Close() }) }
+
+func (a *adapterProcess) kill() { _ = a.cmd.Process.Kill() }
+
+// drainTimeout bounds how long the adapter's pipes are read after it
+// exited; a grandchild that inherited them must not keep us alive.
+const drainTimeout = time.Second
+
+// findAdapter resolves the adapter directory and the JVM.
+func (p *proxy) findAdapter() (dir, java string, err error) {
+	if dir, err = findAdapterDir(&p.opts); err != nil {
+		return "", "", err
+	}
+	if java, err = findJava(&p.opts); err != nil {
+		return "", "", err
+	}
+	return dir, java, nil
+}
+
+func (p *proxy) startAdapter() (*adapterProcess, error) {
+	dir, java, err := p.findAdapter()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(java, AdapterArgs(dir)...)
+	hideWindow(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	if err := cmd.Start(); err != nil {
+		for _, f := range []*os.File{outR, outW, errR, errW} {
+			f.Close()
+		}
+		return nil, &startError{i18n.T("dap.adapter-start-failed", "java", java, "error", err.Error())}
+	}
+	outW.Close()
+	errW.Close()
+
+	ad := &adapterProcess{cmd: cmd, in: newFrameWriter(stdin), stdin: stdin, done: make(chan struct{})}
+	stdoutDone := make(chan struct{})
+	stderrDone := make(chan struct{})
+	go func() {
+		p.adapterLoop(outR)
+		close(stdoutDone)
+	}()
+	go func() {
+		copyRedacted(p.stderr, errR, p.secrets)
+		close(stderrDone)
+	}()
+	go func() {
+		_ = cmd.Wait()
+		for _, pipe := range []struct {
+			done <-chan struct{}
+			r    *os.File
+		}{{stdoutDone, outR}, {stderrDone, errR}} {
+			select {
+			case <-pipe.done:
+			case <-time.After(drainTimeout):
+				pipe.r.Close()
+				<-pipe.done
+			}
+			pipe.r.Close()
+		}
+		ad.exitCode = cmd.ProcessState.ExitCode()
+		if ad.exitCode < 0 { // killed by a signal
+			ad.exitCode = 1
+		}
+		p.adapterExited(ad)
+		close(ad.done)
+	}()
+	return ad, nil
+}
+
+// adapterLoop relays the adapter's messages to the client.
+func (p *proxy) adapterLoop(r io.Reader) {
+	fr := newFrameReader(r)
+	fr.onDropped = func() { p.logf("dap.dropped-header", "side", i18n.T("dap.side-adapter")) }
+	for {
+		body, err := fr.next()
+		if err != nil {
+			return
+		}
+		env, err := peek(body)
+		if err != nil {
+			p.logf("dap.dropped-frame", "side", i18n.T("dap.side-adapter"), "size", len(body))
+			continue
+		}
+		switch env.Type {
+		case "response":
+			p.vars.record(body)
+			if merged, swallowed := p.vars.answer(env, body, p.nextSeq); swallowed {
+				if merged != nil {
+					_ = p.client.write(merged)
+				}
+				continue
+			}
+		case "event":
+			if env.Event == "terminated" {
+				p.sawTerminated.Store(true)
+			}
+			// Events carry the adapter's log lines (output); an adapter
+			// that echoes its attach arguments must not show the token.
+			body = p.secrets.redactBytes(body)
+		}
+		_ = p.client.write(body) // a gone client still lets the adapter drain
+	}
+}
+
+// adapterExited tells a client that is still there that the session is
+// over, when the adapter did not say so itself.
+func (p *proxy) adapterExited(ad *adapterProcess) {
+	if p.clientGone.Load() {
+		return
+	}
+	if ad.exitCode != 0 {
+		p.logf("dap.adapter-exited", "code", ad.exitCode)
+		p.sendOutput("stderr", i18n.T("dap.adapter-exited", "code", ad.exitCode)+"\n")
+	}
+	if !p.sawTerminated.Load() && !p.sawDisconnect.Load() {
+		p.sendTerminated()
+	}
+}
