@@ -368,9 +368,9 @@ func TestBuildReproducible(t *testing.T) {
 	dir := filepath.Join(repo, "Acme", "Tasks")
 	rnd := rand.New(rand.NewPCG(1, 2))
 	files := map[string]string{"Проект.yaml": demoDescriptor}
-	for i := range 60 {
+	for i := range 40 {
 		var b strings.Builder
-		for range rnd.IntN(3000) {
+		for range rnd.IntN(2000) {
 			b.WriteString([]string{"метод ", "Задача ", "; ", "\n", "если ", "знч ", "x", "42 "}[rnd.IntN(8)])
 		}
 		files[filepath.ToSlash(filepath.Join("Подсистема"+string(rune('A'+i%5)), "файл"+string(rune('a'+i%26))+strings.Repeat("z", i/26)+".xbsl"))] = b.String()
