@@ -53,16 +53,16 @@ func init() {
 			EN: "{file}: the server will not take this probe, so it stopped before the build. {problems}",
 		},
 		"build.probe-no-presentation": {
-			RU: "нет {key} – без него загрузка сборки падает с голой ошибкой 500; добавьте строку «{line}»",
-			EN: "no {key} – without it the upload fails with a bare 500; add the line \"{line}\"",
+			RU: "нет {key} (без него загрузка сборки падает с голой ошибкой 500): добавьте строку «{line}»",
+			EN: "no {key} (without it the upload fails with a bare 500): add the line \"{line}\"",
 		},
 		"build.probe-no-development-language": {
-			RU: "нет {key} – без него приложение не создаётся; добавьте строку «{line}»",
-			EN: "no {key} – without it no application is created; add the line \"{line}\"",
+			RU: "нет {key} (без него приложение не создаётся): добавьте строку «{line}»",
+			EN: "no {key} (without it no application is created): add the line \"{line}\"",
 		},
 		"build.probe-no-localization-languages": {
-			RU: "задан {default}, но {key} нет или список пуст – такой проект сервер отвергает без объяснения причин; добавьте строку «{line}»",
-			EN: "{default} is set but {key} is missing or empty – the server refuses such a project without giving a cause; add the line \"{line}\"",
+			RU: "задан {default}, но {key} нет или список пуст (такой проект сервер отвергает без объяснения причин): добавьте строку «{line}»",
+			EN: "{default} is set but {key} is missing or empty (the server refuses such a project without giving a cause): add the line \"{line}\"",
 		},
 		"build.and-more": {
 			RU: " и ещё {count}",
