@@ -1,0 +1,312 @@
+package stand
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const (
+	tokenPath  = "/console/sys/token"
+	apiPrefix  = "/console/api"
+	consoleUI  = "/console/ui/"
+	appsPrefix = "/applications/"
+	// maxBody bounds request bodies (build archives included).
+	maxBody = 512 << 20
+)
+
+// recorder buffers an answer so the stand can log it, count it and, on
+// request, cut it short.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.body.Write(b)
+}
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+}
+
+func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &recorder{header: http.Header{}}
+	s.route(rec, r)
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	s.callsMu.Lock()
+	s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Status: rec.status, At: start})
+	if r.URL.Path == tokenPath {
+		s.tokenCalls++
+	}
+	s.callsMu.Unlock()
+	broken := s.takeBreak(r.Method, r.URL.Path)
+	if s.opts.Logf != nil {
+		suffix := ""
+		if broken {
+			suffix = " (answer cut short)"
+		}
+		s.logf("%s %s -> %d in %s%s", r.Method, r.URL.Path, rec.status, time.Since(start).Round(time.Microsecond), suffix)
+	}
+	for k, v := range rec.header {
+		w.Header()[k] = v
+	}
+	body := rec.body.Bytes()
+	if broken {
+		// Declare the whole length and send half of it: the server then
+		// closes the connection and the client reads a truncated body.
+		declared := len(body)
+		if declared == 0 {
+			declared = 1
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(declared))
+		w.WriteHeader(rec.status)
+		_, _ = w.Write(body[:len(body)/2])
+		return
+	}
+	if rec.status != http.StatusNoContent && rec.status != http.StatusNotModified {
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	w.WriteHeader(rec.status)
+	_, _ = w.Write(body)
+}
+
+func (s *Stand) route(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
+	switch {
+	case path == "/console" || path == "/console/":
+		if s.answerStarting(w) {
+			return
+		}
+		http.Redirect(w, r, consoleUI, http.StatusFound)
+	case path == consoleUI:
+		if s.answerStarting(w) {
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<!doctype html><title>1C:Enterprise.Element console (emulated stand)</title>\n")
+	case strings.HasPrefix(path, "/console/"):
+		if s.answerStarting(w) {
+			return
+		}
+		switch {
+		case path == tokenPath:
+			s.handleToken(w, r)
+		case strings.HasPrefix(path, apiPrefix+"/"):
+			s.handleAPI(w, r)
+		default:
+			http.NotFound(w, r)
+		}
+	case strings.HasPrefix(path, appsPrefix):
+		s.handleAppAddress(w, r)
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// answerStarting answers "console not found" while the stand plays a
+// server that is still starting, alternating the plain-text and the JSON
+// variants the platform produces.
+func (s *Stand) answerStarting(w http.ResponseWriter) bool {
+	s.mu.Lock()
+	starting := !s.startingTill.IsZero() && time.Now().Before(s.startingTill)
+	flip := s.startingFlip
+	if starting {
+		s.startingFlip = !s.startingFlip
+	}
+	s.mu.Unlock()
+	if !starting {
+		return false
+	}
+	const text = `Application "console" not found`
+	if flip {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": text})
+	} else {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, text)
+	}
+	return true
+}
+
+func (s *Stand) handleToken(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"message": "Method not allowed"})
+		return
+	}
+	id, secret, ok := r.BasicAuth()
+	if !ok || subtle.ConstantTimeCompare([]byte(id), []byte(s.opts.ClientID)) != 1 ||
+		subtle.ConstantTimeCompare([]byte(secret), []byte(s.opts.ClientSecret)) != 1 {
+		w.Header().Set("WWW-Authenticate", `Basic realm="console"`)
+		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client", "error_description": "Bad client credentials"})
+		return
+	}
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<16))
+	form, err := url.ParseQuery(string(body))
+	if err != nil || form.Get("grant_type") != "client_credentials" {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error_code": "invalid_request", "error_description": "grant_type must be client_credentials"})
+		return
+	}
+	now := time.Now()
+	s.mu.Lock()
+	s.tokenSeq++
+	tok := newJWT(s.opts.ClientID, now, now.Add(tokenLifetime))
+	s.tokens[tok] = issuedToken{seq: s.tokenSeq, expires: now.Add(tokenLifetime)}
+	s.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]string{"id_token": tok})
+}
+
+// tokenAccepted checks the bearer token of an API request and answers the
+// refusal itself when it is not accepted.
+func (s *Stand) tokenAccepted(w http.ResponseWriter, r *http.Request, now time.Time) bool {
+	tok := ""
+	if h := r.Header.Get("Authorization"); len(h) > 7 && strings.EqualFold(h[:7], "Bearer ") {
+		tok = strings.TrimSpace(h[7:])
+	}
+	s.mu.Lock()
+	it, known := s.tokens[tok]
+	ok := known && it.seq > s.expiredUpTo && now.Before(it.expires)
+	mode := s.staleAnswer
+	s.mu.Unlock()
+	if ok {
+		return true
+	}
+	if mode == http.StatusBadRequest {
+		var desc string
+		switch {
+		case strings.Count(tok, ".") != 2:
+			desc = fmt.Sprintf("JWT strings must contain exactly 2 period characters. Found: %d", strings.Count(tok, "."))
+		case known:
+			desc = fmt.Sprintf("JWT expired at %s. Current time: %s", isoTime(it.expires), isoTime(now))
+		default:
+			desc = "Unable to verify RSA signature of the JWT"
+		}
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error_code": "invalid_request", "error_description": desc})
+		return false
+	}
+	msg := "Token expired"
+	if tok == "" {
+		msg = "Unauthorized"
+	} else if !known {
+		msg = "Invalid token"
+	}
+	w.Header().Set("WWW-Authenticate", "Bearer")
+	writeJSON(w, http.StatusUnauthorized, map[string]any{"error": map[string]any{"message": msg}})
+	return false
+}
+
+// handleAppAddress serves the uri of an application: a plain GET answers
+// 401 as a published application that wants its users to sign in.
+func (s *Stand) handleAppAddress(w http.ResponseWriter, r *http.Request) {
+	rest := strings.TrimPrefix(r.URL.Path, appsPrefix)
+	s.mu.Lock()
+	now := time.Now()
+	s.settle(now)
+	found := false
+	for _, a := range s.st.apps {
+		if a.Status == statusDeleted || !a.Published || statusAt(a, now) == statusDeleting {
+			continue
+		}
+		ctx := a.PublicationContext
+		if rest == ctx || strings.HasPrefix(rest, ctx+"/") {
+			found = true
+			break
+		}
+	}
+	s.saveIfDirty()
+	s.mu.Unlock()
+	if !found {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("WWW-Authenticate", `Basic realm="1C:Enterprise.Element"`)
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusUnauthorized)
+	io.WriteString(w, "Unauthorized\n")
+}
+
+// --- answers ---
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusInternalServerError)
+		io.WriteString(w, "encoding failed")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(bytes.TrimRight(buf.Bytes(), "\n"))
+}
+
+// writeList answers a list, bare or wrapped as {"items": [...]}.
+func (s *Stand) writeList(w http.ResponseWriter, items any) {
+	if s.opts.Wrap {
+		writeJSON(w, http.StatusOK, map[string]any{"items": items})
+		return
+	}
+	writeJSON(w, http.StatusOK, items)
+}
+
+func writeMessage(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"message": msg})
+}
+
+// writeCode answers a refusal that carries a gRPC status word.
+func writeCode(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}{code, msg})
+}
+
+// writeInvalid answers an ordinary 400 in the console's validation shape.
+func writeInvalid(w http.ResponseWriter, desc string) {
+	writeJSON(w, http.StatusBadRequest, map[string]string{"error_code": "invalid_request", "error_description": desc})
+}
+
+// writeInternal answers the console's bare 500 for a refusal whose cause
+// stays in the server log.
+func writeInternal(w http.ResponseWriter, msg string) {
+	writeJSON(w, http.StatusInternalServerError, struct {
+		Message string `json:"message"`
+		Details string `json:"details"`
+	}{msg, "Contact administrator for details"})
+}
+
+func writeNoContent(w http.ResponseWriter) { w.WriteHeader(http.StatusNoContent) }
+
+func writeUnknownHandler(w http.ResponseWriter, method, apiPath string) {
+	writeJSON(w, http.StatusUnauthorized, map[string]any{"error": map[string]any{
+		"code":    16,
+		"status":  "UNAUTHENTICATED",
+		"message": fmt.Sprintf("Handler of HTTP request \"[%s] %s\" in application \"console\" not found.", method, apiPath),
+		"details": []any{},
+	}})
+}
+
+func writeArchive(w http.ResponseWriter, data []byte) {
+	w.Header().Set("Content-Type", "application/octet-stream")
+	w.WriteHeader(http.StatusOK)
+	w.Write(data)
+}

@@ -1,0 +1,193 @@
+package stand
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// seedBaseline creates what every installation has: a space, the
+// control-panel user list and the console user the credentials belong to.
+func (s *Stand) seedBaseline(now time.Time) {
+	sp := s.defaultSpace(now)
+	panel := &UserList{ID: newID(), Presentation: controlPanelListName, SpaceID: sp.ID, ControlPanel: true,
+		PasswordPolicyEnabled: true,
+		AccountServices: []AccountService{{ID: newID(), Type: "Local", Enabled: true, CreateUserOnAuth: false,
+			AdditionalSettings: map[string]any{}}}}
+	s.st.addUserList(panel)
+	s.st.addUser(&User{ID: newID(), UserListID: panel.ID, Login: "admin", Presentation: "Администратор", IsAdmin: true,
+		AccessTokens: []AccessToken{{ClientID: "admin-" + randomHex(4), ClientSecret: randomHex(16)}}})
+	s.changed()
+}
+
+// Facts of the shipped demo project examples/demo/Acme/Tasks (Проект.yaml).
+const (
+	DemoConfigurationID = "7c1e5a40-3d2b-4f6a-9e81-0a4b6c2d8f10"
+	DemoVendor          = "Acme"
+	DemoName            = "Tasks"
+	DemoPresentation    = "Задачи команды"
+	DemoBase            = "1.0"
+	DemoAppName         = "tasks-demo"
+)
+
+const demoDescriptor = `Ид: 7c1e5a40-3d2b-4f6a-9e81-0a4b6c2d8f10
+Имя: Tasks
+Поставщик: Acme
+Версия: 1.0
+Представление: Задачи команды
+ВидПроекта: Приложение
+ЯзыкРазработки: Русский
+ЯзыкПоУмолчанию: Русский
+ЯзыкиЛокализации:
+    - Русский
+РежимСовместимости: 8.0
+`
+
+var demoFiles = map[string]string{
+	"Основное/Подсистема.yaml": "ВидЭлемента: Подсистема\nИд: 1f0b8c3e-52a4-4e7d-8a19-6c3d2e4f5a01\nИмя: Основное\n",
+	"Основное/Задача.yaml": "ВидЭлемента: Справочник\nИд: 2a6d9e14-7b3c-4d58-a0f2-3e1c5b7d9a02\nИмя: Задача\n" +
+		"ОбластьВидимости: Глобально\nПредставление: Задача\nРеквизиты:\n    -\n        Ид: 3b7e0f25-8c4d-4e69-b103-4f2d6c8e0b03\n" +
+		"        Имя: Описание\n        Тип: Строка\n        Длина: 200\n",
+	"Основное/Задачи.xbsl": "@НаКлиенте\nметод ОтметитьВыполненной(Задача: Задача.Ссылка)\n    ОтметитьНаСервере(Задача)\n;\n",
+}
+
+// DemoInfo names what SeedDemo created.
+type DemoInfo struct{ SpaceID, ProjectID, AppID, AppName string }
+
+// SeedDemo adds the demo: the Acme/Tasks project (builds 1.0-1, uploaded
+// without a project id and so creating the project, then 1.0-2 and 1.0-3
+// into it), the Running application tasks-demo on 1.0-3 and a
+// control-panel user "demo". A second call returns what the first made.
+func (s *Stand) SeedDemo() (DemoInfo, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	s.settle(now)
+	defer s.saveIfDirty()
+	for _, a := range s.st.apps {
+		if a.Status != statusDeleted && a.PublicationContext == DemoAppName {
+			return DemoInfo{a.SpaceID, a.ProjectID, a.ID, DemoAppName}, nil
+		}
+	}
+	sp := s.defaultSpace(now)
+	spec := ArchiveSpec{Vendor: DemoVendor, Name: DemoName, Descriptor: demoDescriptor, Files: demoFiles, Created: now}
+	spec.Version = DemoBase + "-1"
+	first, err := s.putWithoutProject(sp, MakeArchive(spec), now)
+	if err != nil {
+		return DemoInfo{}, fmt.Errorf("stand: seeding the demo project: %w", err)
+	}
+	last := first
+	for _, v := range []string{"-2", "-3"} {
+		spec.Version = DemoBase + v
+		if last, err = s.putIntoProject(first.project.ID, MakeArchive(spec), "", now); err != nil {
+			return DemoInfo{}, fmt.Errorf("stand: seeding the demo builds: %w", err)
+		}
+	}
+	a, err := s.newApp(map[string]any{
+		"display-name": DemoAppName, "publication-context": DemoAppName,
+		"source": map[string]any{"type": "repository", "project-version-id": last.build.ID},
+	}, now)
+	if err != nil {
+		return DemoInfo{}, fmt.Errorf("stand: seeding the demo application: %w", err)
+	}
+	s.finishOp(a, now)
+	s.ensureControlPanelUser("demo", "Демо-пользователь")
+	return DemoInfo{sp.ID, first.project.ID, a.ID, DemoAppName}, nil
+}
+
+func (s *Stand) ensureControlPanelUser(login, presentation string) {
+	var panel *UserList
+	for _, l := range s.st.userLists {
+		if l.ControlPanel {
+			panel = l
+			break
+		}
+	}
+	if panel == nil {
+		panel = &UserList{ID: newID(), Presentation: controlPanelListName, SpaceID: s.defaultSpace(time.Now()).ID, ControlPanel: true}
+		s.st.addUserList(panel)
+	}
+	for _, u := range s.st.users {
+		if u.UserListID == panel.ID && u.Login == login {
+			return
+		}
+	}
+	s.st.addUser(&User{ID: newID(), UserListID: panel.ID, Login: login, Presentation: presentation,
+		AccessTokens: []AccessToken{{ClientID: login + "-" + randomHex(4), ClientSecret: randomHex(16)}}})
+	s.changed()
+}
+
+// bulkConfigurationID is the Ид of the project bulk applications run.
+const bulkConfigurationID = "5e1d0b01-c0de-4a11-8b00-00000000b01c"
+
+// SeedApps adds total applications of which live are Running and the rest
+// Deleted tombstones (benchmarks: 5000/500). They run one build of an
+// Acme/Bulk project.
+func (s *Stand) SeedApps(total, live int) error {
+	if total < 0 || live < 0 || live > total {
+		return errors.New("stand: SeedApps wants 0 <= live <= total")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	s.settle(now)
+	defer s.saveIfDirty()
+	sp := s.defaultSpace(now)
+	p := s.projectByConfiguration(bulkConfigurationID, sp.ID)
+	var b *Build
+	if p != nil {
+		b = s.latestBuild(p.ID)
+	}
+	if b == nil {
+		up, err := s.putWithoutProject(sp, MakeArchive(ArchiveSpec{Vendor: "Acme", Name: "Bulk", Version: "1.0-1",
+			ID: bulkConfigurationID, Presentation: "Массовые приложения", Created: now}), now)
+		if err != nil {
+			return fmt.Errorf("stand: seeding the bulk project: %w", err)
+		}
+		p, b = up.project, up.build
+	}
+	tag := randomHex(3)
+	for i := range total {
+		ctx := fmt.Sprintf("bulk-%s-%05d", tag, i+1)
+		a := &App{ID: newID(), Name: ctx, DisplayName: ctx, PublicationContext: ctx, SpaceID: sp.ID, ProjectID: p.ID,
+			BuildID: b.ID, CreatedFromBuildID: b.ID, TechnologyVersion: defaultTechnologyVersion, DevelopmentMode: true,
+			Created: now, Updated: now, TokenAccess: map[string]bool{}, Status: statusDeleted}
+		if i >= total-live {
+			a.Status, a.Published = statusRunning, true
+			s.attachUserLists(a, now)
+		}
+		s.st.addApp(a)
+	}
+	s.changed()
+	return nil
+}
+
+// SeedBuilds uploads n builds into a project by id (numbers assigned by the
+// server's rule) and returns their ids (benchmarks: 2000). The builds
+// repeat the project's latest build archive.
+func (s *Stand) SeedBuilds(projectID string, n int) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	s.settle(now)
+	defer s.saveIfDirty()
+	p, err := s.liveProject(projectID)
+	if err != nil || p.Kind == kindGroup {
+		return nil, errors.New("stand: no live project " + projectID)
+	}
+	var data []byte
+	if b := s.latestBuild(p.ID); b != nil {
+		data = b.Archive
+	} else {
+		data = MakeArchive(ArchiveSpec{Vendor: p.Vendor, Name: p.Name, Version: "1.0-1", ID: p.ConfigurationID, Presentation: p.Presentation, Created: now})
+	}
+	ids := make([]string, 0, n)
+	for range n {
+		up, err := s.putIntoProject(p.ID, data, "", now)
+		if err != nil {
+			return ids, fmt.Errorf("stand: seeding builds: %w", err)
+		}
+		ids = append(ids, up.build.ID)
+	}
+	return ids, nil
+}

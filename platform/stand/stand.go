@@ -1,0 +1,417 @@
+package stand
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options configure a stand.
+type Options struct {
+	// ClientID and ClientSecret are the Console API integration credentials.
+	// Defaults: "elemctl-stand" and a random 32-hex secret.
+	ClientID, ClientSecret string
+	// Speed scales every platform duration; 1 (the default when 0) keeps
+	// Durations as given; tests use about 0.001.
+	Speed float64
+	// Durations of platform operations; zero fields take the defaults.
+	Durations Durations
+	// StateFile, when set, is loaded at New if it exists and saved
+	// atomically after every change.
+	StateFile string
+	// Wrap answers lists as {"items": [...]} instead of bare arrays.
+	Wrap bool
+	// CompatibilityModes are the known РежимСовместимости values; nil takes
+	// DefaultCompatibilityModes.
+	CompatibilityModes []string
+	// Logf, when set, receives one line per request. Secrets and tokens are
+	// never passed to it.
+	Logf func(format string, args ...any)
+}
+
+// Durations of platform operations at speed 1.
+type Durations struct{ Create, Apply, Start, Stop, Delete time.Duration }
+
+// DefaultDurations are the durations taken for zero fields of Durations.
+var DefaultDurations = Durations{
+	Create: 4 * time.Second,
+	Apply:  3 * time.Second,
+	Start:  2 * time.Second,
+	Stop:   2 * time.Second,
+	Delete: 2 * time.Second,
+}
+
+// DefaultCompatibilityModes are the compatibility modes a stand knows when
+// Options.CompatibilityModes is nil.
+var DefaultCompatibilityModes = []string{"6.0", "7.0", "8.0"}
+
+// DefaultClientID is the client id of a stand created without one.
+const DefaultClientID = "elemctl-stand"
+
+// tokenLifetime is how long an issued token is accepted (real time, not
+// scaled: clients assume an hour).
+const tokenLifetime = time.Hour
+
+// Call is one request the stand answered.
+type Call struct {
+	Method, Path, RawQuery string
+	Status                 int
+	At                     time.Time
+}
+
+// Stand is an emulated 1C:Enterprise.Element Console API server.
+type Stand struct {
+	opts      Options
+	speed     float64
+	durations Durations
+	compat    map[string]bool
+
+	mu sync.Mutex // guards st and the fields below it
+	st *state
+	// baseURL is set by Listen; without it the uri of an application is
+	// derived from the request's Host.
+	baseURL string
+	dirty   bool
+
+	tokens       map[string]issuedToken
+	tokenSeq     int
+	expiredUpTo  int
+	staleAnswer  int
+	startingTill time.Time
+	startingFlip bool
+
+	api21       bool
+	exportOn    bool
+	debugOn     bool
+	applyLeaves bool
+	breaks      map[string]int
+	server      *http.Server
+	listener    net.Listener
+	serveDone   chan struct{}
+	handler     http.Handler
+	callsMu     sync.Mutex
+	calls       []Call
+	tokenCalls  int
+}
+
+type issuedToken struct {
+	seq     int
+	expires time.Time
+}
+
+// New creates a stand. With Options.StateFile pointing at an existing file
+// the state is loaded from it; otherwise the stand starts with one space,
+// the control-panel user list and the console user.
+func New(opts Options) (*Stand, error) {
+	if opts.ClientID == "" {
+		opts.ClientID = DefaultClientID
+	}
+	if opts.ClientSecret == "" {
+		opts.ClientSecret = randomHex(16)
+	}
+	s := &Stand{
+		opts:        opts,
+		speed:       opts.Speed,
+		durations:   opts.Durations,
+		compat:      map[string]bool{},
+		tokens:      map[string]issuedToken{},
+		staleAnswer: http.StatusUnauthorized,
+		api21:       true,
+		exportOn:    true,
+		debugOn:     true,
+		breaks:      map[string]int{},
+	}
+	if s.speed <= 0 {
+		s.speed = 1
+	}
+	fillDuration(&s.durations.Create, DefaultDurations.Create)
+	fillDuration(&s.durations.Apply, DefaultDurations.Apply)
+	fillDuration(&s.durations.Start, DefaultDurations.Start)
+	fillDuration(&s.durations.Stop, DefaultDurations.Stop)
+	fillDuration(&s.durations.Delete, DefaultDurations.Delete)
+	modes := opts.CompatibilityModes
+	if modes == nil {
+		modes = DefaultCompatibilityModes
+	}
+	for _, m := range modes {
+		s.compat[strings.TrimSpace(m)] = true
+	}
+	if opts.StateFile != "" {
+		st, ok, err := loadStateFile(opts.StateFile)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			s.st = st
+		}
+	}
+	if s.st == nil {
+		s.st = newState()
+		s.seedBaseline(time.Now())
+		s.dirty = true
+		if err := s.saveLocked(); err != nil {
+			return nil, err
+		}
+	}
+	s.handler = http.HandlerFunc(s.serve)
+	return s, nil
+}
+
+func fillDuration(d *time.Duration, def time.Duration) {
+	if *d <= 0 {
+		*d = def
+	}
+}
+
+// scaled turns a platform duration into real time at the stand's speed.
+func (s *Stand) scaled(d time.Duration) time.Duration {
+	return time.Duration(float64(d) * s.speed)
+}
+
+// Handler serves the Console API, the token endpoint, the console root and
+// the applications' own addresses.
+func (s *Stand) Handler() http.Handler { return s.handler }
+
+// Listen starts serving on addr in the background ("127.0.0.1:0" picks a
+// free port) and returns the base URL.
+func (s *Stand) Listen(addr string) (string, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", err
+	}
+	base := "http://" + ln.Addr().String()
+	srv := &http.Server{Handler: s.handler, ReadHeaderTimeout: 30 * time.Second}
+	done := make(chan struct{})
+	s.mu.Lock()
+	if s.server != nil {
+		s.mu.Unlock()
+		ln.Close()
+		return "", errors.New("stand: already listening")
+	}
+	s.baseURL = base
+	s.server = srv
+	s.listener = ln
+	s.serveDone = done
+	s.mu.Unlock()
+	go func() {
+		defer close(done)
+		_ = srv.Serve(ln)
+	}()
+	return base, nil
+}
+
+// URL is the base URL Listen returned ("" before Listen).
+func (s *Stand) URL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.baseURL
+}
+
+// Close stops serving and writes the state file a last time.
+func (s *Stand) Close() error {
+	s.mu.Lock()
+	srv, done := s.server, s.serveDone
+	s.server = nil
+	s.mu.Unlock()
+	var err error
+	if srv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if e := srv.Shutdown(ctx); e != nil {
+			srv.Close()
+		}
+		<-done
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settle(time.Now())
+	if e := s.saveLocked(); e != nil {
+		err = e
+	}
+	return err
+}
+
+// ClientID is the client id the token endpoint accepts.
+func (s *Stand) ClientID() string { return s.opts.ClientID }
+
+// ClientSecret is the client secret the token endpoint accepts.
+func (s *Stand) ClientSecret() string { return s.opts.ClientSecret }
+
+// SetStarting makes the console answer "console not found" to every
+// request for d of real time (not scaled); 0 ends it.
+func (s *Stand) SetStarting(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d <= 0 {
+		s.startingTill = time.Time{}
+		return
+	}
+	s.startingTill = time.Now().Add(d)
+}
+
+// ExpireTokens makes every token issued so far refused from now on.
+func (s *Stand) ExpireTokens() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.expiredUpTo = s.tokenSeq
+}
+
+// SetStaleTokenAnswer chooses how a refused token is answered: 401 (the
+// default) or 400 {"error_code":"invalid_request","error_description":"JWT ..."}.
+func (s *Stand) SetStaleTokenAnswer(code int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if code != http.StatusBadRequest {
+		code = http.StatusUnauthorized
+	}
+	s.staleAnswer = code
+}
+
+// SetAPI21 with false turns the stand into an old server: every v2.1 path
+// answers 401 "Handler of HTTP request ... not found".
+func (s *Stand) SetAPI21(enabled bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.api21 = enabled
+}
+
+// SetExportEnabled with false makes the 2.0 project/export method unknown.
+func (s *Stand) SetExportEnabled(enabled bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.exportOn = enabled
+}
+
+// SetDebugEnabled switches the server's debugging (config/debug.yml).
+func (s *Stand) SetDebugEnabled(enabled bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.debugOn = enabled
+}
+
+// SetApplyLeavesError makes a failed apply leave status Error instead of
+// silently rolling back.
+func (s *Stand) SetApplyLeavesError(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.applyLeaves = on
+}
+
+// BreakNextResponses cuts the next n answers to method+path mid-body (the
+// connection is closed after part of the body), for transport-retry tests.
+// path is the URL path exactly as requested, e.g. "/console/api/v2/tasks/application-tasks".
+func (s *Stand) BreakNextResponses(method, path string, n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := strings.ToUpper(method) + " " + path
+	if n <= 0 {
+		delete(s.breaks, key)
+		return
+	}
+	s.breaks[key] = n
+}
+
+func (s *Stand) takeBreak(method, path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := method + " " + path
+	if s.breaks[key] <= 0 {
+		return false
+	}
+	s.breaks[key]--
+	if s.breaks[key] == 0 {
+		delete(s.breaks, key)
+	}
+	return true
+}
+
+// Calls lists every request answered so far, oldest first.
+func (s *Stand) Calls() []Call {
+	s.callsMu.Lock()
+	defer s.callsMu.Unlock()
+	out := make([]Call, len(s.calls))
+	copy(out, s.calls)
+	return out
+}
+
+// TokenCalls counts requests to the token endpoint.
+func (s *Stand) TokenCalls() int {
+	s.callsMu.Lock()
+	defer s.callsMu.Unlock()
+	return s.tokenCalls
+}
+
+// Snapshot returns a deep copy of the state, with operations due by now
+// already completed.
+func (s *Stand) Snapshot() Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	s.settle(now)
+	s.saveIfDirty()
+	sn := s.st.snapshot()
+	for i := range sn.Apps {
+		sn.Apps[i].Status = statusAt(&sn.Apps[i], now)
+	}
+	return sn
+}
+
+// SetAppStatus injects a status ("UNKNOWN", "" and so on). An operation in
+// progress on the application is completed first.
+func (s *Stand) SetAppStatus(appID, status string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settle(time.Now())
+	a := s.st.appByID[appID]
+	if a == nil {
+		return errors.New("stand: no application " + appID)
+	}
+	if a.Op != nil {
+		s.finishOp(a, a.Op.Due)
+	}
+	a.Status = status
+	s.changed()
+	return nil
+}
+
+// SetAppDrafts marks an application as having unpublished edits in its
+// development environment (delete is then refused with FAILED_PRECONDITION).
+func (s *Stand) SetAppDrafts(appID string, drafts bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a := s.st.appByID[appID]
+	if a == nil {
+		return errors.New("stand: no application " + appID)
+	}
+	a.Drafts = drafts
+	s.changed()
+	return nil
+}
+
+// changed marks the state as needing a save.
+func (s *Stand) changed() { s.dirty = true }
+
+func (s *Stand) saveIfDirty() {
+	if err := s.saveLocked(); err != nil {
+		s.logf("stand: saving state: %v", err)
+	}
+}
+
+func (s *Stand) saveLocked() error {
+	if !s.dirty || s.opts.StateFile == "" {
+		s.dirty = false
+		return nil
+	}
+	s.dirty = false
+	return saveStateFile(s.opts.StateFile, s.st.shallowSnapshot())
+}
+
+func (s *Stand) logf(format string, args ...any) {
+	if s.opts.Logf != nil {
+		s.opts.Logf(format, args...)
+	}
+}
