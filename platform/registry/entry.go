@@ -3,6 +3,7 @@ package registry
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -106,33 +107,29 @@ func marshalNoEscape(v any) ([]byte, error) {
 }
 
 // parseLine reads one registry line. Lines that are not JSON objects are
-// refused; a field of the wrong type is left empty rather than losing the
-// whole line.
-func parseLine(line []byte) (Entry, bool) {
-	if len(line) == 0 || line[0] != '{' {
+// refused; a field of an unexpected type counts as absent rather than
+// losing the whole line. Keys match exactly, as in every other reader of
+// the file.
+func parseLine(line string) (Entry, bool) {
+	if !strings.HasPrefix(line, "{") {
 		return Entry{}, false
 	}
-	var e Entry
-	if err := json.Unmarshal(line, &e); err != nil {
-		if _, wrongType := err.(*json.UnmarshalTypeError); !wrongType {
-			return Entry{}, false
-		}
-		// encoding/json half-fills a field of the wrong type (a pointer
-		// gets allocated); read such a line field by field instead.
-		if e, err = parseLoose(line); err != nil {
-			return Entry{}, false
-		}
+	e, ok := scanLine(line)
+	if !ok {
+		e, ok = parseLoose(line)
+	}
+	if !ok {
+		return Entry{}, false
 	}
 	e.Route = RouteOf(e.Route, e.Command)
 	return e, true
 }
 
-// parseLoose reads a line whose fields may have unexpected types; such a
-// field counts as absent.
-func parseLoose(line []byte) (Entry, error) {
+// parseLoose reads any JSON object line field by field.
+func parseLoose(line string) (Entry, bool) {
 	var m map[string]any
-	if err := json.Unmarshal(line, &m); err != nil {
-		return Entry{}, err
+	if err := json.Unmarshal([]byte(line), &m); err != nil || m == nil {
+		return Entry{}, false
 	}
 	str := func(k string) string { s, _ := m[k].(string); return s }
 	optStr := func(k string) *string {
@@ -148,5 +145,5 @@ func parseLoose(line []byte) (Entry, error) {
 	if b, ok := m["dirty"].(bool); ok {
 		e.Dirty = &b
 	}
-	return e, nil
+	return e, true
 }

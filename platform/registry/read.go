@@ -1,7 +1,6 @@
 package registry
 
 import (
-	"bytes"
 	"os"
 	"strconv"
 	"strings"
@@ -27,17 +26,18 @@ func (r *Registry) Read() Entries {
 
 // Parse reads registry lines from data with the rules of Read.
 func Parse(data []byte) Entries {
-	var all Entries
-	last := map[string]int{} // build id -> index in all of its last line
+	text := string(data) // one copy; the entries' strings share it
+	all := make(Entries, 0, strings.Count(text, "\n")+1)
+	last := make(map[string]int, cap(all)) // build id -> index in all of its last line
 	withID := 0
-	for len(data) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
+	for len(text) > 0 {
+		var line string
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
 		} else {
-			line, data = data, nil
+			line, text = text, ""
 		}
-		e, ok := parseLine(bytes.TrimSpace(line))
+		e, ok := parseLine(strings.TrimSpace(line))
 		if !ok {
 			continue
 		}

@@ -543,7 +543,7 @@ func TestManyProcessesAppendingWithTrimsLeaveOnlyWholeLines(t *testing.T) {
 		t.Fatalf("%d lines after trims", len(lines))
 	}
 	for _, l := range lines {
-		if _, ok := parseLine([]byte(l)); !ok {
+		if _, ok := parseLine(l); !ok {
 			t.Fatalf("broken line %q", l)
 		}
 	}
