@@ -429,7 +429,8 @@ type ArchiveSpec struct {
 	Created                                      time.Time
 	BranchName, CommitID                         string
 	// Descriptor facts: Ид, Представление (default Name), Версия (default
-	// the text of Version before its last hyphen), РежимСовместимости.
+	// the text of Version before its first hyphen, else 1.0),
+	// РежимСовместимости.
 	ID, Presentation, Base, CompatibilityMode string
 	// Descriptor, when set, is the whole descriptor text instead of one
 	// made from the fields above.
@@ -466,9 +467,9 @@ func MakeArchive(spec ArchiveSpec) []byte {
 	if desc == "" {
 		base := spec.Base
 		if base == "" {
-			base = spec.Version
-			if i := strings.LastIndex(base, "-"); i > 0 {
-				base = base[:i]
+			base = "1.0"
+			if i := strings.Index(spec.Version, "-"); i > 0 {
+				base = spec.Version[:i]
 			}
 		}
 		pres := spec.Presentation
