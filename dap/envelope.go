@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 )
 
 // envelope is all the proxy reads of a message it forwards.
@@ -16,16 +17,172 @@ type envelope struct {
 	Success    bool   `json:"success"`
 }
 
-// peek decodes the envelope; a body that is not a JSON object fails.
+// peek reads the envelope. It walks only the top level of the object and
+// skips every other value without decoding it, so a 10 MiB variables or
+// source response costs a scan, not a parse. A body that is not a JSON
+// object at the top level fails.
 func peek(body []byte) (envelope, error) {
 	var env envelope
-	if err := json.Unmarshal(body, &env); err != nil {
-		return env, err
+	sc := scanner{b: body}
+	sc.space()
+	if !sc.eat('{') {
+		return env, errNotObject
+	}
+	sc.space()
+	if !sc.eat('}') {
+		for {
+			sc.space()
+			key, ok := sc.rawString()
+			if !ok {
+				return env, errNotObject
+			}
+			sc.space()
+			if !sc.eat(':') {
+				return env, errNotObject
+			}
+			sc.space()
+			start := sc.i
+			if !sc.skipValue() {
+				return env, errNotObject
+			}
+			if err := env.set(string(key), body[start:sc.i]); err != nil {
+				return env, err
+			}
+			sc.space()
+			if sc.eat('}') {
+				break
+			}
+			if !sc.eat(',') {
+				return env, errNotObject
+			}
+		}
+	}
+	sc.space()
+	if sc.i != len(body) {
+		return env, errNotObject
 	}
 	if env.Type == "" {
 		return env, errors.New("no message type")
 	}
 	return env, nil
+}
+
+var errNotObject = errors.New("not a JSON object")
+
+func (env *envelope) set(key string, raw []byte) error {
+	var dst any
+	switch key {
+	case "seq":
+		dst = &env.Seq
+	case "type":
+		dst = &env.Type
+	case "command":
+		dst = &env.Command
+	case "event":
+		dst = &env.Event
+	case "request_seq":
+		dst = &env.RequestSeq
+	case "success":
+		dst = &env.Success
+	default:
+		return nil
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return fmt.Errorf("%s: %w", key, err)
+	}
+	return nil
+}
+
+// scanner steps over JSON without building values.
+type scanner struct {
+	b []byte
+	i int
+}
+
+func (s *scanner) space() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\r', '\n':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) eat(c byte) bool {
+	if s.i < len(s.b) && s.b[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// rawString reads a string and returns its bytes between the quotes,
+// escapes left as they are (envelope keys have none).
+func (s *scanner) rawString() ([]byte, bool) {
+	if !s.eat('"') {
+		return nil, false
+	}
+	start := s.i
+	for {
+		j := bytes.IndexByte(s.b[s.i:], '"')
+		if j < 0 {
+			return nil, false
+		}
+		s.i += j + 1
+		// The quote ends the string unless an odd run of backslashes
+		// escapes it.
+		backslashes := 0
+		for k := s.i - 2; k >= start && s.b[k] == '\\'; k-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
+			return s.b[start : s.i-1], true
+		}
+	}
+}
+
+func (s *scanner) skipValue() bool {
+	if s.i >= len(s.b) {
+		return false
+	}
+	switch s.b[s.i] {
+	case '"':
+		_, ok := s.rawString()
+		return ok
+	case '{', '[':
+		depth := 0
+		for s.i < len(s.b) {
+			switch s.b[s.i] {
+			case '"':
+				if _, ok := s.rawString(); !ok {
+					return false
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					s.i++
+					return true
+				}
+			}
+			s.i++
+		}
+		return false
+	default: // number, true, false, null
+		start := s.i
+		for s.i < len(s.b) && isLiteralByte(s.b[s.i]) {
+			s.i++
+		}
+		return s.i > start
+	}
+}
+
+func isLiteralByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'E'
 }
 
 // rawObject is a JSON object whose values stay as they came, in order, so

@@ -14,12 +14,11 @@ import (
 // bare LF line ends and bodies over 4 MiB; a proxy in front of an adapter
 // we do not control must accept all of them, so framing is ours.
 
-const (
-	readBufferSize = 64 << 10
-	// A declared length is trusted only this far up front; the rest of the
-	// buffer grows as bytes actually arrive, so a bogus length costs nothing.
-	preallocLimit = 64 << 20
-)
+const readBufferSize = 64 << 10
+
+// A declared length is trusted only this far up front; the rest of the
+// buffer grows as bytes actually arrive, so a bogus length costs nothing.
+var preallocLimit int64 = 64 << 20
 
 // frameReader reads DAP frames tolerantly: any header besides
 // Content-Length is ignored, the header name is matched without regard to
@@ -138,7 +137,7 @@ func (fr *frameReader) readBody(length int64) ([]byte, error) {
 		return body, err
 	}
 	var buf bytes.Buffer
-	buf.Grow(preallocLimit)
+	buf.Grow(int(preallocLimit))
 	n, err := io.CopyN(&buf, fr.r, length)
 	if err == nil && n != length {
 		err = io.ErrUnexpectedEOF
