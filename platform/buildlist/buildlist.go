@@ -110,6 +110,22 @@ var briefShape = jsonx.New("id", nil, "assembly-version", nil, "project-version"
 	"branch-name", nil, "branch-name-source", nil, "commit-id", nil, "commit-id-source", nil,
 	"dirty", nil, "project-dir", nil)
 
+// RegistryBrief is the brief card of a build when the platform's list
+// cannot be read (apps get's applied-build): what this machine's registry
+// remembers of the build, or nil when it remembers nothing. The platform's
+// created stamp is unknown, so it stays null.
+func RegistryBrief(id string, reg map[string]registry.Entry) *jsonx.Object {
+	e, ok := reg[id]
+	if id == "" || !ok {
+		return nil
+	}
+	var version any
+	if e.Version != "" {
+		version = e.Version
+	}
+	return Brief(jsonx.New("id", id, "assembly-version", version, "project-version", version), reg)
+}
+
 // lookup finds the registry line of a card by any of its id fields.
 func lookup(card *jsonx.Object, reg map[string]registry.Entry) (registry.Entry, bool) {
 	for _, k := range idKeys {

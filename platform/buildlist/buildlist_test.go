@@ -104,6 +104,18 @@ func TestBrief(t *testing.T) {
 	}
 }
 
+func TestRegistryBrief(t *testing.T) {
+	reg := registry.Entries{{AssemblyID: "asm-9", Version: "1.0-9", Commit: "abc", Dirty: registry.Bool(false)}}.ByAssembly()
+	got, _ := jsonx.Compact(RegistryBrief("asm-9", reg))
+	want := `{"id":"asm-9","assembly-version":"1.0-9","project-version":"1.0-9","created":null,"branch-name":null,"branch-name-source":null,"commit-id":"abc","commit-id-source":"registry","dirty":false,"project-dir":null}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if RegistryBrief("asm-unknown", reg) != nil || RegistryBrief("", reg) != nil {
+		t.Error("an unknown build has no brief card")
+	}
+}
+
 func TestCutNote(t *testing.T) {
 	if got := i18n.TL(i18n.EN, "client.builds-cut"); got != "the listing is cut by --limit (newest first); --limit 0 shows them all" {
 		t.Errorf("en %q", got)
