@@ -22,8 +22,10 @@ const (
 )
 
 // compressionLevel is the deflate level of every entry. It is part of the
-// archive's reproducibility: change it and the bytes change.
-const compressionLevel = flate.DefaultCompression
+// archive's reproducibility: change it and the bytes change. The fastest
+// level packs about three times faster than the default one on source text
+// for archives about a tenth larger, and a build runs before every deploy.
+const compressionLevel = flate.BestSpeed
 
 // streamThreshold: files larger than this are compressed while they are
 // written, instead of ahead in memory by the workers, so a huge resource
