@@ -42,6 +42,9 @@ type Archive struct {
 	names    []string             // safe names in archive order
 	manifest *jsonx.Object
 	budget   int64 // bytes left to read
+
+	descriptor    *Descriptor // read once, on first use
+	descriptorErr error
 }
 
 // ReadArchiveFile opens the archive at path. The errors are the ones of
@@ -105,9 +108,13 @@ func openArchive(name string, r io.ReaderAt, size int64) (*Archive, error) {
 }
 
 // safeEntryName accepts relative slash-separated names without "." or ".."
-// segments, empty segments, backslashes, drive letters or control characters.
+// segments, empty segments, backslashes, a drive or volume in the first
+// segment, or control characters.
 func safeEntryName(name string) bool {
-	if name == "" || strings.ContainsAny(name, "\\:\x00") || strings.HasPrefix(name, "/") {
+	if name == "" || strings.ContainsAny(name, "\\\x00") || strings.HasPrefix(name, "/") {
+		return false
+	}
+	if first, _, _ := strings.Cut(name, "/"); strings.Contains(first, ":") {
 		return false
 	}
 	for part := range strings.SplitSeq(strings.TrimSuffix(name, "/"), "/") {
@@ -208,6 +215,13 @@ func (a *Archive) DescriptorEntry() (string, bool) {
 // Descriptor reads the project descriptor inside the archive. Its Dir is the
 // project's directory inside the archive ({vendor}/{name}).
 func (a *Archive) Descriptor() (*Descriptor, error) {
+	if a.descriptor == nil && a.descriptorErr == nil {
+		a.descriptor, a.descriptorErr = a.readDescriptor()
+	}
+	return a.descriptor, a.descriptorErr
+}
+
+func (a *Archive) readDescriptor() (*Descriptor, error) {
 	entry, ok := a.DescriptorEntry()
 	if !ok {
 		return nil, newError("inspect.no-project-file", "file", a.name, "vendor", a.Vendor(), "name", a.ProjectName())
