@@ -20,6 +20,19 @@ func (s *Stand) seedBaseline(now time.Time) {
 	s.changed()
 }
 
+// AddSpace adds a space and returns its id.
+func (s *Stand) AddSpace(name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	s.settle(now)
+	sp := &Space{ID: newID(), Name: name, Presentation: name, Created: now}
+	s.st.addSpace(sp)
+	s.changed()
+	s.saveIfDirty()
+	return sp.ID
+}
+
 // Facts of the shipped demo project examples/demo/Acme/Tasks (Проект.yaml).
 const (
 	DemoConfigurationID = "7c1e5a40-3d2b-4f6a-9e81-0a4b6c2d8f10"
