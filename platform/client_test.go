@@ -218,10 +218,18 @@ func TestResolveApp(t *testing.T) {
 	}
 
 	// A deleted namesake is skipped.
-	if _, err := cl.Delete(ctx, "/applications/"+ids[1]); err != nil {
-		t.Fatal(err)
-	}
 	deadline := time.Now().Add(5 * time.Second)
+	for {
+		// A just-created application is busy until it is ready.
+		_, err := cl.Delete(ctx, "/applications/"+ids[1])
+		if err == nil {
+			break
+		}
+		if !platform.IsBusy(err) || time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
 	for {
 		id, err := cl.ResolveApp(ctx, "twin")
 		if err == nil {

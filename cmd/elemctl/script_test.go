@@ -64,6 +64,8 @@ var scriptStands struct {
 
 func TestScripts(t *testing.T) {
 	logDir := t.TempDir()
+	// Scripts run as parallel subtests: the check waits for all of them.
+	t.Cleanup(func() { checkNoSecrets(t, logDir) })
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		UpdateScripts:       os.Getenv("UPDATE") != "",
@@ -100,32 +102,51 @@ func TestScripts(t *testing.T) {
 			"standctl": standctl,
 		},
 	})
-	checkNoSecrets(t, logDir)
 }
 
 // checkNoSecrets fails when any command printed the client secret or a
 // bearer token a stand issued.
 func checkNoSecrets(t *testing.T, logDir string) {
-	logs, _ := filepath.Glob(filepath.Join(logDir, "*.log"))
 	scriptStands.Lock()
-	defer scriptStands.Unlock()
 	var tokens []string
 	for _, s := range scriptStands.list {
 		tokens = append(tokens, s.IssuedTokens()...)
 	}
-	for _, p := range logs {
+	scriptStands.Unlock()
+	logs, found := secretLeaks(logDir, knownSecret, tokens)
+	for _, f := range found {
+		t.Error(f)
+	}
+	if logs == 0 {
+		t.Error("no script output was logged; the secrets check saw nothing")
+	}
+}
+
+// secretLeaks scans the output logs for the secret and the tokens.
+func secretLeaks(logDir, secret string, tokens []string) (logs int, found []string) {
+	paths, _ := filepath.Glob(filepath.Join(logDir, "*.log"))
+	for _, p := range paths {
 		data, _ := os.ReadFile(p)
-		if bytes.Contains(data, []byte(knownSecret)) {
-			t.Errorf("%s: the client secret appeared in the output", filepath.Base(p))
+		if bytes.Contains(data, []byte(secret)) {
+			found = append(found, filepath.Base(p)+": the client secret appeared in the output")
 		}
 		for _, tok := range tokens {
 			if bytes.Contains(data, []byte(tok)) {
-				t.Errorf("%s: a bearer token appeared in the output", filepath.Base(p))
+				found = append(found, filepath.Base(p)+": a bearer token appeared in the output")
 			}
 		}
 	}
-	if len(logs) == 0 {
-		t.Error("no script output was logged; the secrets check saw nothing")
+	return len(paths), found
+}
+
+func TestSecretLeaksAreFound(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.log"), []byte("$ elemctl x\n{\"error\": \"bad s3cr3t-value here\"}\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "b.log"), []byte("Bearer aaa.bbb.ccc\n"), 0o600)
+	os.WriteFile(filepath.Join(dir, "c.log"), []byte("clean\n"), 0o600)
+	logs, found := secretLeaks(dir, "s3cr3t-value", []string{"aaa.bbb.ccc"})
+	if logs != 3 || len(found) != 2 {
+		t.Fatalf("logs %d, found %v", logs, found)
 	}
 }
 

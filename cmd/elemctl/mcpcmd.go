@@ -1,0 +1,59 @@
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/mcp"
+	"github.com/elemctl/elemctl/platform"
+)
+
+func init() {
+	faceBuilders = append(faceBuilders, (*app).mcpCommand)
+}
+
+// mcpCommand serves the catalog to AI agents over stdio. No configuration
+// is read at startup: each tool call resolves its stand (the startup one,
+// or its env_file) through the server's client cache. Only an explicit
+// --env-file is checked first, so a typo fails here instead of on every
+// call.
+func (a *app) mcpCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: i18n.T("mcp.server.cli-help"),
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			wd, _ := os.Getwd()
+			if a.envFile != "" {
+				if _, err := platform.EnvFilePath(a.envFile, wd); err != nil {
+					return &handlerError{err}
+				}
+			}
+			out := a.stdout
+			// stdout belongs to the protocol: anything in the process that
+			// prints to os.Stdout by mistake lands on stderr instead.
+			if f, ok := out.(*os.File); ok && f == os.Stdout {
+				os.Stdout = os.Stderr
+				defer func() { os.Stdout = f }()
+			}
+			srv := mcp.New(mcp.Options{
+				Catalog: a.catalog,
+				Version: version,
+				Dir:     wd,
+				Getenv:  a.getenv,
+				EnvFile: a.envFile,
+				Overrides: platform.Overrides{
+					BaseURL: a.baseURL, ClientID: a.clientID, ClientSecret: a.clientSecret, Timeout: a.timeout,
+				},
+				Stderr: a.stderr,
+			})
+			defer srv.Close()
+			if err := srv.Serve(cmd.Context(), a.stdin, out); err != nil {
+				return &handlerError{err}
+			}
+			return nil
+		},
+	}
+}
