@@ -370,12 +370,16 @@ func (s *Stand) putIntoProject(projectID string, data []byte, commit string, now
 	if err != nil {
 		return uploaded{}, err
 	}
+	return s.putParsedIntoProject(p, a, data, commit, now), nil
+}
+
+func (s *Stand) putParsedIntoProject(p *Project, a *archive, data []byte, commit string, now time.Time) uploaded {
 	base := a.base()
 	n := p.Counters[base] + 1
 	b := s.newBuild(p, a, data, base+"-"+strconv.Itoa(n), routeProject, now)
 	b.CommitID = commit
 	s.renameProject(p, a)
-	return uploaded{b, p}, nil
+	return uploaded{b, p}
 }
 
 // putWithoutProject stores an upload without a project id: the project is

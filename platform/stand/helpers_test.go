@@ -25,12 +25,17 @@ type client struct {
 func start(t testing.TB, opts stand.Options) (*stand.Stand, *client) {
 	t.Helper()
 	s := standtest.Start(t, opts)
-	c := &client{t: t, s: s, base: s.URL(), plain: &http.Client{
-		Timeout:       10 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}}
+	c := &client{t: t, s: s, base: s.URL(), plain: (&client{}).plainClient()}
 	c.tok = c.newToken()
 	return s, c
+}
+
+// plainClient does not follow redirects, so the console root's 302 shows.
+func (*client) plainClient() *http.Client {
+	return &http.Client{
+		Timeout:       10 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
 }
 
 func (c *client) newToken() string {

@@ -194,13 +194,13 @@ func (s *Stand) SeedBuilds(projectID string, n int) ([]string, error) {
 	} else {
 		data = MakeArchive(ArchiveSpec{Vendor: p.Vendor, Name: p.Name, Version: "1.0-1", ID: p.ConfigurationID, Presentation: p.Presentation, Created: now})
 	}
+	a, err := readUpload(data)
+	if err != nil {
+		return nil, fmt.Errorf("stand: seeding builds: %w", err)
+	}
 	ids := make([]string, 0, n)
 	for range n {
-		up, err := s.putIntoProject(p.ID, data, "", now)
-		if err != nil {
-			return ids, fmt.Errorf("stand: seeding builds: %w", err)
-		}
-		ids = append(ids, up.build.ID)
+		ids = append(ids, s.putParsedIntoProject(p, a, data, "", now).build.ID)
 	}
 	return ids, nil
 }
