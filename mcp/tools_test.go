@@ -1,0 +1,282 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elemctl/elemctl/command"
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+)
+
+// coreTools are the core catalog's commands that are MCP tools.
+func coreTools() []*command.Command {
+	var out []*command.Command
+	for _, c := range command.Core().Commands() {
+		if c.Tool != "" && c.Source == "" {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Tool < out[j].Tool })
+	return out
+}
+
+// snapshot is a tool's declaration exactly as tools/list sends it,
+// pretty-printed.
+func snapshot(t *testing.T, c *command.Command) []byte {
+	t.Helper()
+	raw, err := json.Marshal(declaration(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jsonx.Decode(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := jsonx.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestToolSchemaSnapshots pins every tool's declaration (description,
+// schema, annotations) in testdata/tools/<tool>.json, in Russian. UPDATE=1
+// rewrites them; a tool without a snapshot, or a snapshot without a tool,
+// fails.
+func TestToolSchemaSnapshots(t *testing.T) {
+	i18n.SetLang(i18n.RU)
+	dir := filepath.Join("testdata", "tools")
+	update := os.Getenv("UPDATE") != ""
+	if update {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]bool{}
+	for _, c := range coreTools() {
+		want[c.Tool+".json"] = true
+		path := filepath.Join(dir, c.Tool+".json")
+		got := snapshot(t, c)
+		if update {
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		have, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: no snapshot (%v); run UPDATE=1 go test ./mcp -run TestToolSchemaSnapshots after checking the schema", c.Tool, err)
+			continue
+		}
+		if !bytes.Equal(bytes.ReplaceAll(have, []byte("\r\n"), []byte("\n")), got) {
+			t.Errorf("%s: the declaration changed; if on purpose, run UPDATE=1\n--- snapshot\n%s\n--- now\n%s", c.Tool, have, got)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, f := range files {
+		name := filepath.Base(f)
+		if !want[name] {
+			if update {
+				os.Remove(f)
+				continue
+			}
+			t.Errorf("%s: a snapshot of a tool the catalog no longer has", name)
+		}
+	}
+}
+
+// TestToolDeclarations checks the rules every declaration follows, on the
+// wire: the listed tools are exactly the catalog's, platform tools end
+// with env_file = "", local ones have none, annotations are explicit, and
+// descriptions are real texts rather than message keys.
+func TestToolDeclarations(t *testing.T) {
+	h := start(t, setup{})
+	res, err := h.cl.ListTools(context.Background(), mcpgo.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]mcpgo.Tool{}
+	for _, tool := range res.Tools {
+		listed[tool.Name] = tool
+	}
+	for _, c := range coreTools() {
+		tool, ok := listed[c.Tool]
+		if !ok {
+			t.Errorf("%s: in the catalog but not listed", c.Tool)
+			continue
+		}
+		delete(listed, c.Tool)
+		raw, _ := json.Marshal(tool)
+		wire, _ := jsonx.Decode(raw)
+		schema := wire.(*jsonx.Object).Obj("inputSchema")
+		props := schema.Obj("properties")
+		keys := props.Keys()
+		if c.Local {
+			if props.Has(envFileParam) {
+				t.Errorf("%s: a local tool must not take env_file", c.Tool)
+			}
+		} else {
+			if len(keys) == 0 || keys[len(keys)-1] != envFileParam {
+				t.Errorf("%s: env_file must be the last parameter, got %v", c.Tool, keys)
+			} else if ef := props.Obj(envFileParam); ef.Str("type") != "string" || ef.Value("default") != "" {
+				t.Errorf("%s: env_file must be a string defaulting to \"\": %v", c.Tool, ef)
+			}
+		}
+		for _, a := range c.MCPArgs() {
+			p := props.Obj(paramName(a))
+			if p == nil {
+				t.Errorf("%s: parameter %s missing from the schema", c.Tool, paramName(a))
+				continue
+			}
+			if d := p.Str("description"); strings.HasPrefix(d, "mcp.") || strings.HasPrefix(d, "cli.") {
+				t.Errorf("%s.%s: description is an unregistered message key %q", c.Tool, paramName(a), d)
+			}
+		}
+		if tool.Description == "" || strings.HasPrefix(tool.Description, "mcp.") || strings.HasPrefix(tool.Description, "cli.") {
+			t.Errorf("%s: description is missing or an unregistered message key: %q", c.Tool, tool.Description)
+		}
+		ann := tool.Annotations
+		if ann.ReadOnlyHint == nil || ann.DestructiveHint == nil || ann.IdempotentHint == nil || ann.OpenWorldHint == nil {
+			t.Errorf("%s: annotations must all be explicit: %+v", c.Tool, ann)
+		} else {
+			if *ann.ReadOnlyHint != c.ReadOnly || *ann.DestructiveHint != c.Destructive || *ann.IdempotentHint != c.Idempotent {
+				t.Errorf("%s: annotations do not follow the catalog", c.Tool)
+			}
+			if *ann.ReadOnlyHint && *ann.DestructiveHint {
+				t.Errorf("%s: read-only and destructive at once", c.Tool)
+			}
+		}
+	}
+	for name := range listed {
+		t.Errorf("%s: listed but not in the catalog", name)
+	}
+}
+
+// smokeArguments fills a tool's required parameters with values that
+// make sense on the demo stand.
+func smokeArguments(h *harness, c *command.Command) map[string]any {
+	args := map[string]any{}
+	for _, a := range c.MCPArgs() {
+		if !required(c, a) {
+			continue
+		}
+		name := paramName(a)
+		var v any
+		switch name {
+		case "app_id":
+			v = h.demo.AppID
+		case "project_id":
+			v = h.demo.ProjectID
+		case "space_id":
+			v = h.demo.SpaceID
+		case "name":
+			v = h.demo.AppName
+		case "version":
+			v = "1.0-3"
+		default:
+			switch a.Type {
+			case command.Int:
+				v = 1
+			case command.Float:
+				v = 1.0
+			case command.Bool:
+				v = false
+			default:
+				v = "00000000-0000-4000-8000-000000000000"
+			}
+		}
+		if a.Multiple {
+			v = []any{v}
+		}
+		args[name] = v
+	}
+	return args
+}
+
+// TestEveryToolAnswers calls every tool of the catalog once against the
+// demo stand, read-only ones first and destructive ones last: each call
+// returns a well-formed result (an answer, or an error that is the
+// elemctl message), object answers come with matching structuredContent
+// and text, list answers with one text block per item.
+func TestEveryToolAnswers(t *testing.T) {
+	h := start(t, setup{})
+	tools := coreTools()
+	sort.SliceStable(tools, func(i, j int) bool {
+		rank := func(c *command.Command) int {
+			switch {
+			case c.ReadOnly:
+				return 0
+			case !c.Destructive:
+				return 1
+			}
+			return 2
+		}
+		return rank(tools[i]) < rank(tools[j])
+	})
+	for _, c := range tools {
+		t.Run(c.Tool, func(t *testing.T) {
+			args := smokeArguments(h, c)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			res, err := h.callWith(ctx, c.Tool, args, nil)
+			if err != nil {
+				t.Fatalf("protocol error: %v", err)
+			}
+			if res.IsError {
+				checkErrorShape(t, c.Tool, res)
+				t.Logf("%s %v → error %s", c.Tool, args, textOf(res))
+				return
+			}
+			obj := structured(t, res)
+			if list, ok := obj.Get("result"); ok && obj.Len() == 1 {
+				items, isList := list.([]any)
+				if isList {
+					if len(res.Content) != len(items) {
+						t.Errorf("a list of %d items came in %d text blocks", len(items), len(res.Content))
+					}
+					for i, text := range texts(res) {
+						if !sameJSON(t, items[i], decodeText(t, text)) {
+							t.Errorf("block %d differs from item %d:\n%s", i, i, text)
+						}
+					}
+					return
+				}
+			}
+			if len(res.Content) != 1 {
+				t.Fatalf("an object answer must be one text block, got %d", len(res.Content))
+			}
+			if !sameJSON(t, obj, decodeText(t, textOf(res))) {
+				t.Errorf("text and structuredContent differ:\n%s", textOf(res))
+			}
+		})
+	}
+}
+
+// sameJSON compares two JSON values ignoring key order (a Go client reads
+// structuredContent into maps).
+func sameJSON(t *testing.T, a, b any) bool {
+	t.Helper()
+	norm := func(v any) any {
+		raw, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out any
+		if err := json.Unmarshal(raw, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	return reflect.DeepEqual(norm(a), norm(b))
+}
