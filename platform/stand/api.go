@@ -33,7 +33,7 @@ func (q *req) body() ([]byte, error) {
 func (q *req) decodeJSON() (map[string]any, bool) {
 	data, err := q.body()
 	if err != nil {
-		writeInvalid(q.w, "Failed to read request body")
+		refuseInvalid("Failed to read request body").write(q.w)
 		return nil, false
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
@@ -41,7 +41,7 @@ func (q *req) decodeJSON() (map[string]any, bool) {
 	}
 	var m map[string]any
 	if err := json.Unmarshal(data, &m); err != nil || m == nil {
-		writeInvalid(q.w, "Failed to parse json")
+		refuseInvalid("Failed to parse json").write(q.w)
 		return nil, false
 	}
 	return m, true

@@ -2,10 +2,12 @@ package stand_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -240,5 +242,48 @@ func TestWrappedLists(t *testing.T) {
 	_, c2 := start(t, stand.Options{})
 	if _, ok := c2.must(200, "GET", "/spaces", nil).([]any); !ok {
 		t.Fatal("bare lists expected without Wrap")
+	}
+}
+
+func TestRequestLogKeepsSecretsOut(t *testing.T) {
+	var mu sync.Mutex
+	var lines []string
+	s, c := start(t, stand.Options{ClientSecret: "very-secret-value", Logf: func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		lines = append(lines, fmt.Sprintf(format, args...))
+	}})
+	d := c.createDemo()
+	info := c.obj("POST", "/applications/"+d.AppID+"/actions/debug", nil)
+	c.must(200, "GET", "/applications", nil)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(lines) < 3 {
+		t.Fatalf("log lines %q", lines)
+	}
+	all := strings.Join(lines, "\n")
+	for _, secret := range []string{s.ClientSecret(), c.tok, info["debug-token"].(string)} {
+		if strings.Contains(all, secret) {
+			t.Fatalf("the log carries a secret: %q", all)
+		}
+	}
+	if !strings.Contains(all, "GET /console/api/v2/applications -> 200") {
+		t.Fatalf("log %q", all)
+	}
+}
+
+func TestListsIgnoreQueries(t *testing.T) {
+	_, c := start(t, stand.Options{})
+	d := c.createDemo()
+	if got := c.list("/applications?name=no-such-app&limit=1"); len(got) != 1 {
+		t.Fatalf("apps with a name query: %d", len(got))
+	}
+	if got := c.list("/projects?name=zzz&page=2"); len(got) != 2 {
+		t.Fatalf("projects with queries: %d", len(got))
+	}
+	for _, q := range []string{"limit=1", "size=1", "pageSize=1", "top=1", "offset=2", "skip=2", "page=3"} {
+		if got := c.list("/projects/" + d.ProjectID + "/assemblies?" + q); len(got) != 3 {
+			t.Fatalf("builds with %s: %d", q, len(got))
+		}
 	}
 }

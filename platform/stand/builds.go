@@ -491,8 +491,8 @@ func (s *Stand) newBuild(p *Project, a *archive, data []byte, version, route str
 // housekeep is the platform's automatic deletion of unused builds after an
 // application finished applying a build: the builds of the application's
 // project with the base of the build it now runs, at most ten, except the
-// protected, release and default builds, builds live applications of the
-// project use, and the highest number.
+// protected, release and default builds, builds live applications run, were
+// created from or are being updated to, and the highest number.
 func (s *Stand) housekeep(a *App) {
 	p := s.st.projectByID[a.ProjectID]
 	run := s.st.buildByID[a.BuildID]
@@ -512,7 +512,7 @@ func (s *Stand) housekeep(a *App) {
 	}
 	keep := map[string]bool{p.DefaultBuildID: true, highest.ID: true}
 	for _, other := range s.st.apps {
-		if other.Status == statusDeleted || other.ProjectID != p.ID {
+		if other.Status == statusDeleted {
 			continue
 		}
 		keep[other.BuildID] = true

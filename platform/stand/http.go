@@ -20,6 +20,8 @@ const (
 	appsPrefix = "/applications/"
 	// maxBody bounds request bodies (build archives included).
 	maxBody = 512 << 20
+	// maxCalls bounds the call record of a long-running stand.
+	maxCalls = 200_000
 )
 
 // recorder buffers an answer so the stand can log it, count it and, on
@@ -51,6 +53,10 @@ func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 		rec.status = http.StatusOK
 	}
 	s.callsMu.Lock()
+	if len(s.calls) >= maxCalls {
+		// A long-running stand keeps the most recent calls only.
+		s.calls = append(s.calls[:0], s.calls[len(s.calls)/2:]...)
+	}
 	s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Status: rec.status, At: start})
 	if r.URL.Path == tokenPath {
 		s.tokenCalls++
@@ -166,6 +172,13 @@ func (s *Stand) handleToken(w http.ResponseWriter, r *http.Request) {
 	}
 	now := time.Now()
 	s.mu.Lock()
+	if len(s.tokens) > 1000 {
+		for t, it := range s.tokens {
+			if !now.Before(it.expires) {
+				delete(s.tokens, t)
+			}
+		}
+	}
 	s.tokenSeq++
 	tok := newJWT(s.opts.ClientID, now, now.Add(tokenLifetime))
 	s.tokens[tok] = issuedToken{seq: s.tokenSeq, expires: now.Add(tokenLifetime)}
@@ -268,34 +281,10 @@ func (s *Stand) writeList(w http.ResponseWriter, items any) {
 	writeJSON(w, http.StatusOK, items)
 }
 
-func writeMessage(w http.ResponseWriter, status int, msg string) {
-	writeJSON(w, status, map[string]string{"message": msg})
-}
-
-// writeCode answers a refusal that carries a gRPC status word.
-func writeCode(w http.ResponseWriter, status int, code, msg string) {
-	writeJSON(w, status, struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	}{code, msg})
-}
-
-// writeInvalid answers an ordinary 400 in the console's validation shape.
-func writeInvalid(w http.ResponseWriter, desc string) {
-	writeJSON(w, http.StatusBadRequest, map[string]string{"error_code": "invalid_request", "error_description": desc})
-}
-
-// writeInternal answers the console's bare 500 for a refusal whose cause
-// stays in the server log.
-func writeInternal(w http.ResponseWriter, msg string) {
-	writeJSON(w, http.StatusInternalServerError, struct {
-		Message string `json:"message"`
-		Details string `json:"details"`
-	}{msg, "Contact administrator for details"})
-}
-
 func writeNoContent(w http.ResponseWriter) { w.WriteHeader(http.StatusNoContent) }
 
+// writeUnknownHandler is the console's answer to a path or method it has no
+// handler for: 401, not 404, with the path from /v2 on.
 func writeUnknownHandler(w http.ResponseWriter, method, apiPath string) {
 	writeJSON(w, http.StatusUnauthorized, map[string]any{"error": map[string]any{
 		"code":    16,
