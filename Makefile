@@ -19,6 +19,7 @@ cross:
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./...
 
 test: lint cross build
+	./scripts/ensure-tools.sh
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
 	./scripts/e2e.sh
 
