@@ -1,0 +1,129 @@
+package deploy
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/platform"
+)
+
+// taskReadAttempts is how often the task list is asked for when its
+// connection breaks off (the answer grows with the stand and is the one
+// most likely to break mid-body).
+const taskReadAttempts = 3
+
+// appTasks reads the tasks of one application, oldest first as the
+// platform lists them. The pause between attempts is the poll policy's cap
+// (five seconds in production, like the reference).
+func (o *Ops) appTasks(ctx context.Context, appID string) ([]*jsonx.Object, error) {
+	var all []*jsonx.Object
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = o.call(ctx, func(ctx context.Context) error {
+			var e error
+			all, e = o.Client.List(ctx, platform.Request{Method: http.MethodGet, Path: "/tasks/application-tasks",
+				ReadRetries: []time.Duration{}}, "tasks")
+			return e
+		})
+		if err == nil || !platform.IsTransport(err) || attempt >= taskReadAttempts || ctx.Err() != nil {
+			break
+		}
+		if e := o.clock().Sleep(ctx, o.policy().Max); e != nil {
+			return nil, err
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*jsonx.Object, 0, len(all))
+	for _, t := range all {
+		if t.Str("application-id") == appID {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// isFailedTask tells a task that ended in Error or Failed.
+func isFailedTask(t *jsonx.Object) bool {
+	s := strings.ToLower(t.Str("status"))
+	return s == "error" || s == "failed"
+}
+
+// failedTasks are the failed tasks started at or after since, freshest
+// first. A task without a readable start date counts: better a stale
+// refusal reported than a fresh one hidden.
+func failedTasks(tasks []*jsonx.Object, since time.Time) []*jsonx.Object {
+	var out []*jsonx.Object
+	for i := len(tasks) - 1; i >= 0; i-- {
+		t := tasks[i]
+		if !isFailedTask(t) {
+			continue
+		}
+		if !since.IsZero() {
+			if start, ok := parseStamp(t.Str("start-date")); ok && start.Before(since) {
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// taskLine is "<operation-type>: <text>" of a failed task.
+func taskLine(t *jsonx.Object) string {
+	op := t.Str("operation-type")
+	text := t.Str("error-message")
+	if text == "" {
+		text = i18n.T("deploy.no-error-text")
+	}
+	if op == "" {
+		return text
+	}
+	return op + ": " + text
+}
+
+// taskProblem is the verification problem of a failed task.
+func taskProblem(t *jsonx.Object) string {
+	name := t.Str("operation-type")
+	if name == "" {
+		name = t.Str("id")
+	}
+	if name == "" {
+		name = "task"
+	}
+	text := t.Str("error-message")
+	if text == "" {
+		text = i18n.T("deploy.no-error-text")
+	}
+	return i18n.T("deploy.task-failed", "task", name, "status", t.Str("status"), "text", text)
+}
+
+// stampLayouts are the ISO-8601 spellings tasks carry; a value without a
+// zone is UTC.
+var stampLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02T15:04:05",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02 15:04:05",
+	"2006-01-02T15:04:05.999999999Z0700",
+	"2006-01-02T15:04:05Z0700",
+}
+
+func parseStamp(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, false
+	}
+	for _, layout := range stampLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
