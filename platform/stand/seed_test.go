@@ -2,11 +2,14 @@ package stand_test
 
 import (
 	"archive/zip"
+	"fmt"
 	"io"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -187,5 +190,52 @@ func TestStateFileRoundTrip(t *testing.T) {
 	}
 	if _, err := stand.New(opts); err == nil {
 		t.Fatal("a broken state file must be refused")
+	}
+}
+
+func TestHandlerServedElsewhereAndConcurrently(t *testing.T) {
+	s, err := stand.New(stand.Options{Speed: 0.001})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	c := &client{t: t, s: s, base: srv.URL, plain: (&client{}).plainClient()}
+	c.tok = c.newToken()
+	d := c.createDemo()
+	// Without Listen the uri follows the request's host.
+	if uri := c.obj("GET", "/applications/"+d.AppID, nil)["uri"]; uri != srv.URL+"/applications/tasks-demo" {
+		t.Fatalf("uri %v", uri)
+	}
+	build := c.obj("GET", "/applications/"+d.AppID, nil)["source"].(map[string]any)["project-version-id"].(string)
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st, body := c.do("POST", "/applications", map[string]any{"display-name": fmt.Sprintf("par-%d", i),
+				"source": map[string]any{"type": "repository", "project-version-id": build}})
+			if st != 200 {
+				errs <- string(body)
+			}
+			for range 5 {
+				if st, body := c.do("GET", "/applications", nil); st != 200 {
+					errs <- string(body)
+				}
+				if st, body := c.do("GET", "/tasks/application-tasks", nil); st != 200 {
+					errs <- string(body)
+				}
+			}
+			_ = s.Snapshot()
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+	if n := len(c.list("/applications")); n != 9 {
+		t.Fatalf("%d applications, want 9", n)
 	}
 }

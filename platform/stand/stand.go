@@ -361,35 +361,34 @@ func (s *Stand) Snapshot() Snapshot {
 }
 
 // SetAppStatus injects a status ("UNKNOWN", "" and so on). An operation in
-// progress on the application is completed first.
-func (s *Stand) SetAppStatus(appID, status string) error {
+// progress on the application is completed first. An unknown id is ignored.
+func (s *Stand) SetAppStatus(appID, status string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.settle(time.Now())
+	defer s.saveIfDirty()
 	a := s.st.appByID[appID]
 	if a == nil {
-		return errors.New("stand: no application " + appID)
+		return
 	}
 	if a.Op != nil {
 		s.finishOp(a, a.Op.Due)
 	}
 	a.Status = status
 	s.changed()
-	return nil
 }
 
 // SetAppDrafts marks an application as having unpublished edits in its
 // development environment (delete is then refused with FAILED_PRECONDITION).
-func (s *Stand) SetAppDrafts(appID string, drafts bool) error {
+// An unknown id is ignored.
+func (s *Stand) SetAppDrafts(appID string, drafts bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a := s.st.appByID[appID]
-	if a == nil {
-		return errors.New("stand: no application " + appID)
+	defer s.saveIfDirty()
+	if a := s.st.appByID[appID]; a != nil {
+		a.Drafts = drafts
+		s.changed()
 	}
-	a.Drafts = drafts
-	s.changed()
-	return nil
 }
 
 // changed marks the state as needing a save.
