@@ -59,15 +59,20 @@ type routeDef struct {
 var routes []routeDef
 
 // handle registers a route; versions is "2", "2.1" or "2,2.1".
-func handle(method, pattern, versions string, h func(s *Stand, q *req)) *routeDef {
+func handle(method, pattern, versions string, h func(s *Stand, q *req)) {
+	handleGated(method, pattern, versions, nil, h)
+}
+
+// handleGated registers a route a knob can hide.
+func handleGated(method, pattern, versions string, gate func(s *Stand, v21 bool) bool, h func(s *Stand, q *req)) {
 	routes = append(routes, routeDef{
 		method:  method,
 		pattern: strings.Split(strings.Trim(pattern, "/"), "/"),
 		v2:      strings.Contains(","+versions+",", ",2,"),
 		v21:     strings.Contains(versions, "2.1"),
+		gate:    gate,
 		h:       h,
 	})
-	return &routes[len(routes)-1]
 }
 
 func init() {
@@ -90,8 +95,8 @@ func init() {
 	handle("GET", "/applications/*/userlists", "2", (*Stand).listAppUserLists)
 	handle("POST", "/applications/*/userlists", "2", (*Stand).connectAppUserList)
 	handle("DELETE", "/applications/*/userlists/*", "2", (*Stand).disconnectAppUserList)
-	export := handle("POST", "/applications/*/project/export", "2,2.1", (*Stand).exportApp)
-	export.gate = func(s *Stand, v21 bool) bool { return v21 || s.exportOn }
+	handleGated("POST", "/applications/*/project/export", "2,2.1",
+		func(s *Stand, v21 bool) bool { return v21 || s.exportOn }, (*Stand).exportApp)
 
 	handle("GET", "/tasks/application-tasks", "2", (*Stand).listTasks)
 	handle("POST", "/tasks/group-tasks/update-applications-technology", "2", (*Stand).createGroupTask)

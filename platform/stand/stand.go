@@ -69,33 +69,33 @@ type Stand struct {
 	speed     float64
 	durations Durations
 	compat    map[string]bool
+	handler   http.Handler
 
-	mu sync.Mutex // guards st and the fields below it
+	mu sync.Mutex // guards everything below up to callsMu
 	st *state
 	// baseURL is set by Listen; without it the uri of an application is
 	// derived from the request's Host.
-	baseURL string
-	dirty   bool
+	baseURL   string
+	dirty     bool
+	server    *http.Server
+	serveDone chan struct{}
 
+	// Tokens and the fault knobs.
 	tokens       map[string]issuedToken
 	tokenSeq     int
 	expiredUpTo  int
 	staleAnswer  int
 	startingTill time.Time
 	startingFlip bool
+	api21        bool
+	exportOn     bool
+	debugOn      bool
+	applyLeaves  bool
+	breaks       map[string]int
 
-	api21       bool
-	exportOn    bool
-	debugOn     bool
-	applyLeaves bool
-	breaks      map[string]int
-	server      *http.Server
-	listener    net.Listener
-	serveDone   chan struct{}
-	handler     http.Handler
-	callsMu     sync.Mutex
-	calls       []Call
-	tokenCalls  int
+	callsMu    sync.Mutex // guards the call record
+	calls      []Call
+	tokenCalls int
 }
 
 type issuedToken struct {
@@ -194,7 +194,6 @@ func (s *Stand) Listen(addr string) (string, error) {
 	}
 	s.baseURL = base
 	s.server = srv
-	s.listener = ln
 	s.serveDone = done
 	s.mu.Unlock()
 	go func() {
