@@ -148,7 +148,9 @@ func TestInjectedStatusesAndDrafts(t *testing.T) {
 	up := c.uploadNew("", sample("1.0-1"))
 	id := c.createApp("odd", up["image-id"].(string))
 
-	s.SetAppStatus(id, "")
+	if err := s.SetAppStatus(id, ""); err != nil {
+		t.Fatal(err)
+	}
 	if st, ok := c.obj("GET", "/applications/"+id, nil)["status"]; !ok || st != "" {
 		t.Fatalf("injected empty status: %v", st)
 	}
@@ -171,7 +173,9 @@ func TestInjectedStatusesAndDrafts(t *testing.T) {
 	s.SetAppDrafts(id, false)
 	c.must(200, "DELETE", "/applications/"+id, nil)
 	c.waitGone(id)
-	s.SetAppStatus("nope", "Running") // ignored
+	if s.SetAppStatus("nope", "Running") == nil || s.SetAppDrafts("nope", true) == nil {
+		t.Fatal("knobs on an unknown app must fail")
+	}
 }
 
 func TestCreateRefusals(t *testing.T) {

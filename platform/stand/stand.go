@@ -360,34 +360,39 @@ func (s *Stand) Snapshot() Snapshot {
 }
 
 // SetAppStatus injects a status ("UNKNOWN", "" and so on). An operation in
-// progress on the application is completed first. An unknown id is ignored.
-func (s *Stand) SetAppStatus(appID, status string) {
+// progress on the application is completed first. The error names an
+// unknown application.
+func (s *Stand) SetAppStatus(appID, status string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.settle(time.Now())
 	defer s.saveIfDirty()
 	a := s.st.appByID[appID]
 	if a == nil {
-		return
+		return errors.New("stand: no application " + appID)
 	}
 	if a.Op != nil {
 		s.finishOp(a, a.Op.Due)
 	}
 	a.Status = status
 	s.changed()
+	return nil
 }
 
 // SetAppDrafts marks an application as having unpublished edits in its
 // development environment (delete is then refused with FAILED_PRECONDITION).
-// An unknown id is ignored.
-func (s *Stand) SetAppDrafts(appID string, drafts bool) {
+// The error names an unknown application.
+func (s *Stand) SetAppDrafts(appID string, drafts bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer s.saveIfDirty()
-	if a := s.st.appByID[appID]; a != nil {
-		a.Drafts = drafts
-		s.changed()
+	a := s.st.appByID[appID]
+	if a == nil {
+		return errors.New("stand: no application " + appID)
 	}
+	a.Drafts = drafts
+	s.changed()
+	return nil
 }
 
 // changed marks the state as needing a save.
