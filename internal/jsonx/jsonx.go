@@ -4,10 +4,8 @@
 package jsonx
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 )
 
 // Object is a JSON object that remembers key order. The zero value is an
@@ -149,29 +147,11 @@ func CloneValue(v any) any {
 
 // MarshalJSON writes the object in key order.
 func (o *Object) MarshalJSON() ([]byte, error) {
-	if o == nil {
-		return []byte("null"), nil
+	w := writer{}
+	if err := w.value(o, 0); err != nil {
+		return nil, err
 	}
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		kb, err := marshalNoEscape(k)
-		if err != nil {
-			return nil, err
-		}
-		buf.Write(kb)
-		buf.WriteByte(':')
-		vb, err := marshalNoEscape(o.vals[k])
-		if err != nil {
-			return nil, fmt.Errorf("key %q: %w", k, err)
-		}
-		buf.Write(vb)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	return w.buf, nil
 }
 
 // UnmarshalJSON reads an object keeping key order; nested objects become
@@ -192,90 +172,35 @@ func (o *Object) UnmarshalJSON(data []byte) error {
 // Decode parses one JSON value: objects become *Object, arrays []any,
 // numbers json.Number.
 func Decode(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := decodeValue(dec)
+	s := scanner{data: data}
+	v, err := s.value(0)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
+	s.skipSpace()
+	if s.pos != len(data) {
 		return nil, fmt.Errorf("jsonx: data after the JSON value")
 	}
 	return v, nil
 }
 
-func decodeValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			o := &Object{}
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				key, _ := kt.(string)
-				v, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				o.Set(key, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return o, nil
-		case '[':
-			arr := []any{}
-			for dec.More() {
-				v, err := decodeValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				arr = append(arr, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return arr, nil
-		}
-		return nil, fmt.Errorf("jsonx: unexpected %v", t)
-	default:
-		return tok, nil
-	}
-}
-
 // Marshal writes v the way elemctl prints answers: two-space indent,
 // non-ASCII and <>& unescaped, a trailing newline.
 func Marshal(v any) ([]byte, error) {
-	raw, err := marshalNoEscape(v)
-	if err != nil {
+	w := writer{indent: true, buf: make([]byte, 0, 4096)}
+	if err := w.value(v, 0); err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, raw, "", "  "); err != nil {
-		return nil, err
-	}
-	buf.WriteByte('\n')
-	return buf.Bytes(), nil
+	return append(w.buf, '\n'), nil
 }
 
 // Compact writes v on one line without HTML escaping.
-func Compact(v any) ([]byte, error) { return marshalNoEscape(v) }
-
-func marshalNoEscape(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+func Compact(v any) ([]byte, error) {
+	w := writer{}
+	if err := w.value(v, 0); err != nil {
 		return nil, err
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return w.buf, nil
 }
 
 // Objects picks the objects out of a decoded array, dropping anything else.
@@ -293,7 +218,7 @@ func Objects(v any) []*Object {
 // FromStruct converts any JSON-marshalable value into decoded form
 // (*Object / []any / ...), keeping struct field order.
 func FromStruct(v any) (any, error) {
-	raw, err := marshalNoEscape(v)
+	raw, err := Compact(v)
 	if err != nil {
 		return nil, err
 	}

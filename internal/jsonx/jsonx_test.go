@@ -1,6 +1,9 @@
 package jsonx
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -50,4 +53,134 @@ func TestDecodeRejectsTrailingData(t *testing.T) {
 	if _, err := Decode([]byte(`{} {}`)); err == nil {
 		t.Fatal("trailing data accepted")
 	}
+}
+
+// The scanner and writer must agree with encoding/json.
+var samples = []string{
+	`{"a":1,"b":[true,false,null],"c":{"d":"e"}}`,
+	`[]`, `{}`, `[{}]`, `[[],{}]`, `"x"`, `-0.5e+10`, `0`, `123456789012345678901234567890`,
+	`{"esc":"quote \" backslash \\ slash \/ nl \n tab \t u \u0041 \u00e9 \ud83d\ude00 ctl \u0001"}`,
+	`{"html":"<a href='x'>&amp;</a>","ls":"\u2028\u2029","кириллица":"Задачи"}`,
+	` { "spaces" : [ 1 , 2 ] } `,
+}
+
+func TestDecodeAgreesWithEncodingJSON(t *testing.T) {
+	for _, in := range samples {
+		v, err := Decode([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		got, err := Compact(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var std any
+		if err := json.Unmarshal([]byte(in), &std); err != nil {
+			t.Fatal(err)
+		}
+		var back any
+		if err := json.Unmarshal(got, &back); err != nil {
+			t.Fatalf("%s: our output does not parse: %s", in, got)
+		}
+		if !reflect.DeepEqual(std, back) {
+			t.Errorf("%s: round trip changed the value: %s", in, got)
+		}
+	}
+}
+
+func TestWriterMatchesEncodingJSONIndent(t *testing.T) {
+	for _, in := range samples {
+		v, _ := Decode([]byte(in))
+		got, err := Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != buf.String() {
+			t.Errorf("%s:\n ours %q\n std  %q", in, got, buf.String())
+		}
+	}
+}
+
+func TestDecodeRejectsBrokenJSON(t *testing.T) {
+	for _, in := range []string{``, `{`, `[1,]`, `{"a" 1}`, `{"a":}`, `"abc`, `tru`, `01x`, `-`, `1.`, `1e`, "\"a\x01\"", `{"a":1,}`, `[1 2]`, `"\x"`} {
+		if _, err := Decode([]byte(in)); err == nil {
+			t.Errorf("%q accepted", in)
+		}
+	}
+}
+
+func TestForeignValuesAreIndented(t *testing.T) {
+	type entry struct {
+		A string   `json:"a"`
+		B []string `json:"b"`
+	}
+	out, err := Marshal(New("x", entry{A: "<z>", B: []string{"1"}}, "y", []string{"p", "q"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"x\": {\n    \"a\": \"<z>\",\n    \"b\": [\n      \"1\"\n    ]\n  },\n  \"y\": [\n    \"p\",\n    \"q\"\n  ]\n}\n"
+	if string(out) != want {
+		t.Fatalf("got %q", out)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	for _, s := range samples {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := Decode(data)
+		stdOK := json.Valid(data)
+		if (err == nil) != stdOK {
+			t.Fatalf("valid=%v but Decode err=%v for %q", stdOK, err, data)
+		}
+		if err != nil {
+			return
+		}
+		out, err := Compact(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Numbers stay text (json.Number), so compare with UseNumber: a
+		// float64 would overflow on 1E1000 where we keep the text.
+		a, errA := decodeStd(data)
+		b, errB := decodeStd(out)
+		if errA != nil || errB != nil || !reflect.DeepEqual(a, b) {
+			t.Fatalf("round trip of %q gave %q", data, out)
+		}
+	})
+}
+
+func BenchmarkDecodeCards(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("[")
+	for i := 0; i < 5000; i++ {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString(`{"id":"019f0000-0000-7000-8000-000000000001","name":"app","display-name":"Приложение","publication-context":"apps/x","status":"Running","uri":"https://h/apps/x","technology-version":"8.0","source":{"type":"repository","image-id":"p","project-version-id":"b","project-version":"1.0-7"},"project":{"id":"p"},"user-lists":["a","b"]}`)
+	}
+	sb.WriteString("]")
+	data := []byte(sb.String())
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		if _, err := Decode(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func decodeStd(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
 }

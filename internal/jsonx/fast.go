@@ -1,0 +1,398 @@
+package jsonx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The platform answers with lists of thousands of cards; encoding/json's
+// token API allocates per token, so decoding and writing go through this
+// small scanner and writer instead. Their output is the same as
+// encoding/json's (checked by tests).
+
+type scanner struct {
+	data []byte
+	pos  int
+}
+
+var errSyntax = errors.New("jsonx: invalid JSON")
+
+func (s *scanner) fail(what string) error {
+	return fmt.Errorf("%w: %s at offset %d", errSyntax, what, s.pos)
+}
+
+func (s *scanner) skipSpace() {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) value(depth int) (any, error) {
+	if depth > 10000 {
+		return nil, s.fail("nesting too deep")
+	}
+	s.skipSpace()
+	if s.pos >= len(s.data) {
+		return nil, s.fail("unexpected end")
+	}
+	switch c := s.data[s.pos]; {
+	case c == '{':
+		return s.object(depth)
+	case c == '[':
+		return s.array(depth)
+	case c == '"':
+		return s.str()
+	case c == 't':
+		return s.literal("true", true)
+	case c == 'f':
+		return s.literal("false", false)
+	case c == 'n':
+		return s.literal("null", nil)
+	case c == '-' || (c >= '0' && c <= '9'):
+		return s.number()
+	}
+	return nil, s.fail("unexpected character")
+}
+
+func (s *scanner) literal(word string, v any) (any, error) {
+	if !bytes.HasPrefix(s.data[s.pos:], []byte(word)) {
+		return nil, s.fail("bad literal")
+	}
+	s.pos += len(word)
+	return v, nil
+}
+
+func (s *scanner) number() (any, error) {
+	start := s.pos
+	if s.data[s.pos] == '-' {
+		s.pos++
+	}
+	digits := func() int {
+		n := 0
+		for s.pos < len(s.data) && s.data[s.pos] >= '0' && s.data[s.pos] <= '9' {
+			s.pos++
+			n++
+		}
+		return n
+	}
+	if s.pos < len(s.data) && s.data[s.pos] == '0' {
+		s.pos++
+	} else if digits() == 0 {
+		return nil, s.fail("bad number")
+	}
+	if s.pos < len(s.data) && s.data[s.pos] == '.' {
+		s.pos++
+		if digits() == 0 {
+			return nil, s.fail("bad number")
+		}
+	}
+	if s.pos < len(s.data) && (s.data[s.pos] == 'e' || s.data[s.pos] == 'E') {
+		s.pos++
+		if s.pos < len(s.data) && (s.data[s.pos] == '+' || s.data[s.pos] == '-') {
+			s.pos++
+		}
+		if digits() == 0 {
+			return nil, s.fail("bad number")
+		}
+	}
+	return json.Number(s.data[start:s.pos]), nil
+}
+
+func (s *scanner) str() (string, error) {
+	start := s.pos + 1
+	for i := start; i < len(s.data); i++ {
+		switch c := s.data[i]; {
+		case c == '"':
+			s.pos = i + 1
+			return string(s.data[start:i]), nil
+		case c == '\\':
+			return s.escapedString(start)
+		case c < 0x20:
+			s.pos = i
+			return "", s.fail("control character in string")
+		}
+	}
+	return "", s.fail("unterminated string")
+}
+
+// escapedString decodes a string holding escapes with encoding/json.
+func (s *scanner) escapedString(start int) (string, error) {
+	i := start
+	for i < len(s.data) {
+		switch s.data[i] {
+		case '\\':
+			i += 2
+			continue
+		case '"':
+			var out string
+			if err := json.Unmarshal(s.data[start-1:i+1], &out); err != nil {
+				s.pos = start
+				return "", s.fail("bad string escape")
+			}
+			s.pos = i + 1
+			return out, nil
+		}
+		i++
+	}
+	return "", s.fail("unterminated string")
+}
+
+func (s *scanner) object(depth int) (any, error) {
+	s.pos++ // {
+	o := &Object{vals: map[string]any{}}
+	s.skipSpace()
+	if s.pos < len(s.data) && s.data[s.pos] == '}' {
+		s.pos++
+		return o, nil
+	}
+	for {
+		s.skipSpace()
+		if s.pos >= len(s.data) || s.data[s.pos] != '"' {
+			return nil, s.fail("expected a key")
+		}
+		key, err := s.str()
+		if err != nil {
+			return nil, err
+		}
+		s.skipSpace()
+		if s.pos >= len(s.data) || s.data[s.pos] != ':' {
+			return nil, s.fail("expected ':'")
+		}
+		s.pos++
+		v, err := s.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		o.Set(key, v)
+		s.skipSpace()
+		if s.pos >= len(s.data) {
+			return nil, s.fail("unterminated object")
+		}
+		switch s.data[s.pos] {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return o, nil
+		default:
+			return nil, s.fail("expected ',' or '}'")
+		}
+	}
+}
+
+func (s *scanner) array(depth int) (any, error) {
+	s.pos++ // [
+	arr := []any{}
+	s.skipSpace()
+	if s.pos < len(s.data) && s.data[s.pos] == ']' {
+		s.pos++
+		return arr, nil
+	}
+	for {
+		v, err := s.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		arr = append(arr, v)
+		s.skipSpace()
+		if s.pos >= len(s.data) {
+			return nil, s.fail("unterminated array")
+		}
+		switch s.data[s.pos] {
+		case ',':
+			s.pos++
+		case ']':
+			s.pos++
+			return arr, nil
+		default:
+			return nil, s.fail("expected ',' or ']'")
+		}
+	}
+}
+
+// writer writes decoded values the way encoding/json does with
+// SetEscapeHTML(false), optionally indented.
+type writer struct {
+	buf    []byte
+	indent bool
+}
+
+func (w *writer) newline(depth int) {
+	if !w.indent {
+		return
+	}
+	w.buf = append(w.buf, '\n')
+	for i := 0; i < depth; i++ {
+		w.buf = append(w.buf, ' ', ' ')
+	}
+}
+
+func (w *writer) value(v any, depth int) error {
+	switch x := v.(type) {
+	case nil:
+		w.buf = append(w.buf, "null"...)
+	case bool:
+		w.buf = strconv.AppendBool(w.buf, x)
+	case string:
+		w.str(x)
+	case json.Number:
+		if x == "" {
+			w.buf = append(w.buf, '0')
+		} else {
+			w.buf = append(w.buf, x...)
+		}
+	case int:
+		w.buf = strconv.AppendInt(w.buf, int64(x), 10)
+	case int64:
+		w.buf = strconv.AppendInt(w.buf, x, 10)
+	case *Object:
+		if x == nil {
+			w.buf = append(w.buf, "null"...)
+			return nil
+		}
+		if len(x.keys) == 0 {
+			w.buf = append(w.buf, "{}"...)
+			return nil
+		}
+		w.buf = append(w.buf, '{')
+		for i, k := range x.keys {
+			if i > 0 {
+				w.buf = append(w.buf, ',')
+			}
+			w.newline(depth + 1)
+			w.str(k)
+			w.buf = append(w.buf, ':')
+			if w.indent {
+				w.buf = append(w.buf, ' ')
+			}
+			if err := w.value(x.vals[k], depth+1); err != nil {
+				return fmt.Errorf("key %q: %w", k, err)
+			}
+		}
+		w.newline(depth)
+		w.buf = append(w.buf, '}')
+	case []any:
+		if x == nil {
+			w.buf = append(w.buf, "null"...)
+			return nil
+		}
+		if len(x) == 0 {
+			w.buf = append(w.buf, "[]"...)
+			return nil
+		}
+		w.buf = append(w.buf, '[')
+		for i, e := range x {
+			if i > 0 {
+				w.buf = append(w.buf, ',')
+			}
+			w.newline(depth + 1)
+			if err := w.value(e, depth+1); err != nil {
+				return err
+			}
+		}
+		w.newline(depth)
+		w.buf = append(w.buf, ']')
+	case []string:
+		if x == nil {
+			w.buf = append(w.buf, "null"...)
+			return nil
+		}
+		arr := make([]any, len(x))
+		for i, s := range x {
+			arr[i] = s
+		}
+		return w.value(arr, depth)
+	default:
+		return w.foreign(v, depth)
+	}
+	return nil
+}
+
+// foreign writes any other value with encoding/json and indents it in place.
+func (w *writer) foreign(v any, depth int) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	raw := bytes.TrimRight(buf.Bytes(), "\n")
+	if !w.indent {
+		w.buf = append(w.buf, raw...)
+		return nil
+	}
+	var out bytes.Buffer
+	prefix := make([]byte, 2*depth)
+	for i := range prefix {
+		prefix[i] = ' '
+	}
+	if err := json.Indent(&out, raw, string(prefix), "  "); err != nil {
+		return err
+	}
+	w.buf = append(w.buf, out.Bytes()...)
+	return nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// str quotes s as encoding/json does without HTML escaping.
+func (w *writer) str(s string) {
+	w.buf = append(w.buf, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			w.buf = append(w.buf, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				w.buf = append(w.buf, '\\', c)
+			case '\n':
+				w.buf = append(w.buf, '\\', 'n')
+			case '\r':
+				w.buf = append(w.buf, '\\', 'r')
+			case '\t':
+				w.buf = append(w.buf, '\\', 't')
+			case '\b':
+				w.buf = append(w.buf, '\\', 'b')
+			case '\f':
+				w.buf = append(w.buf, '\\', 'f')
+			default:
+				w.buf = append(w.buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			w.buf = append(w.buf, s[start:i]...)
+			w.buf = append(w.buf, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			w.buf = append(w.buf, s[start:i]...)
+			w.buf = append(w.buf, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	w.buf = append(w.buf, s[start:]...)
+	w.buf = append(w.buf, '"')
+}
