@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -244,5 +245,10 @@ func panicMessage(r any) string {
 	case fmt.Stringer:
 		return v.String()
 	}
-	return fmt.Sprintf("%T", r)
+	// Only the type: the value may hold anything, secrets included.
+	t := reflect.TypeOf(r)
+	if t.Name() == "" {
+		return t.Kind().String()
+	}
+	return t.String()
 }

@@ -205,14 +205,19 @@ func (h *harness) call(tool string, args map[string]any) *mcpgo.CallToolResult {
 	return res
 }
 
-// ok calls a tool that must succeed and returns its structured answer.
+// ok calls a tool that must succeed and returns its answer, read from the
+// text block so that the key order on the wire shows.
 func (h *harness) ok(tool string, args map[string]any) *jsonx.Object {
 	h.t.Helper()
 	res := h.call(tool, args)
 	if res.IsError {
 		h.t.Fatalf("%s %v: unexpected error: %s", tool, args, textOf(res))
 	}
-	return structured(h.t, res)
+	obj, isObj := decodeText(h.t, textOf(res)).(*jsonx.Object)
+	if !isObj {
+		h.t.Fatalf("%s: the answer is not an object: %s", tool, textOf(res))
+	}
+	return obj
 }
 
 // fails calls a tool that must fail and returns its error text.
