@@ -1,0 +1,260 @@
+package command
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/platform"
+	"github.com/elemctl/elemctl/platform/stand"
+	"github.com/elemctl/elemctl/platform/stand/standtest"
+)
+
+// treeStand is a stand with the demo and a client for it.
+func treeStand(t *testing.T) (*stand.Stand, stand.DemoInfo, *platform.Client) {
+	t.Helper()
+	s := standtest.Start(t, stand.Options{})
+	demo, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(),
+		TLSVerify: true, TLSStrict: true, Timeout: 10 * time.Second}
+	cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return s, demo, cl
+}
+
+// treeContext is a context of the given face for cl, with its registry
+// and current directory in dir.
+func treeContext(surface Surface, cl *platform.Client, dir string) *Context {
+	return &Context{
+		Surface:    surface,
+		Dir:        dir,
+		Getenv:     func(k string) string { return map[string]string{"ELEMCTL_DATA_DIR": filepath.Join(dir, "data")}[k] },
+		ClientFunc: func() (*platform.Client, error) { return cl, nil },
+		ConfigFunc: func() (*platform.Config, error) { return cl.Config(), nil },
+	}
+}
+
+func TestAddressBuildByID(t *testing.T) {
+	s, demo, cl := treeStand(t)
+	ctx := context.Background()
+	var id string
+	for _, b := range s.Snapshot().Builds {
+		if b.ProjectID == demo.ProjectID && b.Version == "1.0-2" {
+			id = b.ID
+		}
+	}
+	v, err := AddressBuild(ctx, cl, http.MethodGet, demo.ProjectID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if card, _ := v.(*jsonx.Object); card.Str("assembly-version") != "1.0-2" {
+		t.Fatalf("card %v", v)
+	}
+	// The id is found in the list and the card addressed by the version:
+	// the console answers a UUID segment with 404.
+	for _, c := range s.Calls() {
+		if strings.HasSuffix(c.Path, "/assemblies/"+id) {
+			t.Errorf("the build was addressed by its id: %s", c.Path)
+		}
+	}
+	if _, err := AddressBuild(ctx, cl, http.MethodDelete, demo.ProjectID, id); err != nil {
+		t.Fatal(err)
+	}
+	_, err = AddressBuild(ctx, cl, http.MethodGet, demo.ProjectID, id)
+	if !platform.IsConfig(err) {
+		t.Fatalf("a deleted build: want the local not-found error, got %v", err)
+	}
+}
+
+func TestBuildSegmentsOrder(t *testing.T) {
+	card := jsonx.New("image-id", "u-1", "assembly-version", "1.0-7", "project-version", "1.0-7")
+	if got := strings.Join(buildSegments(card), " "); got != "1.0-7 u-1" {
+		t.Fatalf("segments %q", got)
+	}
+	card = jsonx.New("id", "u-2", "project-version", "2.0-1")
+	if got := strings.Join(buildSegments(card), " "); got != "2.0-1 u-2" {
+		t.Fatalf("segments %q", got)
+	}
+}
+
+func TestTaskListIsReadAgainWhenTheAnswerBreaks(t *testing.T) {
+	s, _, cl := treeStand(t)
+	saved := taskReadPauses
+	taskReadPauses = []time.Duration{time.Millisecond, time.Millisecond}
+	defer func() { taskReadPauses = saved }()
+
+	const path = "/console/api/v2/tasks/application-tasks"
+	s.BreakNextResponses("GET", path, 2)
+	tasks, err := ListAppTasks(context.Background(), cl)
+	if err != nil {
+		t.Fatalf("two broken answers of three: %v", err)
+	}
+	if len(tasks) == 0 {
+		t.Fatal("no tasks after the retries")
+	}
+	s.BreakNextResponses("GET", path, 3)
+	if _, err := ListAppTasks(context.Background(), cl); !platform.IsTransport(err) {
+		t.Fatalf("three broken answers: want a network error, got %v", err)
+	}
+}
+
+func TestSaveExportRefusesWhatIsNoArchive(t *testing.T) {
+	dir := t.TempDir()
+	cc := &Context{Dir: dir}
+	_, err := saveExport(cc, []byte("<html>\x00login</html>"), "x.xasm", func() string { return "app" },
+		func() string { return "the export of the project of the application a1" })
+	if err == nil || !strings.Contains(err.Error(), "(19 ") || !strings.Contains(err.Error(), "<html>.login") {
+		t.Fatalf("error %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.xasm")); !os.IsNotExist(err) {
+		t.Fatal("a refused export was written")
+	}
+}
+
+func TestSaveExportNamesSafely(t *testing.T) {
+	dir := t.TempDir()
+	data := stand.MakeArchive(stand.ArchiveSpec{Vendor: "acme", Name: `a:b/c`, Version: "1.0-2"})
+	saved, err := saveExport(&Context{Dir: dir}, data, "", func() string { return "unused" }, func() string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "a_b_c 1.0-2.xasm"); saved.file != want {
+		t.Fatalf("file %q, want %q", saved.file, want)
+	}
+	if saved.manifest.Str("Version") != "1.0-2" || saved.size != len(data) {
+		t.Fatalf("saved %+v", saved)
+	}
+}
+
+func TestExportTarget(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "existing"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cc := &Context{Dir: dir}
+	name := func() string { return "N 1.xasm" }
+	for _, tc := range []struct{ output, want string }{
+		{"", filepath.Join(dir, "N 1.xasm")},
+		{"existing", filepath.Join(dir, "existing", "N 1.xasm")},
+		{"new/", filepath.Join(dir, "new", "N 1.xasm")},
+		{`win\`, filepath.Join(dir, `win\`, "N 1.xasm")},
+		{"file.zip", filepath.Join(dir, "file.zip")},
+	} {
+		got, err := exportTarget(cc, tc.output, name)
+		if err != nil || got != tc.want {
+			t.Errorf("output %q: %q, %v; want %q", tc.output, got, err, tc.want)
+		}
+	}
+}
+
+func TestTokenAccessByUserID(t *testing.T) {
+	s, demo, cl := treeStand(t)
+	var userID string
+	for _, u := range s.Snapshot().Users {
+		if u.Login == "demo" {
+			userID = u.ID
+		}
+	}
+	cmd := core.Tool("token_access")
+	in := NewValues()
+	in.Set("app-id", demo.AppID)
+	in.Set("user", []any{userID})
+	in.Set("enabled", true)
+	out, err := cmd.Run(context.Background(), treeContext(MCP, cl, t.TempDir()), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := out.(*jsonx.Object)
+	if rep.Str("user-id") != userID || !rep.Bool("token-access-enabled") || !rep.Bool("changed") || rep.Str("user") != "demo" {
+		t.Fatalf("report %v", rep)
+	}
+}
+
+func TestMCPShapes(t *testing.T) {
+	_, demo, cl := treeStand(t)
+	ctx := context.Background()
+	cc := treeContext(MCP, cl, t.TempDir())
+
+	in := NewValues()
+	in.Set("app-id", demo.AppName)
+	out, err := core.Tool("list_app_users").Run(ctx, cc, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := out.(*jsonx.Object)
+	if got := strings.Join(o.Keys(), ","); got != "app-id,total,summary,users" || o.Str("app-id") != demo.AppID {
+		t.Fatalf("list_app_users %v", o)
+	}
+
+	in = NewValues()
+	in.Set("project-id", demo.ProjectID)
+	in.Default("limit", 2)
+	in.Default("brief", true)
+	out, err = core.Tool("list_builds").Run(ctx, cc, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o = out.(*jsonx.Object)
+	builds, _ := o.Value("builds").([]any)
+	if got := strings.Join(o.Keys(), ","); got != "total,shown,summary,builds" || len(builds) != 2 {
+		t.Fatalf("list_builds %v", o)
+	}
+	if n, _ := o.Int("total"); n != 3 || !strings.HasPrefix(o.Str("summary"), "показано 2 из 3") {
+		t.Fatalf("list_builds counters %v", o)
+	}
+	if b := builds[0].(*jsonx.Object); !b.Has("branch-name-source") || b.Has("project-id") {
+		t.Fatalf("list_builds brief card %v", b)
+	}
+
+	in = NewValues()
+	in.Default("brief", true)
+	out, err = core.Tool("list_projects").Run(ctx, cc, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range out.([]any) {
+		if got := strings.Join(p.(*jsonx.Object).Keys(), ","); got != "id,name,project-kind,space-id,application-count,deleted" {
+			t.Fatalf("list_projects brief %s", got)
+		}
+	}
+
+	in = NewValues()
+	in.Set("app-id", demo.AppID)
+	in.Set("output", "x.xasm")
+	out, err = core.Tool("export_app").Run(ctx, cc, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(out.(*jsonx.Object).Keys(), ","); got != "file,size,manifest" {
+		t.Fatalf("export_app %s", got)
+	}
+
+	in = NewValues()
+	in.Set("app-id", demo.AppName)
+	in.Set("self-registration", true)
+	out, err = core.Tool("configure_user_list").Run(ctx, cc, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o = out.(*jsonx.Object)
+	changed, _ := o.Value("changed").([]any)
+	if o.Value("self-registration-enabled") != true || len(changed) != 1 || changed[0] != "self-registration" {
+		t.Fatalf("configure_user_list %v", o)
+	}
+	in = NewValues()
+	_, err = core.Tool("configure_user_list").Run(ctx, cc, in)
+	if !platform.IsConfig(err) {
+		t.Fatalf("configure_user_list without a list: %v", err)
+	}
+}
