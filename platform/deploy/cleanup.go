@@ -75,7 +75,7 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 		o.logf("probe.cleanup-app-already", "app", appID)
 	} else {
 		o.logf("probe.cleanup-app", "app", appID, "name", appName)
-		if err := o.DeleteApp(ctx, appID); err != nil && !platform.IsAPIStatus(err, http.StatusNotFound) {
+		if err := o.deleteWhenFree(ctx, appID); err != nil && !platform.IsAPIStatus(err, http.StatusNotFound) {
 			problem("probe.cleanup-app-failed", "app", appID, "error", err)
 			return report(false, []any{}, false, nil), nil
 		}

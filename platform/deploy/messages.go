@@ -259,6 +259,10 @@ func init() {
 			RU: "уборка закончена: удалено всё, что создала проба",
 			EN: "cleanup done: everything the probe made is removed",
 		},
+		"probe.cleanup-busy": {
+			RU: "приложение {app} ещё занято (создание не закончилось) – жду, чтобы удалить (до {seconds} с)",
+			EN: "application {app} is still busy (its creation has not finished) – waiting to delete it (up to {seconds} s)",
+		},
 		"probe.cleanup-app-failed": {
 			RU: "приложение {app} не удалено: {error}",
 			EN: "application {app} was not deleted: {error}",

@@ -358,7 +358,7 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport, envFile string) 
 	appGone := true
 	if r.AppID != "" {
 		appGone = false
-		if err := o.DeleteApp(ctx, r.AppID); err != nil && !platform.IsAPIStatus(err, http.StatusNotFound) {
+		if err := o.deleteWhenFree(ctx, r.AppID); err != nil && !platform.IsAPIStatus(err, http.StatusNotFound) {
 			problem("probe.cleanup-app-failed", "app", r.AppID, "error", err)
 		} else {
 			gone, err := o.WaitGone(ctx, r.AppID, o.limits().Delete)
@@ -445,4 +445,33 @@ func shellQuote(s string) string {
 		return `"` + s + `"`
 	}
 	return s
+}
+
+// deleteWhenFree asks for an application's deletion; while the
+// application is still busy (a create that has not finished yet, when a
+// probe is interrupted mid-wait) the request is repeated for up to
+// Limits.Busy.
+func (o *Ops) deleteWhenFree(ctx context.Context, appID string) error {
+	clock := o.clock()
+	var start time.Time
+	var backoff *Backoff
+	for {
+		err := o.DeleteApp(ctx, appID)
+		if err == nil || !platform.IsBusy(err) {
+			return err
+		}
+		now := clock.Now()
+		if backoff == nil {
+			start, backoff = now, o.policy().Start()
+			o.logf("probe.cleanup-busy", "app", appID, "seconds", seconds(o.limits().Busy))
+		}
+		waited := now.Sub(start)
+		if waited >= o.limits().Busy {
+			return err
+		}
+		o.status(i18n.T("deploy.status-busy", "app", appID, "elapsed", seconds(waited)))
+		if e := clock.Sleep(ctx, min(backoff.Next(), o.limits().Busy-waited)); e != nil {
+			return err
+		}
+	}
 }
