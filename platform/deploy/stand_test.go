@@ -56,7 +56,7 @@ func (l *lines) String() string {
 func opsFor(t *testing.T, s *stand.Stand, extraEnv map[string]string) (*deploy.Ops, *lines) {
 	t.Helper()
 	env := map[string]string{
-		"ELEMCTL_DATA_DIR":   t.TempDir(),
+		"ELEMCTL_DATA_DIR":  t.TempDir(),
 		deploy.PollScaleVar: "0.02",
 	}
 	for k, v := range extraEnv {
