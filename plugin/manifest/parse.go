@@ -1,0 +1,767 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/plugin/protocol"
+)
+
+// Error is a plugin that cannot load: the message names the plugin and,
+// where one is at fault, the command.
+type Error struct {
+	Source  string
+	Command string
+	Message string
+}
+
+func (e *Error) Error() string {
+	if e.Command != "" {
+		return i18n.T("plugins.ctx-command", "source", e.Source, "command", e.Command) + ": " + e.Message
+	}
+	return i18n.T("plugins.ctx-plugin", "source", e.Source) + ": " + e.Message
+}
+
+func pluginErr(source, key string, args ...any) *Error {
+	return &Error{Source: source, Message: i18n.T(key, args...)}
+}
+
+func commandErr(source, command, key string, args ...any) *Error {
+	return &Error{Source: source, Command: command, Message: i18n.T(key, args...)}
+}
+
+// Plugin is a validated plugin.
+type Plugin struct {
+	Name     string
+	Dir      string
+	Version  string
+	Requires []string
+	// Executable is the resolved program path ("" for a plugin without
+	// commands); Interpreter the alternatives that run it, if any; Args
+	// follow it.
+	Executable     string
+	Interpreter    []string
+	Args           []string
+	Timeout        time.Duration
+	StartupTimeout time.Duration
+	// Adapter is the declared debug-adapter location, or nil.
+	Adapter  *AdapterDecl
+	Commands []*Command
+}
+
+// AdapterDecl is a plugin's debug_adapter: exactly one field is set.
+type AdapterDecl struct {
+	Path    string   // a directory (absolute)
+	Command []string // a program (first element resolved) printing one
+	Index   string   // an index directory or its index.json (absolute)
+}
+
+// Command is a validated command.
+type Command struct {
+	Plugin  *Plugin
+	Name    string
+	Help    string
+	MCP     bool
+	MCPName string
+	Timeout time.Duration
+	Args    []*Arg
+}
+
+// ToolName is the MCP tool name the command asks for: mcp_name, or the
+// name with "-" turned into "_"; "" for a command kept off MCP.
+func (c *Command) ToolName() string {
+	if !c.MCP {
+		return ""
+	}
+	if c.MCPName != "" {
+		return c.MCPName
+	}
+	return strings.ReplaceAll(c.Name, "-", "_")
+}
+
+// Arg is a validated argument.
+type Arg struct {
+	// Name is as declared: "--page-size" or "page".
+	Name string
+	// Dest is the value's name: the name without leading dashes, inner "-"
+	// turned into "_" ("page_size").
+	Dest   string
+	Option bool
+	Help   string
+	// Type is "str", "int", "float" or "bool".
+	Type string
+	// Default is typed: string, int64, float64, bool or nil; for a multiple
+	// argument a []any of typed values, or nil.
+	Default  any
+	Required bool
+	Choices  []any
+	Alias    string
+	Multiple bool
+}
+
+// Flag is the option's name without dashes ("page-size"), "" for a
+// positional.
+func (a *Arg) Flag() string {
+	if !a.Option {
+		return ""
+	}
+	return strings.TrimLeft(a.Name, "-")
+}
+
+// Types supported for arguments, in the order messages list them.
+var Types = []string{"str", "int", "float", "bool"}
+
+// GlobalOptions are elemctl's own options a plugin argument may not take.
+var GlobalOptions = []string{"--base-url", "--client-id", "--client-secret", "--env-file", "--timeout", "--lang", "--json", "--quiet"}
+
+// ReservedDests are value names the CLI keeps for itself: the dests of the
+// global options and of the parser's own entries.
+var ReservedDests = []string{
+	"base_url", "client_id", "client_secret", "env_file", "timeout", "lang", "json", "quiet",
+	"command", "handler", "plugin_command", "plugin_commands", "plugin_failures",
+}
+
+// HelpOptions are the help keys.
+var HelpOptions = []string{"-h", "--help"}
+
+var (
+	reName    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	reCommand = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+	reArg     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+	reTool    = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+)
+
+// fields is a JSON object read field by field, so each mistake gets its
+// own message and unknown fields are caught.
+type fields map[string]json.RawMessage
+
+func objectOf(raw json.RawMessage) (fields, bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	var f fields
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, false
+	}
+	return f, true
+}
+
+func (f fields) unknown(known ...string) string {
+	for k := range f {
+		found := false
+		for _, kk := range known {
+			if k == kk {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return k
+		}
+	}
+	return ""
+}
+
+func (f fields) present(key string) bool {
+	v, ok := f[key]
+	return ok && !isNull(v)
+}
+
+func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+
+func (f fields) str(key string) (string, bool) {
+	v, ok := f[key]
+	if !ok || isNull(v) {
+		return "", true
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func (f fields) boolp(key string) (*bool, bool) {
+	v, ok := f[key]
+	if !ok || isNull(v) {
+		return nil, true
+	}
+	var b bool
+	if err := json.Unmarshal(v, &b); err != nil {
+		return nil, false
+	}
+	return &b, true
+}
+
+func (f fields) number(key string) (float64, bool) {
+	v, ok := f[key]
+	if !ok || isNull(v) {
+		return 0, true
+	}
+	var n float64
+	if err := json.Unmarshal(v, &n); err != nil {
+		return 0, false
+	}
+	return n, true
+}
+
+func (f fields) strings(key string) ([]string, bool) {
+	v, ok := f[key]
+	if !ok || isNull(v) {
+		return nil, true
+	}
+	var s []string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return nil, false
+	}
+	return s, true
+}
+
+func (f fields) list(key string) ([]json.RawMessage, bool) {
+	v, ok := f[key]
+	if !ok || isNull(v) {
+		return nil, true
+	}
+	var l []json.RawMessage
+	if err := json.Unmarshal(v, &l); err != nil {
+		return nil, false
+	}
+	return l, true
+}
+
+// decodeValue reads a JSON value keeping numbers exact.
+func decodeValue(raw json.RawMessage) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
+// Parse validates the manifest of the plugin in dir. Every rule is checked
+// before anything is accepted: one broken command leaves the whole plugin
+// out.
+func Parse(dir string, data []byte, opts Options) (*Plugin, error) {
+	opts.norm()
+	source := filepath.Base(dir)
+	file := filepath.Join(dir, protocol.ManifestFile)
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !json.Valid(data) {
+		var probe any
+		err := json.Unmarshal(data, &probe)
+		return nil, pluginErr(source, "plugins.manifest-invalid", "file", file, "error", err)
+	}
+	top, ok := objectOf(data)
+	if !ok {
+		return nil, pluginErr(source, "plugins.manifest-not-object", "file", file)
+	}
+	p := &Plugin{Dir: dir, Timeout: DefaultTimeout, StartupTimeout: DefaultStartupTimeout}
+	name, ok := top.str("name")
+	if !ok {
+		return nil, pluginErr(source, "plugins.field-type", "field", "name", "want", "string")
+	}
+	if name != "" {
+		if !reName.MatchString(name) {
+			return nil, pluginErr(source, "plugins.name-invalid", "name", name)
+		}
+		source = name
+	}
+	p.Name = source
+	if k := top.unknown("$schema", "name", "version", "description", "requires", "executable", "interpreter",
+		"args", "timeout", "startup_timeout", "debug_adapter", "commands"); k != "" {
+		return nil, pluginErr(source, "plugins.field-unknown", "field", k)
+	}
+	for _, k := range []string{"$schema", "version", "description", "executable"} {
+		if _, ok := top.str(k); !ok {
+			return nil, pluginErr(source, "plugins.field-type", "field", k, "want", "string")
+		}
+	}
+	p.Version, _ = top.str("version")
+	var okReq bool
+	if p.Requires, okReq = top.strings("requires"); !okReq {
+		return nil, pluginErr(source, "plugins.field-type", "field", "requires", "want", "[string]")
+	}
+	if missing := MissingFeatures(p.Requires); len(missing) > 0 {
+		return nil, pluginErr(source, "plugins.feature-missing", "features", strings.Join(missing, ", "), "version", opts.Version)
+	}
+	var okArgs bool
+	if p.Args, okArgs = top.strings("args"); !okArgs {
+		return nil, pluginErr(source, "plugins.field-type", "field", "args", "want", "[string]")
+	}
+	for _, k := range []string{"timeout", "startup_timeout"} {
+		n, ok := top.number(k)
+		if !ok || n < 0 || math.IsInf(n, 0) || (top.present(k) && n == 0) {
+			return nil, pluginErr(source, "plugins.timeout-invalid", "field", k)
+		}
+		if n > 0 {
+			d := time.Duration(n * float64(time.Second))
+			if k == "timeout" {
+				p.Timeout = d
+			} else {
+				p.StartupTimeout = d
+			}
+		}
+	}
+	if top.present("interpreter") {
+		interp, err := parseInterpreter(top["interpreter"])
+		if err != nil {
+			return nil, pluginErr(source, "plugins.interpreter-invalid")
+		}
+		p.Interpreter = interp
+	}
+	if top.present("debug_adapter") {
+		decl, err := parseAdapter(dir, top["debug_adapter"])
+		if err != nil {
+			return nil, pluginErr(source, "plugins.adapter-invalid")
+		}
+		p.Adapter = decl
+	}
+	items, ok := top.list("commands")
+	if !ok {
+		return nil, pluginErr(source, "plugins.not-commands", "index", 0)
+	}
+	names := map[string]bool{}
+	for i, raw := range items {
+		cmd, err := parseCommand(p, i, raw)
+		if err != nil {
+			return nil, err
+		}
+		if names[cmd.Name] {
+			return nil, commandErr(source, cmd.Name, "plugins.command-duplicate")
+		}
+		names[cmd.Name] = true
+		p.Commands = append(p.Commands, cmd)
+	}
+	exe, _ := top.str("executable")
+	if len(p.Commands) > 0 || exe != "" {
+		if exe == "" {
+			return nil, pluginErr(source, "plugins.no-executable")
+		}
+		resolved, found := ResolveExecutable(dir, exe, opts.GOOS, len(p.Interpreter) > 0)
+		if !found {
+			return nil, pluginErr(source, "plugins.executable-missing", "path", resolved)
+		}
+		p.Executable = resolved
+	}
+	return p, nil
+}
+
+// ResolveExecutable finds the program of a plugin: name relative to dir
+// (or absolute). On Windows a name without extension is also tried with
+// .exe, .cmd and .bat, unless an interpreter runs it as a script.
+func ResolveExecutable(dir, name, goos string, script bool) (string, bool) {
+	path := filepath.FromSlash(name)
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	candidates := []string{path}
+	if goos == "windows" && !script && filepath.Ext(path) == "" {
+		for _, ext := range []string{".exe", ".cmd", ".bat"} {
+			candidates = append(candidates, path+ext)
+		}
+	}
+	for _, c := range candidates {
+		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+			return c, true
+		}
+	}
+	return path, false
+}
+
+func parseInterpreter(raw json.RawMessage) ([]string, error) {
+	var one string
+	if err := json.Unmarshal(raw, &one); err == nil {
+		if strings.TrimSpace(one) == "" {
+			return nil, fmt.Errorf("empty")
+		}
+		return []string{one}, nil
+	}
+	var many []string
+	if err := json.Unmarshal(raw, &many); err != nil || len(many) == 0 {
+		return nil, fmt.Errorf("not a list of names")
+	}
+	for _, m := range many {
+		if strings.TrimSpace(m) == "" {
+			return nil, fmt.Errorf("empty")
+		}
+	}
+	return many, nil
+}
+
+func absFrom(dir, p string) string {
+	p = filepath.FromSlash(p)
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}
+
+func parseAdapter(dir string, raw json.RawMessage) (*AdapterDecl, error) {
+	var path string
+	if err := json.Unmarshal(raw, &path); err == nil {
+		if path == "" {
+			return nil, fmt.Errorf("empty")
+		}
+		return &AdapterDecl{Path: absFrom(dir, path)}, nil
+	}
+	f, ok := objectOf(raw)
+	if !ok || len(f) != 1 {
+		return nil, fmt.Errorf("not one of the forms")
+	}
+	if s, ok := f.str("path"); ok && s != "" {
+		return &AdapterDecl{Path: absFrom(dir, s)}, nil
+	}
+	if s, ok := f.str("index"); ok && s != "" {
+		return &AdapterDecl{Index: absFrom(dir, s)}, nil
+	}
+	if argv, ok := f.strings("command"); ok && len(argv) > 0 && argv[0] != "" {
+		// A program named with a path is the plugin's own; a bare name is
+		// looked up on PATH when it runs.
+		if strings.ContainsAny(argv[0], `/\`) {
+			argv[0] = absFrom(dir, argv[0])
+		}
+		return &AdapterDecl{Command: argv}, nil
+	}
+	return nil, fmt.Errorf("not one of the forms")
+}
+
+func parseCommand(p *Plugin, index int, raw json.RawMessage) (*Command, error) {
+	source := p.Name
+	f, ok := objectOf(raw)
+	if !ok {
+		return nil, pluginErr(source, "plugins.not-commands", "index", index+1)
+	}
+	name, ok := f.str("name")
+	if !ok || strings.TrimSpace(name) == "" {
+		return nil, pluginErr(source, "plugins.command-name", "index", index+1)
+	}
+	if !reCommand.MatchString(name) {
+		return nil, pluginErr(source, "plugins.command-name-invalid", "name", name)
+	}
+	if k := f.unknown("name", "help", "mcp", "mcp_name", "timeout", "arguments"); k != "" {
+		return nil, commandErr(source, name, "plugins.field-unknown", "field", k)
+	}
+	c := &Command{Plugin: p, Name: name, MCP: true, Timeout: p.Timeout}
+	if c.Help, ok = f.str("help"); !ok {
+		return nil, commandErr(source, name, "plugins.field-type", "field", "help", "want", "string")
+	}
+	mcp, ok := f.boolp("mcp")
+	if !ok {
+		return nil, commandErr(source, name, "plugins.field-type", "field", "mcp", "want", "boolean")
+	}
+	if mcp != nil {
+		c.MCP = *mcp
+	}
+	if c.MCPName, ok = f.str("mcp_name"); !ok {
+		return nil, commandErr(source, name, "plugins.field-type", "field", "mcp_name", "want", "string")
+	}
+	if c.MCPName != "" && !reTool.MatchString(c.MCPName) {
+		return nil, commandErr(source, name, "plugins.mcp-name-invalid", "name", c.MCPName)
+	}
+	if n, ok := f.number("timeout"); !ok || n < 0 || (f.present("timeout") && n == 0) {
+		return nil, commandErr(source, name, "plugins.timeout-invalid", "field", "timeout")
+	} else if n > 0 {
+		c.Timeout = time.Duration(n * float64(time.Second))
+	}
+	items, ok := f.list("arguments")
+	if !ok {
+		return nil, commandErr(source, name, "plugins.not-argument", "index", 0)
+	}
+	for i, raw := range items {
+		a, err := parseArg(source, name, i, raw)
+		if err != nil {
+			return nil, err
+		}
+		c.Args = append(c.Args, a)
+	}
+	if err := checkArgs(source, name, c.Args); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+func parseArg(source, command string, index int, raw json.RawMessage) (*Arg, error) {
+	f, ok := objectOf(raw)
+	if !ok {
+		return nil, commandErr(source, command, "plugins.not-argument", "index", index+1)
+	}
+	name, ok := f.str("name")
+	if !ok || strings.TrimSpace(name) == "" {
+		return nil, commandErr(source, command, "plugins.argument-name", "index", index+1)
+	}
+	fail := func(key string, args ...any) error {
+		return commandErr(source, command, key, append([]any{"argument", name}, args...)...)
+	}
+	if k := f.unknown("name", "help", "type", "default", "required", "choices", "cli_alias", "multiple"); k != "" {
+		return nil, fail("plugins.argument-field-unknown", "field", k)
+	}
+	a := &Arg{Name: name, Type: "str"}
+	bare := strings.TrimLeft(name, "-")
+	a.Option = bare != name
+	if a.Option && !strings.HasPrefix(name, "--") {
+		return nil, fail("plugins.option-form", "name", bare)
+	}
+	if contains(HelpOptions, name) {
+		return nil, fail("plugins.option-taken", "option", name)
+	}
+	if contains(GlobalOptions, name) {
+		return nil, fail("plugins.global-option-taken", "option", name)
+	}
+	if !reArg.MatchString(bare) {
+		return nil, fail("plugins.argument-name-invalid")
+	}
+	a.Dest = strings.ReplaceAll(bare, "-", "_")
+	if contains(ReservedDests, a.Dest) {
+		return nil, fail("plugins.value-name-taken", "dest", a.Dest)
+	}
+	if a.Help, ok = f.str("help"); !ok {
+		return nil, fail("plugins.argument-field-type", "field", "help", "want", "string")
+	}
+	typ, ok := f.str("type")
+	if !ok {
+		return nil, fail("plugins.argument-type", "type", string(f["type"]), "types", strings.Join(Types, ", "))
+	}
+	if typ != "" {
+		if !contains(Types, typ) {
+			return nil, fail("plugins.argument-type", "type", typ, "types", strings.Join(Types, ", "))
+		}
+		a.Type = typ
+	}
+	multiple, ok := f.boolp("multiple")
+	if !ok {
+		return nil, fail("plugins.argument-field-type", "field", "multiple", "want", "boolean")
+	}
+	a.Multiple = multiple != nil && *multiple
+	required, ok := f.boolp("required")
+	if !ok {
+		return nil, fail("plugins.argument-field-type", "field", "required", "want", "boolean")
+	}
+	// An option is optional unless required; a positional is required
+	// unless required is false.
+	a.Required = !a.Option
+	if required != nil {
+		a.Required = *required
+	}
+	if a.Alias, ok = f.str("cli_alias"); !ok {
+		return nil, fail("plugins.argument-field-type", "field", "cli_alias", "want", "string")
+	}
+	if a.Type == "bool" {
+		if !a.Option {
+			return nil, fail("plugins.flag-positional", "name", bare)
+		}
+		if a.Multiple {
+			return nil, fail("plugins.multiple-flag")
+		}
+	}
+	if a.Alias != "" {
+		if a.Option {
+			return nil, fail("plugins.alias-needs-positional")
+		}
+		if !strings.HasPrefix(a.Alias, "-") {
+			return nil, fail("plugins.alias-not-an-option", "alias", a.Alias)
+		}
+		if contains(HelpOptions, a.Alias) {
+			return nil, fail("plugins.option-taken", "option", a.Alias)
+		}
+		if contains(GlobalOptions, a.Alias) {
+			return nil, fail("plugins.global-option-taken", "option", a.Alias)
+		}
+		if !strings.HasPrefix(a.Alias, "--") {
+			return nil, fail("plugins.option-form", "name", strings.TrimLeft(a.Alias, "-"))
+		}
+		if !reArg.MatchString(strings.TrimLeft(a.Alias, "-")) {
+			return nil, fail("plugins.argument-name-invalid")
+		}
+	}
+	if f.present("default") {
+		v, err := decodeValue(f["default"])
+		if err != nil {
+			return nil, fail("plugins.argument-field-type", "field", "default", "want", a.Type)
+		}
+		if a.Multiple {
+			list, ok := v.([]any)
+			if !ok {
+				return nil, fail("plugins.multiple-default", "value", compact(f["default"]))
+			}
+			typed := make([]any, 0, len(list))
+			for _, e := range list {
+				tv, ok := Coerce(a.Type, e)
+				if !ok {
+					return nil, fail("plugins.default-type", "value", compact(f["default"]), "type", a.Type)
+				}
+				typed = append(typed, tv)
+			}
+			a.Default = typed
+		} else {
+			tv, ok := Coerce(a.Type, v)
+			if !ok {
+				return nil, fail("plugins.default-type", "value", compact(f["default"]), "type", a.Type)
+			}
+			a.Default = tv
+		}
+	}
+	choices, ok := f.list("choices")
+	if !ok {
+		return nil, fail("plugins.argument-field-type", "field", "choices", "want", "[…]")
+	}
+	for _, raw := range choices {
+		v, err := decodeValue(raw)
+		tv, ok := Coerce(a.Type, v)
+		if err != nil || !ok || v == nil {
+			return nil, fail("plugins.choices-type", "value", compact(raw), "type", a.Type)
+		}
+		a.Choices = append(a.Choices, tv)
+	}
+	return a, nil
+}
+
+func compact(raw json.RawMessage) string {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return string(raw)
+	}
+	return buf.String()
+}
+
+// checkArgs applies the rules between a command's arguments.
+func checkArgs(source, command string, args []*Arg) error {
+	dests := map[string]string{}
+	keys := map[string]string{} // option or alias → argument
+	for _, a := range args {
+		if other, ok := dests[a.Dest]; ok {
+			return commandErr(source, command, "plugins.argument-duplicate", "argument", a.Name, "other", other, "dest", a.Dest)
+		}
+		dests[a.Dest] = a.Name
+		if a.Option {
+			if other, ok := keys[a.Name]; ok {
+				return commandErr(source, command, "plugins.alias-duplicate", "argument", a.Name, "option", a.Name, "other", other)
+			}
+			keys[a.Name] = a.Name
+		}
+	}
+	for _, a := range args {
+		if a.Alias == "" {
+			continue
+		}
+		if other, ok := keys[a.Alias]; ok {
+			return commandErr(source, command, "plugins.alias-duplicate", "argument", a.Name, "option", a.Alias, "other", other)
+		}
+		keys[a.Alias] = a.Name
+	}
+	return nil
+}
+
+// Coerce converts a decoded JSON value (or a Go value a face produced) to
+// the argument type: string, int64, float64 or bool. nil stays nil. A
+// string is parsed for the number and bool types, as a command line gives
+// strings.
+func Coerce(typ string, v any) (any, bool) {
+	if v == nil {
+		return nil, true
+	}
+	switch typ {
+	case "str", "":
+		switch x := v.(type) {
+		case string:
+			return x, true
+		}
+		return nil, false
+	case "int":
+		switch x := v.(type) {
+		case json.Number:
+			if n, err := x.Int64(); err == nil {
+				return n, true
+			}
+			if f, err := x.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+				return int64(f), true
+			}
+		case int:
+			return int64(x), true
+		case int64:
+			return x, true
+		case int32:
+			return int64(x), true
+		case float64:
+			if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+				return int64(x), true
+			}
+		case string:
+			return ParseInt(x)
+		}
+		return nil, false
+	case "float":
+		switch x := v.(type) {
+		case json.Number:
+			if f, err := x.Float64(); err == nil {
+				return f, true
+			}
+		case float64:
+			return x, true
+		case float32:
+			return float64(x), true
+		case int:
+			return float64(x), true
+		case int64:
+			return float64(x), true
+		case string:
+			return ParseFloat(x)
+		}
+		return nil, false
+	case "bool":
+		switch x := v.(type) {
+		case bool:
+			return x, true
+		}
+		return nil, false
+	}
+	return nil, false
+}
+
+var reInt = regexp.MustCompile(`^[+-]?[0-9]+(_[0-9]+)*$`)
+
+// ParseInt reads an integer the way the reference CLI does: surrounding
+// spaces, a sign, leading zeros and digit-separating underscores are fine.
+func ParseInt(s string) (any, bool) {
+	s = strings.TrimSpace(s)
+	if !reInt.MatchString(s) {
+		return nil, false
+	}
+	n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
+	if err != nil {
+		return nil, false
+	}
+	return n, true
+}
+
+// ParseFloat reads a number in decimal or exponent notation. Infinities
+// and NaN are refused: JSON has no way to carry them.
+func ParseFloat(s string) (any, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.ContainsAny(s, "xXpP") {
+		return nil, false
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return nil, false
+	}
+	return f, true
+}
