@@ -262,7 +262,7 @@ func (c *Client) exchange(ctx context.Context, method, u string, body []byte, co
 		return nil, c.transportError(method, hr.URL, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	data, err := readBody(resp)
 	if err != nil {
 		return nil, c.transportError(method, hr.URL, err)
 	}
@@ -442,4 +442,15 @@ func (c *Client) writeTokenCache(tok string, exp time.Time) {
 	if os.Rename(tmp, p) != nil {
 		_ = os.Remove(tmp)
 	}
+}
+
+// readBody reads a whole answer, sizing the buffer from Content-Length so a
+// list of thousands of cards is not copied over and over while it grows.
+func readBody(resp *http.Response) ([]byte, error) {
+	if n := resp.ContentLength; n > 0 && n < 1<<30 {
+		buf := bytes.NewBuffer(make([]byte, 0, n+1))
+		_, err := buf.ReadFrom(resp.Body)
+		return buf.Bytes(), err
+	}
+	return io.ReadAll(resp.Body)
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -481,6 +482,9 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 			return &handlerError{platform.ConfigErrorf("cli.local-refuses-connection", "command", c.Name(), "flags", strings.Join(given, ", "))}
 		}
 	}
+	// A command lives for a moment: collecting garbage as if it were a
+	// server only costs time.
+	debug.SetGCPercent(400)
 	cc := a.context()
 	answer, err := c.Run(ctx, cc, in)
 	if err != nil {

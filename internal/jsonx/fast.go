@@ -148,7 +148,7 @@ func (s *scanner) escapedString(start int) (string, error) {
 
 func (s *scanner) object(depth int) (any, error) {
 	s.pos++ // {
-	o := &Object{vals: map[string]any{}}
+	o := &Object{keys: make([]string, 0, 8), vals: make([]any, 0, 8)}
 	s.skipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == '}' {
 		s.pos++
@@ -274,7 +274,7 @@ func (w *writer) value(v any, depth int) error {
 			if w.indent {
 				w.buf = append(w.buf, ' ')
 			}
-			if err := w.value(x.vals[k], depth+1); err != nil {
+			if err := w.value(x.vals[i], depth+1); err != nil {
 				return fmt.Errorf("key %q: %w", k, err)
 			}
 		}

@@ -10,30 +10,63 @@ import (
 
 // Object is a JSON object that remembers key order. The zero value is an
 // empty object ready to use.
+//
+// Cards have a dozen or two keys, so values sit in a slice beside the keys
+// and are found by a linear scan; an index map appears only for large
+// objects. That keeps decoding thousands of cards cheap.
 type Object struct {
-	keys []string
-	vals map[string]any
+	keys  []string
+	vals  []any
+	index map[string]int // built once an object grows past indexFrom keys
 }
+
+const indexFrom = 24
 
 // New builds an object from key/value pairs: New("id", 1, "name", "x").
 func New(pairs ...any) *Object {
-	o := &Object{}
+	o := &Object{keys: make([]string, 0, len(pairs)/2), vals: make([]any, 0, len(pairs)/2)}
 	for i := 0; i+1 < len(pairs); i += 2 {
 		o.Set(pairs[i].(string), pairs[i+1])
 	}
 	return o
 }
 
+func (o *Object) find(key string) int {
+	if o.index != nil {
+		if i, ok := o.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, k := range o.keys {
+		if k == key {
+			return i
+		}
+	}
+	return -1
+}
+
 // Set adds key at the end, or replaces its value in place.
 func (o *Object) Set(key string, v any) *Object {
-	if o.vals == nil {
-		o.vals = map[string]any{}
+	if i := o.find(key); i >= 0 {
+		o.vals[i] = v
+		return o
 	}
-	if _, ok := o.vals[key]; !ok {
-		o.keys = append(o.keys, key)
+	o.keys = append(o.keys, key)
+	o.vals = append(o.vals, v)
+	if o.index != nil {
+		o.index[key] = len(o.keys) - 1
+	} else if len(o.keys) > indexFrom {
+		o.reindex()
 	}
-	o.vals[key] = v
 	return o
+}
+
+func (o *Object) reindex() {
+	o.index = make(map[string]int, len(o.keys))
+	for i, k := range o.keys {
+		o.index[k] = i
+	}
 }
 
 // Get returns the value of key.
@@ -41,8 +74,10 @@ func (o *Object) Get(key string) (any, bool) {
 	if o == nil {
 		return nil, false
 	}
-	v, ok := o.vals[key]
-	return v, ok
+	if i := o.find(key); i >= 0 {
+		return o.vals[i], true
+	}
+	return nil, false
 }
 
 // Value returns the value of key or nil.
@@ -53,18 +88,17 @@ func (o *Object) Has(key string) bool { _, ok := o.Get(key); return ok }
 
 // Delete removes key.
 func (o *Object) Delete(key string) {
-	if o == nil || o.vals == nil {
+	if o == nil {
 		return
 	}
-	if _, ok := o.vals[key]; !ok {
+	i := o.find(key)
+	if i < 0 {
 		return
 	}
-	delete(o.vals, key)
-	for i, k := range o.keys {
-		if k == key {
-			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
-			break
-		}
+	o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
+	o.vals = append(o.vals[:i:i], o.vals[i+1:]...)
+	if o.index != nil {
+		o.reindex()
 	}
 }
 
@@ -123,9 +157,12 @@ func (o *Object) Clone() *Object {
 	if o == nil {
 		return nil
 	}
-	c := &Object{keys: append([]string(nil), o.keys...), vals: make(map[string]any, len(o.vals))}
-	for k, v := range o.vals {
-		c.vals[k] = CloneValue(v)
+	c := &Object{keys: append([]string(nil), o.keys...), vals: make([]any, len(o.vals))}
+	for i, v := range o.vals {
+		c.vals[i] = CloneValue(v)
+	}
+	if o.index != nil {
+		c.reindex()
 	}
 	return c
 }

@@ -184,3 +184,23 @@ func decodeStd(data []byte) (any, error) {
 	err := dec.Decode(&v)
 	return v, err
 }
+
+func TestLargeObjectsKeepOrderAndFindKeys(t *testing.T) {
+	o := New()
+	for i := 0; i < 100; i++ {
+		o.Set(string(rune('a'+i%26))+strings.Repeat("x", i/26), i)
+	}
+	o.Set("a", -1)
+	o.Delete("bx")
+	if v, _ := o.Int("a"); v != -1 || o.Len() != 99 || o.Has("bx") || !o.Has("cx") {
+		t.Fatalf("a=%v len=%d", o.Value("a"), o.Len())
+	}
+	if n, _ := o.Int("zxx"); n != 77 {
+		t.Fatalf("zxx = %v", o.Value("zxx"))
+	}
+	c := o.Clone()
+	c.Set("new", 1)
+	if o.Has("new") || c.Keys()[0] != "a" || c.Keys()[99] != "new" {
+		t.Fatalf("clone keys %v", c.Keys()[:3])
+	}
+}

@@ -37,6 +37,10 @@ func (r *recorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
+	if r.body.Len() == 0 {
+		// Answers are written whole: size the buffer once.
+		r.body.Grow(len(b))
+	}
 	return r.body.Write(b)
 }
 func (r *recorder) WriteHeader(code int) {
