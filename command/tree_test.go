@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/elemctl/elemctl/platform"
 	"github.com/elemctl/elemctl/platform/stand"
 	"github.com/elemctl/elemctl/platform/stand/standtest"
+	"github.com/elemctl/elemctl/platform/upload"
 )
 
 // treeStand is a stand with the demo and a client for it.
@@ -256,5 +258,159 @@ func TestMCPShapes(t *testing.T) {
 	_, err = core.Tool("configure_user_list").Run(ctx, cc, in)
 	if !platform.IsConfig(err) {
 		t.Fatalf("configure_user_list without a list: %v", err)
+	}
+}
+
+func TestExportExtension(t *testing.T) {
+	_, demo, cl := treeStand(t)
+	ctx := context.Background()
+	data := stand.MakeArchive(stand.ArchiveSpec{Vendor: "acme", Name: "CrmExtras", Version: "1.0-3", Kind: "Extension",
+		ID: "0a1b2c3d-0000-4000-8000-0000000000e1", Presentation: "CRM extras"})
+	up, err := upload.Upload(ctx, cl, upload.Options{File: "ext.xasm", Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cl.Post(ctx, "/applications/"+demo.AppID+"/project/update",
+		jsonx.New("source", jsonx.New("type", "repository", "image-id", up.AssemblyID))); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		exts, err := ListAppExtensions(ctx, cl, demo.AppID)
+		if err == nil && len(exts) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the extension was not applied: %v %v", exts, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	dir := t.TempDir()
+	in := NewValues()
+	in.Set("refs", []string{demo.AppName, "crmextras"})
+	in.Set("output", "out/")
+	out, err := core.Path("apps", "export-extension").Run(ctx, treeContext(CLI, cl, dir), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := out.(*jsonx.Object)
+	want := "app-id,extension-id,project-id,vendor-name,project-name,assembly-version,enabled,file,size,manifest"
+	if got := strings.Join(o.Keys(), ","); got != want {
+		t.Fatalf("keys %s", got)
+	}
+	if o.Str("extension-id") != "0a1b2c3d-0000-4000-8000-0000000000e1" || o.Str("assembly-version") != "1.0-3" ||
+		o.Str("file") != filepath.Join(dir, "out", "CrmExtras 1.0-3.xasm") || o.Obj("manifest").Str("ProjectKind") != "Extension" {
+		t.Fatalf("answer %v", o)
+	}
+	if _, err := os.Stat(o.Str("file")); err != nil {
+		t.Fatal(err)
+	}
+
+	// MCP: the same operation, the file first; an unknown extension names the applied ones
+	in = NewValues()
+	in.Set("app-id", demo.AppID)
+	in.Set("extension", "CRM EXTRAS")
+	in.Set("output", filepath.Join(dir, "mcp.xasm"))
+	out, err = core.Tool("export_extension").Run(ctx, treeContext(MCP, cl, dir), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := out.(*jsonx.Object).Keys(); keys[0] != "file" || slices.Contains(keys, "app-id") {
+		t.Fatalf("MCP keys %v", keys)
+	}
+	in.Set("extension", "other")
+	_, err = core.Tool("export_extension").Run(ctx, treeContext(MCP, cl, dir), in)
+	if err == nil || !strings.Contains(err.Error(), "acme/CrmExtras 1.0-3 (id 0a1b2c3d-0000-4000-8000-0000000000e1)") {
+		t.Fatalf("unknown extension: %v", err)
+	}
+}
+
+// run calls a CLI command of the catalog with the given values.
+func run(t *testing.T, cl *platform.Client, path string, vals map[string]any) (any, error) {
+	t.Helper()
+	cmd := core.Path(strings.Fields(path)...)
+	if cmd == nil {
+		t.Fatalf("no command %q", path)
+	}
+	in := NewValues()
+	for k, v := range vals {
+		in.Set(k, v)
+	}
+	return cmd.Run(context.Background(), treeContext(CLI, cl, t.TempDir()), in)
+}
+
+func TestBranchLifecycle(t *testing.T) {
+	s, demo, cl := treeStand(t)
+	out, err := run(t, cl, "branches create", map[string]any{"name": "feature", "project-id": demo.ProjectID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := out.(*jsonx.Object).Str("id")
+	card, err := run(t, cl, "branches get", map[string]any{"branch-id": id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamp := card.(*jsonx.Object).Str("version-stamp")
+
+	// update binds the branch to an application given by name; the stamp moves
+	out, err = run(t, cl, "branches update", map[string]any{"branch-id": id, "app-id": demo.AppName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	card, _ = run(t, cl, "branches get", map[string]any{"branch-id": id})
+	c := card.(*jsonx.Object)
+	if c.Obj("application").Str("id") != demo.AppID || c.Str("version-stamp") == stamp {
+		t.Fatalf("after update: %v (answer %v)", c, out)
+	}
+	var put string
+	for _, call := range s.Calls() {
+		if call.Method == "PUT" {
+			put = call.Path
+		}
+	}
+	if put != "/console/api/v2/branches/"+id {
+		t.Fatalf("update sent %q", put)
+	}
+
+	// merge: the same write with the merge flag; no body means the fallback
+	out, err = run(t, cl, "branches merge", map[string]any{"branch-id": id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o, ok := out.(*jsonx.Object); !ok || (o.Str("id") != id && !o.Bool("merged")) {
+		t.Fatalf("merge answer %v", out)
+	}
+	out, err = run(t, cl, "branches delete", map[string]any{"branch-id": id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := out.(*jsonx.Object); !o.Bool("deleted") && o.Str("id") != id {
+		t.Fatalf("delete answer %v", o)
+	}
+	if _, err := run(t, cl, "branches get", map[string]any{"branch-id": id}); !platform.IsAPIStatus(err, 404) {
+		t.Fatalf("a deleted branch: %v", err)
+	}
+}
+
+func TestDumpAndGroupTask(t *testing.T) {
+	_, demo, cl := treeStand(t)
+	out, err := run(t, cl, "dumps create", map[string]any{"app-id": demo.AppName, "description": "d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dump := out.(*jsonx.Object).Str("id")
+	out, err = run(t, cl, "dumps get", map[string]any{"app-id": demo.AppName, "dump-id": dump})
+	if err != nil || out.(*jsonx.Object).Str("id") != dump {
+		t.Fatalf("dump %v, %v", out, err)
+	}
+	out, err = run(t, cl, "tech set", map[string]any{"app-id": demo.AppID, "version": "8.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	task := out.(*jsonx.Object).Str("id")
+	out, err = run(t, cl, "tasks get-group", map[string]any{"task-id": task})
+	if err != nil || out.(*jsonx.Object).Str("id") != task {
+		t.Fatalf("group task %v, %v", out, err)
 	}
 }
