@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -412,5 +413,80 @@ func TestDumpAndGroupTask(t *testing.T) {
 	out, err = run(t, cl, "tasks get-group", map[string]any{"task-id": task})
 	if err != nil || out.(*jsonx.Object).Str("id") != task {
 		t.Fatalf("group task %v, %v", out, err)
+	}
+}
+
+func TestAmbiguousReferences(t *testing.T) {
+	s, demo, cl := treeStand(t)
+	ctx := context.Background()
+	var build string
+	for _, b := range s.Snapshot().Builds {
+		if b.ProjectID == demo.ProjectID && b.Version == "1.0-2" {
+			build = b.ID
+		}
+	}
+	// Another live application shown under the demo's name.
+	other, err := cl.Post(ctx, "/applications", jsonx.New("display-name", demo.AppName, "publication-context", "tasks-copy",
+		"source", jsonx.New("type", "repository", "project-version-id", build)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherID := other.(*jsonx.Object).Str("id")
+	for _, path := range []string{"apps start", "apps stop", "apps delete", "apps users", "apps token-access", "apps export", "dumps create", "tech get"} {
+		_, err := run(t, cl, path, map[string]any{"app-id": demo.AppName})
+		if !platform.IsConfig(err) || !strings.Contains(err.Error(), demo.AppID) || !strings.Contains(err.Error(), otherID) {
+			t.Errorf("%s: want the ambiguity naming both ids, got %v", path, err)
+		}
+	}
+	if _, err := run(t, cl, "user-lists get", map[string]any{"app": demo.AppName}); !platform.IsConfig(err) {
+		t.Errorf("user-lists get --app: %v", err)
+	}
+
+	// Two user lists under one presentation.
+	for range 2 {
+		if _, err := cl.Post(ctx, "/user-lists", jsonx.New("presentation", "Партнёры", "password-policy-enabled", false,
+			"self-registration", jsonx.New("enabled", false, "phone-required", false, "email-required", false))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = run(t, cl, "user-lists get", map[string]any{"list": "партнёры"})
+	if !platform.IsConfig(err) || !strings.Contains(err.Error(), "неоднозначно") {
+		t.Errorf("user list by an ambiguous presentation: %v", err)
+	}
+
+	// Two applied extensions with one project name (different vendors).
+	for i, vendor := range []string{"acme", "globex"} {
+		data := stand.MakeArchive(stand.ArchiveSpec{Vendor: vendor, Name: "Extras", Version: "1.0-1", Kind: "Extension",
+			ID: fmt.Sprintf("0a1b2c3d-0000-4000-8000-00000000000%d", i)})
+		up, err := upload.Upload(ctx, cl, upload.Options{File: vendor + ".xasm", Data: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitIdle(t, cl, demo.AppID)
+		if _, err := cl.Post(ctx, "/applications/"+demo.AppID+"/project/update",
+			jsonx.New("source", jsonx.New("type", "repository", "image-id", up.AssemblyID))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitIdle(t, cl, demo.AppID)
+	_, err = FindAppExtension(ctx, cl, demo.AppID, "extras")
+	if !platform.IsConfig(err) || !strings.Contains(err.Error(), "acme/Extras") || !strings.Contains(err.Error(), "globex/Extras") {
+		t.Errorf("ambiguous extension: %v", err)
+	}
+}
+
+// waitIdle waits until an application is Running again.
+func waitIdle(t *testing.T, cl *platform.Client, appID string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		card, err := cl.GetApp(context.Background(), appID)
+		if err == nil && card.Str("status") == platform.StatusRunning {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("application %s did not settle: %v %v", appID, card, err)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
