@@ -53,6 +53,8 @@ type setup struct {
 	noDotEnv bool
 	// plainStand skips the demo seed.
 	plainStand bool
+	// standOptions tune the default stand (durations of operations).
+	standOptions stand.Options
 }
 
 // harness is a server over a catalog, an in-process client connected to
@@ -96,9 +98,13 @@ func writeFile(t *testing.T, path, text string) string {
 }
 
 // newStand starts a stand; with seed it holds the demo.
-func newStand(t *testing.T, seed bool) (*stand.Stand, stand.DemoInfo) {
+func newStand(t *testing.T, seed bool, opts ...stand.Options) (*stand.Stand, stand.DemoInfo) {
 	t.Helper()
-	s := standtest.Start(t, stand.Options{})
+	var o stand.Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	s := standtest.Start(t, o)
 	var demo stand.DemoInfo
 	if seed {
 		var err error
@@ -112,7 +118,7 @@ func newStand(t *testing.T, seed bool) (*stand.Stand, stand.DemoInfo) {
 func start(t *testing.T, o setup) *harness {
 	t.Helper()
 	h := &harness{t: t, dir: t.TempDir(), stderr: &syncBuffer{}}
-	h.stand, h.demo = newStand(t, !o.plainStand)
+	h.stand, h.demo = newStand(t, !o.plainStand, o.standOptions)
 	h.secrets = append(h.secrets, h.stand.ClientSecret())
 	if !o.noDotEnv {
 		writeFile(t, filepath.Join(h.dir, ".env"), envText(h.stand))
