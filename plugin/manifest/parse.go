@@ -517,11 +517,11 @@ func parseArg(source, command string, index int, raw json.RawMessage) (*Arg, err
 	a := &Arg{Name: name, Type: "str"}
 	bare := strings.TrimLeft(name, "-")
 	a.Option = bare != name
-	if a.Option && !strings.HasPrefix(name, "--") {
-		return nil, fail("plugins.option-form", "name", bare)
-	}
 	if contains(HelpOptions, name) {
 		return nil, fail("plugins.option-taken", "option", name)
+	}
+	if a.Option && !strings.HasPrefix(name, "--") {
+		return nil, fail("plugins.option-form", "name", bare)
 	}
 	if contains(GlobalOptions, name) {
 		return nil, fail("plugins.global-option-taken", "option", name)
