@@ -76,10 +76,12 @@ func runAppsExport(ctx context.Context, cc *Context, in Values) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	out := jsonx.New()
 	if cc.Surface == CLI {
-		return jsonx.New("app-id", id, "file", saved.file, "size", saved.size, "manifest", saved.manifest), nil
+		out.Set("app-id", id)
 	}
-	return jsonx.New("file", saved.file, "size", saved.size, "manifest", saved.manifest), nil
+	saved.addTo(out)
+	return out, nil
 }
 
 func runAppsExportExtension(ctx context.Context, cc *Context, in Values) (any, error) {
@@ -116,19 +118,20 @@ func runAppsExportExtension(ctx context.Context, cc *Context, in Values) (any, e
 	if err != nil {
 		return nil, err
 	}
+	// The CLI names the application first and the file last; MCP answers
+	// with the file first, as export_app does.
 	out := jsonx.New()
 	if cc.Surface == CLI {
 		out.Set("app-id", id)
-		out.Set("extension-id", ext.Value("id"))
 	} else {
-		out.Set("file", saved.file).Set("size", saved.size).Set("manifest", saved.manifest)
-		out.Set("extension-id", ext.Value("id"))
+		saved.addTo(out)
 	}
+	out.Set("extension-id", ext.Value("id"))
 	for _, k := range []string{"project-id", "vendor-name", "project-name", "assembly-version", "enabled"} {
 		out.Set(k, ext.Value(k))
 	}
 	if cc.Surface == CLI {
-		out.Set("file", saved.file).Set("size", saved.size).Set("manifest", saved.manifest)
+		saved.addTo(out)
 	}
 	return out, nil
 }
@@ -229,6 +232,11 @@ type savedExport struct {
 	file     string
 	size     int
 	manifest *jsonx.Object
+}
+
+// addTo appends file, size and manifest to an answer.
+func (s *savedExport) addTo(o *jsonx.Object) {
+	o.Set("file", s.file).Set("size", s.size).Set("manifest", s.manifest)
 }
 
 // exportPreview is how many bytes of a refused export the error shows.
