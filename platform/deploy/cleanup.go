@@ -13,8 +13,8 @@ import (
 	"github.com/elemctl/elemctl/platform/registry"
 )
 
-// CleanupGuard names what a cleanup must never touch: the application and
-// project the configuration works with.
+// CleanupGuard names what a cleanup must never touch: the application (id
+// or name) and the project the configuration works with.
 type CleanupGuard struct {
 	AppID, ProjectID string
 }
@@ -37,7 +37,7 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 		return nil, err
 	}
 	appID, appName := card.Str("id"), platform.AppName(card)
-	if guard.AppID != "" && appID == guard.AppID {
+	if guard.AppID != "" && (appID == guard.AppID || len(platform.MatchAppName([]*jsonx.Object{card}, guard.AppID, true)) > 0) {
 		return nil, platform.ConfigErrorf("probe.cleanup-refused-config-app", "app", appID)
 	}
 	src := card.Obj("source")
