@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strconv"
@@ -86,7 +87,7 @@ var commands = []sdk.Command{
 			case "string":
 				o.Set(sdk.ExitCodeField, "7")
 			case "2.0":
-				o.Set(sdk.ExitCodeField, 2.0)
+				o.Set(sdk.ExitCodeField, json.Number("2.0"))
 			default:
 				n, _ := strconv.Atoi(v)
 				o.Set(sdk.ExitCodeField, n)
