@@ -274,9 +274,9 @@ func TestHostCalls(t *testing.T) {
 	}
 
 	refusals := map[string]string{
-		`{"path": "/../sys/token", "method": "POST"}`: `is not a Console API path`,
-		`{"path": "/applications/%2e%2e/x"}`:          `is not a Console API path`,
-		`{"path": "applications"}`:                    `is not a Console API path`,
+		`{"path": "/../sys/token", "method": "POST"}`:  `is not a Console API path`,
+		`{"path": "/applications/%2e%2e/x"}`:           `is not a Console API path`,
+		`{"path": "applications"}`:                     `is not a Console API path`,
 		`{"path": "/applications", "method": "TRACE"}`: "the method TRACE is not supported",
 	}
 	for params, want := range refusals {
