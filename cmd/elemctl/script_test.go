@@ -14,6 +14,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/platform/stand"
 )
 
@@ -161,6 +162,9 @@ func TestSecretLeaksAreFound(t *testing.T) {
 //	standctl export on|off        old server without project/export
 //	standctl drafts APP on|off    the app has unpublished development changes
 //	standctl env FILE             write a .env for the stand into FILE
+//	standctl jsonenv VAR FILE PATH  set VAR to a value of the JSON in FILE (e.g. after
+//	                              "cp stdout FILE"); PATH is dot-separated keys and
+//	                              array indexes: "0.id", "project.id"
 func standctl(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("standctl does not fail on purpose")
@@ -208,6 +212,30 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 	case "env":
 		text := fmt.Sprintf("ELEMENT_BASE_URL=%s\nELEMENT_CLIENT_ID=%s\nELEMENT_CLIENT_SECRET=%s\n", s.URL(), s.ClientID(), s.ClientSecret())
 		ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text), 0o600))
+	case "jsonenv":
+		if len(args) != 4 {
+			ts.Fatalf("usage: standctl jsonenv VAR FILE PATH")
+		}
+		v, err := jsonx.Decode([]byte(ts.ReadFile(args[2])))
+		ts.Check(err)
+		for _, step := range strings.Split(args[3], ".") {
+			switch x := v.(type) {
+			case *jsonx.Object:
+				if !x.Has(step) {
+					ts.Fatalf("no key %q in %s", step, args[2])
+				}
+				v = x.Value(step)
+			case []any:
+				i, err := strconv.Atoi(step)
+				if err != nil || i < 0 || i >= len(x) {
+					ts.Fatalf("no index %q in %s", step, args[2])
+				}
+				v = x[i]
+			default:
+				ts.Fatalf("cannot step %q into %v", step, v)
+			}
+		}
+		ts.Setenv(args[1], fmt.Sprint(v))
 	default:
 		ts.Fatalf("unknown standctl action %q", args[0])
 	}
