@@ -1,0 +1,61 @@
+package lsp
+
+import "github.com/elemctl/elemctl/internal/i18n"
+
+func init() {
+	i18n.Register(map[string]i18n.Message{
+		"lsp.cli-help": {
+			RU: "LSP-сервер для редакторов (stdio): команды каталога через workspace/executeCommand, прогресс, отмена, ошибки пробы как диагностика",
+			EN: "the LSP server for editors (stdio): catalog commands over workspace/executeCommand, progress, cancellation, probe errors as diagnostics",
+		},
+		"lsp.id-taken":          {RU: "lsp: команда {name} не подключена: id {id} уже занят", EN: "lsp: command {name} left out: the id {id} is taken"},
+		"lsp.initialized-twice": {RU: "initialize уже был", EN: "initialize was already received"},
+		"lsp.not-initialized":   {RU: "сервер ещё не инициализирован: {method} до initialize", EN: "the server is not initialized: {method} before initialize"},
+		"lsp.shutting-down":     {RU: "сервер завершает работу (shutdown получен): {method} не выполняется", EN: "the server is shutting down (shutdown received): {method} is refused"},
+		"lsp.method-not-found":  {RU: "метод не поддерживается: {method}", EN: "method not found: {method}"},
+		"lsp.bad-initialize":    {RU: "параметры initialize не читаются: {error}", EN: "the initialize parameters cannot be read: {error}"},
+		"lsp.bad-params":        {RU: "параметры не читаются: {error}", EN: "the parameters cannot be read: {error}"},
+		"lsp.panic":             {RU: "внутренняя ошибка в {what}: {error}", EN: "internal error in {what}: {error}"},
+		"lsp.unknown-command":   {RU: "нет команды {command}; есть: {known}", EN: "no command {command}; there are: {known}"},
+		"lsp.cancelled":         {RU: "{command}: отменено", EN: "{command}: cancelled"},
+
+		"lsp.args-count":      {RU: "команда принимает один аргумент-объект, передано {count}", EN: "a command takes one object argument, {count} were given"},
+		"lsp.args-not-object": {RU: "аргумент команды должен быть объектом: {error}", EN: "the command argument must be an object: {error}"},
+		"lsp.arg-type":        {RU: "аргумент {name}: ожидается {type}", EN: "argument {name}: {type} expected"},
+		"lsp.arg-choice":      {RU: "аргумент {name}: значение \"{value}\" не из {choices}", EN: "argument {name}: \"{value}\" is not one of {choices}"},
+		"lsp.arg-missing":     {RU: "{command}: не задан аргумент {name}", EN: "{command}: argument {name} is missing"},
+		"lsp.unknown-args":    {RU: "{command}: неизвестные аргументы {names}; есть: {known}", EN: "{command}: unknown arguments {names}; there are: {known}"},
+		"lsp.bad-cwd":         {RU: "cwd \"{value}\" не путь и не file-URI: {error}", EN: "cwd \"{value}\" is neither a path nor a file URI: {error}"},
+		"lsp.extra-positional": {
+			RU: "extraArgs: лишнее значение \"{value}\" для {command}",
+			EN: "extraArgs: the value \"{value}\" is one too many for {command}",
+		},
+		"lsp.extra-needs-value": {RU: "extraArgs: у {flag} нет значения", EN: "extraArgs: {flag} has no value"},
+		"lsp.extra-global": {
+			RU: "extraArgs: {flag} задаётся при запуске elemctl lsp или в .env, не в команде",
+			EN: "extraArgs: {flag} belongs to the elemctl lsp command line or the .env, not to a command",
+		},
+		"lsp.extra-unknown": {RU: "extraArgs: у {command} нет флага {flag}", EN: "extraArgs: {command} has no flag {flag}"},
+
+		"lsp.lens-deploy": {RU: "▶ Развернуть (elemctl)", EN: "▶ Deploy (elemctl)"},
+		"lsp.lens-probe":  {RU: "Проверить компиляцию", EN: "Probe compilation"},
+		"lsp.lens-verify": {RU: "Проверить применение", EN: "Verify the deploy"},
+
+		"lsp.verdict-done":      {RU: "готово", EN: "done"},
+		"lsp.verdict-no-detail": {RU: "подробности в журнале", EN: "see the log"},
+		"lsp.verdict-failed":    {RU: "{command}: не удалось – {problem}", EN: "{command}: failed – {problem}"},
+		"lsp.verdict-deploy-ok": {
+			RU: "elemctl deploy: сборка {version} применена, {app} работает на ней",
+			EN: "elemctl deploy: build {version} is applied, {app} runs it",
+		},
+		"lsp.verdict-deploy-rolled-back": {
+			RU: "elemctl deploy: платформа откатила применение сборки {version} – {problem}",
+			EN: "elemctl deploy: the platform rolled the apply of build {version} back – {problem}",
+		},
+		"lsp.verdict-probe-ok": {RU: "elemctl probe: {project} компилируется без ошибок", EN: "elemctl probe: {project} compiles without errors"},
+		"lsp.verdict-probe-errors": {
+			RU: "elemctl probe: ошибок компиляции – {count}; первая: {problem}",
+			EN: "elemctl probe: {count} compilation error(s); the first: {problem}",
+		},
+	})
+}
