@@ -40,10 +40,13 @@ func (a *app) mcpCommand() *cobra.Command {
 			}
 			srv := mcp.New(mcp.Options{
 				Catalog: a.catalog,
-				Version: version,
-				Dir:     wd,
-				Getenv:  a.getenv,
-				EnvFile: a.envFile,
+				// Plugins that did not load (or whose tool name is taken)
+				// are reported once on stderr, the rest keep working.
+				PluginFailures: mcpPluginFailures(a),
+				Version:        version,
+				Dir:            wd,
+				Getenv:         a.getenv,
+				EnvFile:        a.envFile,
 				Overrides: platform.Overrides{
 					BaseURL: a.baseURL, ClientID: a.clientID, ClientSecret: a.clientSecret, Timeout: a.timeout,
 				},
