@@ -21,8 +21,8 @@ func init() {
 			EN: "{tools} take minutes and block the call: it is safer to run them as a background CLI process (elemctl deploy …) and read its JSON. When the client sends a progressToken the server sends progress notifications; the whole progress is also in the answer's log field.",
 		},
 		"mcp.server.instructions-env": {
-			RU: "Стенд по умолчанию – тот, с которым запущен сервер; любой другой стенд доступен через параметр env_file – путь к его .env (абсолютный или от текущего каталога сервера).",
-			EN: "The default stand is the one the server started with; any other stand is reached through the env_file parameter – the path of its .env (absolute or relative to the server's current directory).",
+			RU: "Стенд по умолчанию – тот, с которым запущен сервер; любой другой стенд доступен через параметр env_file – путь к его .env. Относительные пути (env_file, project_dir, output) считаются от текущего каталога сервера, поэтому надёжнее передавать абсолютные.",
+			EN: "The default stand is the one the server started with; any other stand is reached through the env_file parameter – the path of its .env. Relative paths (env_file, project_dir, output) are resolved from the server's current directory, so absolute ones are safer.",
 		},
 		"mcp.server.instructions-local": {
 			RU: "{tools} – локальные: у них нет env_file и окружения, к платформе они не обращаются.",
