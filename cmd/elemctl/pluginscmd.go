@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -88,6 +89,7 @@ func (a *app) refuseUnknownWithFailures(name string) error {
 		}
 		list = append(list, jsonx.New("source", f.Source, "error", f.Error))
 	}
+	sort.Strings(sources)
 	out, _ := jsonx.Marshal(jsonx.New(
 		"error", i18n.T("plugins.unknown-command", "name", name, "sources", strings.Join(sources, ", ")),
 		"plugin-failures", list,
