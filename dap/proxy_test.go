@@ -538,3 +538,26 @@ func TestEventsAndUnknownMessagesPassUntouched(t *testing.T) {
 		t.Errorf("got %d custom events, want 50", n)
 	}
 }
+
+func TestAttachWarnsWhenNoSourcesRootIsFound(t *testing.T) {
+	empty := t.TempDir()
+	platform := &fixedSession{}
+	opts := fastFakeOptions(t)
+	opts.Session = platform.lookup
+	s := startSession(t, opts)
+	s.client.initialize()
+	s.client.call("attach", map[string]any{"appId": "tasks", "cwd": empty})
+	if ws := lastRequest(s.client.fakeLog(), "attach")["arguments"].(map[string]any)["workspace"]; ws != empty {
+		t.Errorf("workspace = %v, want the start directory %s", ws, empty)
+	}
+	want := i18n.T("dap.no-workspace", "dir", empty)
+	found := false
+	for _, m := range s.client.all {
+		if m.str("event") == "output" && strings.Contains(m.body()["output"].(string), want) {
+			found = true
+		}
+	}
+	if !found || !strings.Contains(s.stderr.String(), want) {
+		t.Errorf("no warning about the sources root; stderr:\n%s", s.stderr)
+	}
+}
