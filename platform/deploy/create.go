@@ -9,6 +9,7 @@ import (
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/platform"
 	"github.com/elemctl/elemctl/platform/buildlist"
+	"github.com/elemctl/elemctl/platform/upload"
 )
 
 // CreateOptions are the inputs of apps create / apps ensure (spec cli.md §8).
@@ -100,7 +101,7 @@ func (o *Ops) checkBuildSource(ctx context.Context, opts CreateOptions, project,
 	if c := listsBuild(cards, version); c != nil {
 		return Source{BuildID: buildlist.ID(c), Version: buildlist.Version(c)}, nil
 	}
-	owner, searched := o.findBuildOwner(ctx, version, project)
+	owner, searched := o.findBuildOwner(ctx, version)
 	if owner != nil {
 		ownerID, ownerName := owner.Str("id"), owner.Str("name")
 		if opts.ProjectFromEnv {
@@ -125,53 +126,21 @@ func (o *Ops) checkBuildSource(ctx context.Context, opts CreateOptions, project,
 	return Source{}, &platform.Error{Kind: platform.KindConfig, Message: strings.Join(parts, ". ")}
 }
 
-// findBuildOwner looks for the project that lists a build id: the project
-// the registry remembers first, then the others newest first (skipping the
-// given one, deleted projects and groups). searched is false when the
-// project list could not be read.
-func (o *Ops) findBuildOwner(ctx context.Context, buildID, skip string) (owner *jsonx.Object, searched bool) {
-	projects, err := o.listProjects(ctx)
+// findBuildOwner looks for the project that lists a build id, the project
+// the registry remembers for it first (the upload operation's search).
+// searched is false when the project list could not be read.
+func (o *Ops) findBuildOwner(ctx context.Context, buildID string) (owner *jsonx.Object, searched bool) {
+	var first []string
+	if o.Registry != nil {
+		if remembered, ok := o.Registry.Read().ProjectOf(buildID); ok {
+			first = []string{remembered}
+		}
+	}
+	p, err := upload.FindBuildProject(ctx, o.Client, buildID, first)
 	if err != nil {
 		return nil, false
 	}
-	var candidates []*jsonx.Object
-	for _, p := range projects {
-		if p.Str("id") == skip || truthy(p.Value("deleted")) || strings.EqualFold(p.Str("project-kind"), "Group") {
-			continue
-		}
-		candidates = append(candidates, p)
-	}
-	sortNewestCreated(candidates)
-	if o.Registry != nil {
-		if remembered, ok := o.Registry.Read().ProjectOf(buildID); ok {
-			for i, p := range candidates {
-				if p.Str("id") == remembered {
-					candidates = append([]*jsonx.Object{p}, append(candidates[:i:i], candidates[i+1:]...)...)
-					break
-				}
-			}
-		}
-	}
-	for _, p := range candidates {
-		cards, err := o.listBuilds(ctx, p.Str("id"))
-		if err != nil {
-			continue
-		}
-		for _, c := range cards {
-			if buildlist.ID(c) == buildID {
-				return p, true
-			}
-		}
-	}
-	return nil, true
-}
-
-func sortNewestCreated(projects []*jsonx.Object) {
-	for i := 1; i < len(projects); i++ {
-		for j := i; j > 0 && projects[j].Str("date-created") > projects[j-1].Str("date-created"); j-- {
-			projects[j], projects[j-1] = projects[j-1], projects[j]
-		}
-	}
+	return p, true
 }
 
 // runningBuildOf is a build some application of the project runs, a

@@ -2,6 +2,7 @@ package deploy_test
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -333,5 +334,32 @@ func TestDeployReportsTheSilentRollback(t *testing.T) {
 	}
 	if !log.has("проверка НЕ ПРОЙДЕНА") {
 		t.Errorf("no failure line:\n%s", log)
+	}
+}
+
+// An interrupted deploy keeps the application id and says how to look
+// later: the platform goes on with the apply whatever elemctl does.
+func TestDeployInterruptedMidWaitKeepsTheApplication(t *testing.T) {
+	s := standtest.Start(t, stand.Options{Speed: 1, Durations: stand.Durations{Apply: time.Hour}})
+	demo, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, log := opsFor(t, s, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	log.react = func(line string) {
+		if strings.Contains(line, "статус Updating") {
+			cancel()
+		}
+	}
+	_, err = ops.Deploy(ctx, deploy.DeployOptions{AppRef: demo.AppID, AppIDSource: deploy.SourceFlag,
+		ProjectID: demo.ProjectID, ProjectIDSource: deploy.SourceFlag, ProjectDir: demoCopy(t, nil)})
+	var ie *deploy.InterruptedError
+	if !errors.As(err, &ie) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("want an interruption, got %v", err)
+	}
+	if !strings.Contains(err.Error(), "elemctl verify-deploy "+demo.AppID+" --version-id ") {
+		t.Errorf("the message does not say how to check later: %v", err)
 	}
 }
