@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -38,6 +39,7 @@ func (a *app) mcpCommand() *cobra.Command {
 				os.Stdout = os.Stderr
 				defer func() { os.Stdout = f }()
 			}
+			tuneServerGC(a.getenv)
 			srv := mcp.New(mcp.Options{
 				Catalog: a.catalog,
 				// Plugins that did not load (or whose tool name is taken)
@@ -58,5 +60,19 @@ func (a *app) mcpCommand() *cobra.Command {
 			}
 			return nil
 		},
+	}
+}
+
+// tuneServerGC trades some memory for less collector work in the
+// long-lived server: a call over thousands of cards allocates tens of
+// megabytes that die at once, and the default pace collects them several
+// times per call. A soft limit keeps the heap bounded; GOGC and GOMEMLIMIT
+// in the environment win.
+func tuneServerGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(128 << 20)
 	}
 }
