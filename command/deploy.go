@@ -313,8 +313,8 @@ func init() {
 			EN: "Create an application from a build (without version_id: the project's newest build). With verify it waits for readiness (minutes) and verifies the build. The answer has sign-in: sign in with a control-panel account.",
 		},
 		"mcp.help.ensure-app": {
-			RU: "Как create_app, но существующее приложение с таким именем не создаётся заново: ответ говорит, работает ли оно на version_id.",
-			EN: "Like create_app, but an existing application of the name is not created again: the answer says whether it runs version_id.",
+			RU: "Как create_app, но существующее приложение с таким именем не пересоздаётся: ответ {id, created: false, sign-in} говорит, работает ли оно на version_id (applied); отсутствующее создаётся – created: true.",
+			EN: "Like create_app, but an existing application of the name is not recreated: the answer {id, created: false, sign-in} says whether it runs version_id (applied); an absent one is created – created: true.",
 		},
 		"cli.arg.create-name":             {RU: "имя приложения (display-name и publication-context)", EN: "the application's name (display-name and publication-context)"},
 		"cli.arg.create-project-id":       {RU: "проект (по умолчанию ELEMENT_PROJECT_ID)", EN: "the project (default ELEMENT_PROJECT_ID)"},
