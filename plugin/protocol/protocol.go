@@ -132,10 +132,15 @@ const MaxLine = 64 << 20
 var ErrLineTooLong = errors.New("protocol: message longer than 64 MiB")
 
 // Reader reads messages, one per line.
-type Reader struct{ r *bufio.Reader }
+type Reader struct {
+	r     *bufio.Reader
+	limit int
+}
 
 // NewReader reads messages from r.
-func NewReader(r io.Reader) *Reader { return &Reader{r: bufio.NewReaderSize(r, 64<<10)} }
+func NewReader(r io.Reader) *Reader {
+	return &Reader{r: bufio.NewReaderSize(r, 64<<10), limit: MaxLine}
+}
 
 // ReadLine returns the next non-empty line without its end. At the end of
 // the stream it returns io.EOF; a final line without a newline still counts.
@@ -144,7 +149,7 @@ func (r *Reader) ReadLine() ([]byte, error) {
 		var line []byte
 		for {
 			chunk, err := r.r.ReadSlice('\n')
-			if len(line)+len(chunk) > MaxLine {
+			if len(line)+len(chunk) > r.limit {
 				return nil, ErrLineTooLong
 			}
 			line = append(line, chunk...)
