@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"net/url"
 	"strings"
 
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -226,7 +225,7 @@ func runAppsDebug(ctx context.Context, cc *Context, in Values) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := cl.Post(ctx, "/applications/"+url.PathEscape(id)+"/actions/debug", nil)
+	v, err := cl.OpenDebugSession(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elemctl/elemctl/dap/internal/platformsession"
+	"github.com/elemctl/elemctl/platform/debugsession"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/platform"
 	"github.com/elemctl/elemctl/platform/stand"
@@ -19,7 +19,7 @@ import (
 // standLookup is the Session function `elemctl dap` uses, pointed at the
 // emulated stand over real HTTP.
 func standLookup(ctx context.Context, req SessionRequest) (*SessionInfo, error) {
-	s, err := platformsession.Lookup(ctx, platformsession.Options{
+	s, err := debugsession.Lookup(ctx, debugsession.Options{
 		Getenv: func(string) string { return "" },
 		Client: platform.ClientOptions{TokenCacheDir: "-"},
 	}, req.AppRef, req.EnvFile, req.Cwd)

@@ -95,3 +95,10 @@ func PickApp(apps []*jsonx.Object, ref string) (string, error) {
 	}
 	return "", ConfigErrorf("client.app-ambiguous", "ref", ref, "ids", strings.Join(ids, ", "))
 }
+
+// OpenDebugSession asks the platform for a debug session of an application:
+// the answer holds debug-token, debug-address and client-debug-address, or
+// is nil when the platform sent no body.
+func (c *Client) OpenDebugSession(ctx context.Context, id string) (any, error) {
+	return c.Post(ctx, "/applications/"+url.PathEscape(id)+"/actions/debug", nil)
+}

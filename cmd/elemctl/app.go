@@ -585,13 +585,16 @@ func (a *app) platformClient() (*platform.Client, error) {
 		}
 		a.client.cl, a.client.err = platform.NewClient(cfg, platform.ClientOptions{
 			UserAgent: "elemctl/" + version,
-			// The TLS warning is the transport's own: --quiet does not hide it.
-			Warn: func(s string) {
-				a.errMu.Lock()
-				defer a.errMu.Unlock()
-				fmt.Fprintln(a.stderr, s)
-			},
+			Warn:      a.warn,
 		})
 	})
 	return a.client.cl, a.client.err
+}
+
+// warn prints a warning of the transport itself (TLS verification off):
+// --quiet does not hide it.
+func (a *app) warn(line string) {
+	a.errMu.Lock()
+	defer a.errMu.Unlock()
+	fmt.Fprintln(a.stderr, line)
 }

@@ -49,13 +49,14 @@ func (w stderrLines) Write(p []byte) (int, error) {
 // command runs, through the progress channel (silenced by --quiet). Not for
 // `plugins`, which answers with the failures, nor for `mcp`, which reports
 // them its own way, nor for `apps get`, whose output editors read with
-// stderr mixed in; nor for the root (`--version`, an unknown command).
+// stderr mixed in; nor for the root (`--version`, an unknown command) and
+// shell completion requests.
 func (a *app) reportPluginFailures(cmd *cobra.Command) {
 	if cmd == nil || !cmd.HasParent() {
 		return
 	}
 	switch strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ") {
-	case "plugins", "mcp", "apps get":
+	case "plugins", "mcp", "apps get", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
 		return
 	}
 	for _, f := range plugin.Failures(a.catalog) {

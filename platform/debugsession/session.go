@@ -1,16 +1,15 @@
-// Package platformsession looks debug sessions up on the platform for the
+// Package debugsession looks debug sessions up on the platform for the
 // DAP proxy, the way `elemctl apps debug` and `elemctl apps get` do: the
 // application is an id or an exact name (ELEMENT_APP_ID by default), the
 // session comes from POST /applications/{id}/actions/debug and the card
 // from GET /applications/{id}. It does not import package dap, so the
-// proxy's own tests can use it; Func adapts it to dap.Options.Session.
-package platformsession
+// proxy's own tests can use it.
+package debugsession
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/url"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -70,7 +69,7 @@ func Lookup(ctx context.Context, opts Options, appRef, envFile, cwd string) (*Se
 	if err != nil {
 		return nil, withHint(err)
 	}
-	v, err := cl.Post(ctx, "/applications/"+url.PathEscape(id)+"/actions/debug", nil)
+	v, err := cl.OpenDebugSession(ctx, id)
 	if err != nil {
 		return nil, withHint(err)
 	}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/elemctl/elemctl/dap"
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/platform"
+	"github.com/elemctl/elemctl/platform/debugsession"
+	"github.com/elemctl/elemctl/plugin"
+)
+
+func init() {
+	faceBuilders = append(faceBuilders, (*app).dapCommand)
+	i18n.Register(map[string]i18n.Message{
+		"cli.help.dap": {
+			RU: "DAP-прокси перед отладчиком платформы: запускает его и дополняет attach данными сеанса",
+			EN: "DAP proxy in front of the platform's debug adapter: starts it and completes attach with the session",
+		},
+		"cli.flag.dap-adapter": {
+			RU: "каталог отладчика (с repo/com.e1c.g5rt.debugger.adapter*.jar)",
+			EN: "the debug adapter directory (holding repo/com.e1c.g5rt.debugger.adapter*.jar)",
+		},
+		"cli.flag.dap-java": {RU: "путь к java (по умолчанию JAVA_HOME, затем PATH)", EN: "the java executable (default: JAVA_HOME, then PATH)"},
+	})
+}
+
+// dapCommand serves DAP on stdio: stdout belongs to the protocol.
+func (a *app) dapCommand() *cobra.Command {
+	var adapterDir, java string
+	cmd := &cobra.Command{
+		Use:   "dap",
+		Short: i18n.T("cli.help.dap"),
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			code, err := dap.Run(cmd.Context(), dap.Options{
+				Stdin:         a.stdin,
+				Stdout:        a.stdout,
+				Stderr:        a.stderr,
+				AdapterDir:    adapterDir,
+				Java:          java,
+				Getenv:        a.getenv,
+				LocateAdapter: func() (string, error) { return plugin.LocateAdapter(a.getenv) },
+				Session:       a.debugSession,
+			})
+			if err != nil && cmd.Context().Err() == nil {
+				return &handlerError{err}
+			}
+			if code != 0 {
+				return &exitError{code: code}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&adapterDir, "adapter", "", i18n.T("cli.flag.dap-adapter"))
+	cmd.Flags().StringVar(&java, "java", "", i18n.T("cli.flag.dap-java"))
+	return cmd
+}
+
+// debugSession looks the attach's application up with the same client
+// rules as every other command; an attach without envFile uses --env-file.
+func (a *app) debugSession(ctx context.Context, req dap.SessionRequest) (*dap.SessionInfo, error) {
+	envFile := req.EnvFile
+	if envFile == "" {
+		envFile = a.envFile
+	}
+	s, err := debugsession.Lookup(ctx, debugsession.Options{
+		Getenv: a.getenv,
+		Overrides: platform.Overrides{
+			BaseURL: a.baseURL, ClientID: a.clientID, ClientSecret: a.clientSecret, Timeout: a.timeout,
+		},
+		Client: platform.ClientOptions{UserAgent: "elemctl/" + version, Warn: a.warn},
+	}, req.AppRef, envFile, req.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	return &dap.SessionInfo{
+		AppID: s.AppID, Card: s.Card, BaseURL: s.BaseURL,
+		DebugToken: s.DebugToken, DebugAddress: s.DebugAddress, ClientDebugAddress: s.ClientDebugAddress,
+	}, nil
+}
