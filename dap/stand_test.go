@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elemctl/elemctl/platform/debugsession"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/platform"
+	"github.com/elemctl/elemctl/platform/debugsession"
 	"github.com/elemctl/elemctl/platform/stand"
 	"github.com/elemctl/elemctl/platform/stand/standtest"
 )
