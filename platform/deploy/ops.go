@@ -65,11 +65,6 @@ type Ops struct {
 	outage time.Time // start of the current server-start outage
 }
 
-// New prepares operations with production defaults for anything unset.
-func New(cl *platform.Client) *Ops {
-	return &Ops{Client: cl}
-}
-
 func (o *Ops) clock() Clock {
 	if o.Clock == nil {
 		return RealClock
