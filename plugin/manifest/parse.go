@@ -256,13 +256,12 @@ func Parse(dir string, data []byte, opts Options) (*Plugin, error) {
 	source := filepath.Base(dir)
 	file := filepath.Join(dir, protocol.ManifestFile)
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if !json.Valid(data) {
-		var probe any
-		err := json.Unmarshal(data, &probe)
-		return nil, pluginErr(source, "plugins.manifest-invalid", "file", file, "error", err)
-	}
 	top, ok := objectOf(data)
 	if !ok {
+		var probe any
+		if err := json.Unmarshal(data, &probe); err != nil {
+			return nil, pluginErr(source, "plugins.manifest-invalid", "file", file, "error", err)
+		}
 		return nil, pluginErr(source, "plugins.manifest-not-object", "file", file)
 	}
 	p := &Plugin{Dir: dir, Timeout: DefaultTimeout, StartupTimeout: DefaultStartupTimeout}
