@@ -2,10 +2,8 @@ package command
 
 import (
 	"context"
-	"strings"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
-	"github.com/elemctl/elemctl/platform"
 	"github.com/elemctl/elemctl/platform/deploy"
 )
 
@@ -15,11 +13,8 @@ func init() {
 			Path: []string{"apps", "apply"},
 			Help: "cli.help.apps-apply", Slow: true,
 			Args: []Argument{
-				// [APP_ID] VERSION_ID: the application is optional in front of
-				// the required build, so both arrive as one list and the
-				// handler tells them apart by count.
-				{Name: "ids", Help: "cli.arg.apply-ids", Type: String, Positional: true, Multiple: true, Required: true, Metavar: "[APP_ID] VERSION_ID"},
-				{Name: "app-id", Help: "cli.arg.app-id", Type: String, Metavar: "APP_ID"},
+				AppArg(false),
+				{Name: "version-id", Help: "cli.arg.apply-version-id", Type: String, Positional: true, Required: true, Metavar: "VERSION_ID"},
 			},
 			Run: runAppsApply,
 		},
@@ -35,21 +30,7 @@ func init() {
 }
 
 func runAppsApply(ctx context.Context, cc *Context, in Values) (any, error) {
-	ids := in.Strings("ids")
-	flagApp := strings.TrimSpace(in.Str("app-id"))
-	var app, version string
-	switch len(ids) {
-	case 1:
-		version = ids[0]
-		app = flagApp
-	case 2:
-		app, version = ids[0], ids[1]
-		if flagApp != "" && flagApp != app {
-			return nil, platform.ConfigErrorf("cli.given-twice", "a", app, "b", flagApp, "flag", "--app-id")
-		}
-	default:
-		return nil, platform.ConfigErrorf("cli.apply-ids")
-	}
+	app, version := in.Str("app-id"), in.Str("version-id")
 	cl, err := cc.Client()
 	if err != nil {
 		return nil, err

@@ -31,12 +31,9 @@ func init() {
 		&Command{
 			Path: []string{"apps", "export-extension"}, Tool: "export_extension",
 			Help: "cli.help.apps-export-extension", ToolHelp: "mcp.help.export-extension", ReadOnly: true,
-			// The application is optional before the required extension, so
-			// both come as one positional list: [APP_ID] EXTENSION.
 			Args: []Argument{
-				{Name: "refs", Help: "cli.arg.export-extension-refs", Type: String, Positional: true, Multiple: true,
-					Required: true, Metavar: "[APP_ID] EXTENSION"},
-				{Name: "app-id", Help: "cli.arg.app-id", Type: String, Metavar: "APP_ID"},
+				AppArg(false),
+				{Name: "extension", Help: "cli.arg.export-extension", Type: String, Positional: true, Required: true, Metavar: "EXTENSION"},
 				{Name: "output", Help: "cli.arg.export-output", Type: String, Metavar: "PATH"},
 			},
 			ToolArgs: []Argument{
@@ -85,10 +82,7 @@ func runAppsExport(ctx context.Context, cc *Context, in Values) (any, error) {
 }
 
 func runAppsExportExtension(ctx context.Context, cc *Context, in Values) (any, error) {
-	appRef, extRef, err := exportExtensionRefs(in)
-	if err != nil {
-		return nil, err
-	}
+	appRef, extRef := in.Str("app-id"), in.Str("extension")
 	cl, err := cc.Client()
 	if err != nil {
 		return nil, err
@@ -134,26 +128,6 @@ func runAppsExportExtension(ctx context.Context, cc *Context, in Values) (any, e
 		saved.addTo(out)
 	}
 	return out, nil
-}
-
-// exportExtensionRefs reads "[APP_ID] EXTENSION" of the CLI, or the
-// app_id and extension parameters of MCP.
-func exportExtensionRefs(in Values) (app, ext string, err error) {
-	if _, isCLI := in.Raw("refs"); !isCLI {
-		return in.Str("app-id"), in.Str("extension"), nil
-	}
-	refs := in.Strings("refs")
-	flag := in.Str("app-id")
-	switch len(refs) {
-	case 1:
-		return flag, refs[0], nil
-	case 2:
-		if flag != "" && flag != refs[0] {
-			return "", "", platform.ConfigErrorf("cli.given-twice", "a", refs[0], "b", flag, "flag", "--app-id")
-		}
-		return refs[0], refs[1], nil
-	}
-	return "", "", platform.ConfigErrorf("cli.export-extension-refs", "args", strings.Join(refs, " "))
 }
 
 // ListAppExtensions reads the extensions applied to an application

@@ -334,12 +334,8 @@ func init() {
 		"mcp.arg.create-development-mode": {RU: "со средой разработки", EN: "with the development environment"},
 		"mcp.arg.create-verify":           {RU: "дождаться готовности и проверить сборку", EN: "wait for readiness and verify the build"},
 
-		"cli.help.apps-apply": {RU: "применить сборку к приложению, дождаться и проверить", EN: "apply a build to the application, wait and verify"},
-		"cli.arg.apply-ids":   {RU: "приложение (id или имя; по умолчанию ELEMENT_APP_ID) и id сборки", EN: "the application (id or name; default ELEMENT_APP_ID) and the build id"},
-		"cli.apply-ids": {
-			RU: "apps apply ждёт [APP_ID] VERSION_ID: id сборки обязателен, приложение – перед ним или через --app-id",
-			EN: "apps apply takes [APP_ID] VERSION_ID: the build id is required, the application goes before it or with --app-id",
-		},
+		"cli.help.apps-apply":      {RU: "применить сборку к приложению, дождаться и проверить", EN: "apply a build to the application, wait and verify"},
+		"cli.arg.apply-version-id": {RU: "id сборки", EN: "the build id"},
 		"mcp.help.apply-build": {
 			RU: "Начать применение сборки к приложению и сразу вернуть ответ платформы (без ожидания; проверка – verify_deploy).",
 			EN: "Start applying a build to an application and return the platform's answer at once (no wait; check with verify_deploy).",

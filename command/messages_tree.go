@@ -94,9 +94,9 @@ func init() {
 			RU: "файл или каталог (существующий либо с / на конце); по умолчанию – текущий каталог, имя «{Name} {Version}.xasm»",
 			EN: "a file or a directory (existing, or ending with /); default – the current directory, name \"{Name} {Version}.xasm\"",
 		},
-		"cli.arg.export-extension-refs": {
-			RU: "приложение (необязательно, по умолчанию ELEMENT_APP_ID) и расширение: id, project-id, имя или представление проекта",
-			EN: "the application (optional, default ELEMENT_APP_ID) and the extension: id, project-id, project name or presentation",
+		"cli.arg.export-extension": {
+			RU: "расширение: id, project-id, имя или представление проекта",
+			EN: "the extension: id, project-id, project name or presentation",
 		},
 		"mcp.help.export-app": {
 			RU: "Скачать сборку, которую выполняет приложение (app_id – id или точное имя), в файл .xasm: {file, size, manifest}. Расширения в неё не входят.",
@@ -108,10 +108,6 @@ func init() {
 		},
 		"mcp.arg.export-output":    {RU: "файл или каталог; пусто – текущий каталог", EN: "a file or a directory; empty – the current directory"},
 		"mcp.arg.export-extension": {RU: "расширение: id, project-id, имя или представление проекта", EN: "the extension: id, project-id, project name or presentation"},
-		"cli.export-extension-refs": {
-			RU: "ожидались [APP_ID] EXTENSION, получено: {args}",
-			EN: "[APP_ID] EXTENSION expected, got: {args}",
-		},
 		"client.export-what-app": {
 			RU: "выгрузка проекта приложения {app}",
 			EN: "the export of the project of the application {app}",

@@ -289,7 +289,8 @@ func TestExportExtension(t *testing.T) {
 
 	dir := t.TempDir()
 	in := NewValues()
-	in.Set("refs", []string{demo.AppName, "crmextras"})
+	in.Set("app-id", demo.AppName)
+	in.Set("extension", "crmextras")
 	in.Set("output", "out/")
 	out, err := core.Path("apps", "export-extension").Run(ctx, treeContext(CLI, cl, dir), in)
 	if err != nil {

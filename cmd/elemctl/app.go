@@ -159,6 +159,9 @@ func (a *app) buildRoot() *cobra.Command {
 				return nil
 			}
 			if len(args) > 0 {
+				if err := a.refuseUnknownWithFailures(args[0]); err != nil {
+					return err
+				}
 				return fmt.Errorf("%s", i18n.T("cli.unknown-command", "name", args[0]))
 			}
 			cmd.SetOut(a.stderr)
@@ -185,6 +188,7 @@ func (a *app) buildRoot() *cobra.Command {
 			}
 			i18n.SetLang(l)
 		}
+		a.reportPluginFailures(cmd)
 		return nil
 	}
 	localizeHelp(root)
@@ -271,6 +275,10 @@ func actionFirstHint(root *cobra.Command, args []string) string {
 
 // leafCommand renders one catalog command as a cobra command.
 func (a *app) leafCommand(c *command.Command) *cobra.Command {
+	if c.Source != "" {
+		// Plugin commands follow the manifest's command-line rules.
+		return a.pluginLeaf(c)
+	}
 	use := c.Path[len(c.Path)-1]
 	var positionals []command.Argument
 	for _, arg := range c.Args {
@@ -377,16 +385,24 @@ func (a *app) values(c *command.Command, cmd *cobra.Command, args []string) (com
 	in := command.NewValues()
 	flags := cmd.Flags()
 	pos := 0
+	// Like argparse, an optional positional in front of a required one
+	// ("[APP_ID] VERSION_ID") takes a value only when there are more
+	// values than required positionals.
+	spare := len(args) - requiredPositionals(c.Args)
 	for _, arg := range c.Args {
 		key := arg.KeyName()
 		if arg.Positional {
 			var given []string
-			if arg.Multiple {
+			switch {
+			case arg.Multiple:
 				given = args[min(pos, len(args)):]
 				pos = len(args)
-			} else if pos < len(args) {
+			case pos < len(args) && (arg.Required || spare > 0):
 				given = []string{args[pos]}
 				pos++
+				if !arg.Required {
+					spare--
+				}
 			}
 			alias := ""
 			if arg.CLIAlias != "" {
@@ -439,6 +455,16 @@ func (a *app) values(c *command.Command, cmd *cobra.Command, args []string) (com
 		in.Set(key, v)
 	}
 	return in, nil
+}
+
+func requiredPositionals(args []command.Argument) int {
+	n := 0
+	for _, a := range args {
+		if a.Positional && a.Required && !a.Multiple {
+			n++
+		}
+	}
+	return n
 }
 
 func flagValue(flags *pflag.FlagSet, arg command.Argument) (any, error) {

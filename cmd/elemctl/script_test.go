@@ -161,6 +161,7 @@ func TestSecretLeaksAreFound(t *testing.T) {
 //	standctl api21 on|off         old server without Console API 2.1
 //	standctl export on|off        old server without project/export
 //	standctl drafts APP on|off    the app has unpublished development changes
+//	standctl apply-error on|off   a failed apply leaves status Error instead of rolling back
 //	standctl env FILE             write a .env for the stand into FILE
 //	standctl jsonenv VAR FILE PATH  set VAR to a value of the JSON in FILE (e.g. after
 //	                              "cp stdout FILE"); PATH is dot-separated keys and
@@ -207,6 +208,8 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 		s.SetAPI21(onOff(args[1]))
 	case "export":
 		s.SetExportEnabled(onOff(args[1]))
+	case "apply-error":
+		s.SetApplyLeavesError(onOff(args[1]))
 	case "drafts":
 		ts.Check(s.SetAppDrafts(args[1], onOff(args[2])))
 	case "env":
