@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/command"
 	"github.com/elemctl/elemctl/lsp"
 	"github.com/elemctl/elemctl/platform/stand"
 )
@@ -315,5 +316,59 @@ func TestCodeLensesOnTheDescriptor(t *testing.T) {
 	arg := c["arguments"].([]any)[0].(map[string]any)
 	if out := s.run(c["command"].(string), arg); out["ok"] != true {
 		t.Errorf("the probe lens: %v", out)
+	}
+}
+
+func TestShutdownStopsRunningCommandsFirst(t *testing.T) {
+	s := start(t, setup{standOptions: stand.Options{Durations: stand.Durations{Apply: 30 * time.Minute}}})
+	s.initialize()
+	deploy := commandID(t, "deploy")
+	r := s.start(deploy, map[string]any{"cwd": s.ws}, "deploy-at-shutdown")
+	waitFor(t, "the apply", func() bool { return r.finished() || updating(s.stand, s.demo.AppID) })
+	if r.finished() {
+		t.Fatalf("the deploy ended too early: %s %v", r.raw, r.err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := s.conn.Call(ctx, "shutdown", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The deploy was answered before shutdown was.
+	if !r.finished() {
+		t.Fatal("shutdown answered while the deploy still ran")
+	}
+	if je := rpcError(t, r.err); je.Code != -32800 {
+		t.Errorf("the deploy at shutdown: %v", je)
+	}
+	_ = s.conn.Notify(ctx, "exit", nil)
+	if err := s.waitServed(); err != nil {
+		t.Errorf("exit: %v", err)
+	}
+}
+
+// TestDebugAdapterCommand runs the adapter lookup the XBSL debug set-up
+// needs (`elemctl debug-adapter`) as elemctl.debugAdapter. Until the
+// catalog names its LSP id, a copy with the id proves the rendering and
+// the test reports itself skipped.
+func TestDebugAdapterCommand(t *testing.T) {
+	c := command.Core().Tool("debug_adapter")
+	if c == nil {
+		t.Skip("the catalog has no debug_adapter command yet")
+	}
+	cat, id := command.Core(), c.LSP
+	if id == "" {
+		clone := *c
+		clone.Tool, clone.LSP = "", "debugAdapter"
+		cat.Add(&clone)
+		id = clone.LSP
+	}
+	s := start(t, setup{noSeed: true, catalog: cat})
+	s.initialize()
+	out := s.run("elemctl."+id, map[string]any{"cwd": s.ws})
+	if found, ok := out["found"].(bool); !ok || (found && out["path"] == nil) {
+		t.Errorf("debugAdapter: %v", out)
+	}
+	if c.LSP == "" {
+		t.Skip(`the catalog's debug_adapter command has no LSP id yet (Command.LSP = "debugAdapter"); a copy with it works`)
 	}
 }

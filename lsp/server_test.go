@@ -103,7 +103,7 @@ func TestEveryCommandOfTheCatalog(t *testing.T) {
 				t.Errorf("probe of the demo: %v", out)
 			}
 		}},
-		"debug-adapter": {map[string]any{}, func(t *testing.T, out map[string]any) {
+		"debug_adapter": {map[string]any{}, func(t *testing.T, out map[string]any) {
 			if _, ok := out["found"].(bool); !ok {
 				t.Errorf("debugAdapter: %v", out)
 			}
