@@ -112,14 +112,16 @@ func TestArgumentsMapCamelCaseOntoKeys(t *testing.T) {
 		{Name: "count", Type: command.Int},
 		{Name: "kind", Type: command.String, Choices: []string{"application", "library"}},
 	}}
-	raw := json.RawMessage(`{"cwd":"/ws","envFile":"stand.env","appId":"tasks","projectDir":"Acme/Tasks","requireClean":true,
+	ws := t.TempDir()
+	wsJSON, _ := json.Marshal(ws)
+	raw := json.RawMessage(`{"cwd":` + string(wsJSON) + `,"envFile":"stand.env","appId":"tasks","projectDir":"Acme/Tasks","requireClean":true,
 		"serverStartTimeout":5,"status":["Running","Stopped"],"count":"3","extraArgs":"--build-version 1.0-9 --kind=library"}`)
 	got, err := decodeArguments(c, []json.RawMessage{raw}, "/base")
 	if err != nil {
 		t.Fatal(err)
 	}
 	v := got.values
-	if got.cwd != filepath.FromSlash("/ws") || got.envFile != "stand.env" || v.Str("app-id") != "tasks" || v.Str("project-dir") != "Acme/Tasks" ||
+	if got.cwd != ws || got.envFile != "stand.env" || v.Str("app-id") != "tasks" || v.Str("project-dir") != "Acme/Tasks" ||
 		!v.Bool("require-clean") || v.Float("server-start-timeout") != 5 || len(v.Strings("status")) != 2 || v.Int("count") != 3 ||
 		v.Str("build-version") != "1.0-9" || v.Str("kind") != "library" {
 		t.Errorf("decoded: %+v %v", got, v.Keys())
@@ -127,8 +129,8 @@ func TestArgumentsMapCamelCaseOntoKeys(t *testing.T) {
 	// Defaults apply, appId and projectDir are ignored where they mean
 	// nothing, cwd defaults to the base.
 	other := &command.Command{Path: []string{"apps", "list"}, Args: []command.Argument{{Name: "brief", Type: command.Bool}, {Name: "limit", Type: command.Int, Default: 10}}}
-	got, err = decodeArguments(other, []json.RawMessage{json.RawMessage(`{"appId":"x","projectDir":"y"}`)}, "/base")
-	if err != nil || got.cwd != "/base" || got.values.Int("limit") != 10 || got.values.Given("limit") {
+	got, err = decodeArguments(other, []json.RawMessage{json.RawMessage(`{"appId":"x","projectDir":"y"}`)}, ws)
+	if err != nil || got.cwd != ws || got.values.Int("limit") != 10 || got.values.Given("limit") {
 		t.Errorf("defaults: %+v %v", got, err)
 	}
 	for _, bad := range []string{
