@@ -53,7 +53,7 @@ func (s *Server) startProgress(ctx context.Context, clientToken json.RawMessage,
 		p.token = clientToken
 	case create && supported:
 		token, _ := json.Marshal(fmt.Sprintf("elemctl-%d", s.tokenSeq.Add(1)))
-		cctx, stop := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
+		cctx, stop := context.WithTimeout(ctx, createTimeout)
 		_, err := s.conn.Call(cctx, protocol.MethodWorkDoneProgressCreate, progressParams{Token: token}, nil)
 		stop()
 		if err != nil {
