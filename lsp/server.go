@@ -220,20 +220,26 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	// Replies go out on a context of their own: the request's may be
 	// cancelled by then, and the response must still be written.
 	out := context.WithoutCancel(ctx)
+	// A failed write means the editor is gone; the read loop ends by
+	// itself then.
+	answer := func(res any, err error) error {
+		_ = reply(out, res, err)
+		return nil
+	}
 	s.mu.Lock()
 	initialized, shutdown := s.initialized, s.shutdown
 	s.mu.Unlock()
 	switch {
 	case method == protocol.MethodInitialize:
 		if initialized {
-			return reply(out, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, i18n.T("lsp.initialized-twice")))
+			return answer(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, i18n.T("lsp.initialized-twice")))
 		}
 		res, err := s.initialize(req.Params())
-		return reply(out, res, err)
+		return answer(res, err)
 	case !initialized:
-		return reply(out, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, i18n.T("lsp.not-initialized", "method", method)))
+		return answer(nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, i18n.T("lsp.not-initialized", "method", method)))
 	case shutdown:
-		return reply(out, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, i18n.T("lsp.shutting-down", "method", method)))
+		return answer(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, i18n.T("lsp.shutting-down", "method", method)))
 	}
 	switch method {
 	case protocol.MethodShutdown:
@@ -271,7 +277,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			_ = reply(out, res, err)
 		})
 	default:
-		return reply(out, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, i18n.T("lsp.method-not-found", "method", method)))
+		return answer(nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, i18n.T("lsp.method-not-found", "method", method)))
 	}
 	return nil
 }
