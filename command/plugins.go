@@ -21,7 +21,7 @@ func init() {
 		// beneath it (DebugAdapterExtract); a catalog path cannot be a
 		// command and a group at once.
 		&Command{
-			Tool: "debug_adapter", Help: "cli.help.debug-adapter", ToolHelp: "mcp.help.debug-adapter",
+			Tool: "debug_adapter", LSP: "debugAdapter", Help: "cli.help.debug-adapter", ToolHelp: "mcp.help.debug-adapter",
 			Local: true, ReadOnly: true, Idempotent: true, Args: []Argument{}, ToolArgs: []Argument{},
 			Run: runDebugAdapter,
 		},
