@@ -438,11 +438,8 @@ func copyTree(t *testing.T, from, to string) {
 func commandID(t *testing.T, path ...string) string {
 	t.Helper()
 	c := command.Core().Path(path...)
-	if c == nil {
-		t.Skipf("the catalog has no `%s` command yet", strings.Join(path, " "))
-	}
-	if c.LSP == "" {
-		t.Skipf("the catalog's `%s` command has no LSP id yet (Command.LSP)", strings.Join(path, " "))
+	if c == nil || c.LSP == "" {
+		t.Fatalf("the catalog's `%s` command must carry an LSP id", strings.Join(path, " "))
 	}
 	return "elemctl." + c.LSP
 }

@@ -347,28 +347,16 @@ func TestShutdownStopsRunningCommandsFirst(t *testing.T) {
 }
 
 // TestDebugAdapterCommand runs the adapter lookup the XBSL debug set-up
-// needs (`elemctl debug-adapter`) as elemctl.debugAdapter. Until the
-// catalog names its LSP id, a copy with the id proves the rendering and
-// the test reports itself skipped.
+// needs (`elemctl debug-adapter`) as elemctl.debugAdapter.
 func TestDebugAdapterCommand(t *testing.T) {
 	c := command.Core().Tool("debug_adapter")
-	if c == nil {
-		t.Skip("the catalog has no debug_adapter command yet")
+	if c == nil || c.LSP != "debugAdapter" {
+		t.Fatalf("the catalog's debug_adapter command must answer as elemctl.debugAdapter: %+v", c)
 	}
-	cat, id := command.Core(), c.LSP
-	if id == "" {
-		clone := *c
-		clone.Tool, clone.LSP = "", "debugAdapter"
-		cat.Add(&clone)
-		id = clone.LSP
-	}
-	s := start(t, setup{noSeed: true, catalog: cat})
+	s := start(t, setup{noSeed: true})
 	s.initialize()
-	out := s.run("elemctl."+id, map[string]any{"cwd": s.ws})
+	out := s.run("elemctl.debugAdapter", map[string]any{"cwd": s.ws})
 	if found, ok := out["found"].(bool); !ok || (found && out["path"] == nil) {
 		t.Errorf("debugAdapter: %v", out)
-	}
-	if c.LSP == "" {
-		t.Skip(`the catalog's debug_adapter command has no LSP id yet (Command.LSP = "debugAdapter"); a copy with it works`)
 	}
 }
