@@ -35,9 +35,14 @@ func (a *app) dapCommand() *cobra.Command {
 		Short: i18n.T("cli.help.dap"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			_, out, done, err := a.startProtocol()
+			if err != nil {
+				return err
+			}
+			defer done()
 			code, err := dap.Run(cmd.Context(), dap.Options{
 				Stdin:         a.stdin,
-				Stdout:        a.stdout,
+				Stdout:        out,
 				Stderr:        a.stderr,
 				AdapterDir:    adapterDir,
 				Java:          java,
@@ -67,11 +72,9 @@ func (a *app) debugSession(ctx context.Context, req dap.SessionRequest) (*dap.Se
 		envFile = a.envFile
 	}
 	s, err := debugsession.Lookup(ctx, debugsession.Options{
-		Getenv: a.getenv,
-		Overrides: platform.Overrides{
-			BaseURL: a.baseURL, ClientID: a.clientID, ClientSecret: a.clientSecret, Timeout: a.timeout,
-		},
-		Client: platform.ClientOptions{UserAgent: "elemctl/" + version, Warn: a.warn},
+		Getenv:    a.getenv,
+		Overrides: a.overrides(),
+		Client:    platform.ClientOptions{UserAgent: "elemctl/" + version, Warn: a.warn},
 	}, req.AppRef, envFile, req.Cwd)
 	if err != nil {
 		return nil, err

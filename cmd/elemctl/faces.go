@@ -1,6 +1,13 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/elemctl/elemctl/platform"
+)
 
 // faceBuilders make the commands that are faces of their own (servers such
 // as stand, mcp, lsp, dap) rather than catalog operations. Each face's file
@@ -21,4 +28,29 @@ func (a *app) faceCommands() []*cobra.Command {
 
 func init() {
 	faceBuilders = append(faceBuilders, (*app).standCommand)
+}
+
+// startProtocol prepares a protocol server face (mcp, lsp, dap): an explicit
+// --env-file must exist, so a typo fails at start instead of on every call,
+// and stdout belongs to the protocol – anything in the process that prints
+// to os.Stdout by mistake lands on stderr instead. done undoes the
+// redirection.
+func (a *app) startProtocol() (wd string, out io.Writer, done func(), err error) {
+	wd, _ = os.Getwd()
+	if a.envFile != "" {
+		if _, err := platform.EnvFilePath(a.envFile, wd); err != nil {
+			return "", nil, nil, &handlerError{err}
+		}
+	}
+	out, done = a.stdout, func() {}
+	if f, ok := out.(*os.File); ok && f == os.Stdout {
+		os.Stdout = os.Stderr
+		done = func() { os.Stdout = f }
+	}
+	return wd, out, done, nil
+}
+
+// overrides are the global connection flags.
+func (a *app) overrides() platform.Overrides {
+	return platform.Overrides{BaseURL: a.baseURL, ClientID: a.clientID, ClientSecret: a.clientSecret, Timeout: a.timeout}
 }

@@ -2,13 +2,11 @@ package main
 
 import (
 	"errors"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/lsp"
-	"github.com/elemctl/elemctl/platform"
 )
 
 func init() {
@@ -26,32 +24,22 @@ func (a *app) lspCommand() *cobra.Command {
 		Short: i18n.T("lsp.cli-help"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			wd, _ := os.Getwd()
-			if a.envFile != "" {
-				if _, err := platform.EnvFilePath(a.envFile, wd); err != nil {
-					return &handlerError{err}
-				}
+			wd, out, done, err := a.startProtocol()
+			if err != nil {
+				return err
 			}
-			out := a.stdout
-			// stdout belongs to the protocol: anything in the process that
-			// prints to os.Stdout by mistake lands on stderr instead.
-			if f, ok := out.(*os.File); ok && f == os.Stdout {
-				os.Stdout = os.Stderr
-				defer func() { os.Stdout = f }()
-			}
+			defer done()
 			srv := lsp.New(lsp.Options{
-				Catalog: a.catalog,
-				Version: version,
-				Dir:     wd,
-				Getenv:  a.getenv,
-				EnvFile: a.envFile,
-				Overrides: platform.Overrides{
-					BaseURL: a.baseURL, ClientID: a.clientID, ClientSecret: a.clientSecret, Timeout: a.timeout,
-				},
+				Catalog:           a.catalog,
+				Version:           version,
+				Dir:               wd,
+				Getenv:            a.getenv,
+				EnvFile:           a.envFile,
+				Overrides:         a.overrides(),
 				AdoptClientLocale: a.lang == "" && a.getenv("ELEMCTL_LANG") == "",
 				Stderr:            a.stderr,
 			})
-			err := srv.Serve(cmd.Context(), a.stdin, out)
+			err = srv.Serve(cmd.Context(), a.stdin, out)
 			if errors.Is(err, lsp.ErrExitWithoutShutdown) {
 				return &exitError{code: exitFailure}
 			}

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"os"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/mcp"
-	"github.com/elemctl/elemctl/platform"
 )
 
 func init() {
@@ -26,19 +24,11 @@ func (a *app) mcpCommand() *cobra.Command {
 		Short: i18n.T("mcp.server.cli-help"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			wd, _ := os.Getwd()
-			if a.envFile != "" {
-				if _, err := platform.EnvFilePath(a.envFile, wd); err != nil {
-					return &handlerError{err}
-				}
+			wd, out, done, err := a.startProtocol()
+			if err != nil {
+				return err
 			}
-			out := a.stdout
-			// stdout belongs to the protocol: anything in the process that
-			// prints to os.Stdout by mistake lands on stderr instead.
-			if f, ok := out.(*os.File); ok && f == os.Stdout {
-				os.Stdout = os.Stderr
-				defer func() { os.Stdout = f }()
-			}
+			defer done()
 			tuneServerGC(a.getenv)
 			srv := mcp.New(mcp.Options{
 				Catalog: a.catalog,
@@ -49,10 +39,8 @@ func (a *app) mcpCommand() *cobra.Command {
 				Dir:            wd,
 				Getenv:         a.getenv,
 				EnvFile:        a.envFile,
-				Overrides: platform.Overrides{
-					BaseURL: a.baseURL, ClientID: a.clientID, ClientSecret: a.clientSecret, Timeout: a.timeout,
-				},
-				Stderr: a.stderr,
+				Overrides:      a.overrides(),
+				Stderr:         a.stderr,
 			})
 			defer srv.Close()
 			if err := srv.Serve(cmd.Context(), a.stdin, out); err != nil {
