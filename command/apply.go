@@ -11,7 +11,7 @@ func init() {
 	core.Add(
 		&Command{
 			Path: []string{"apps", "apply"},
-			Help: "cli.help.apps-apply", Slow: true,
+			Help: "cli.help.apps-apply", Slow: true, Destructive: true,
 			Args: []Argument{
 				AppArg(false),
 				{Name: "version-id", Help: "cli.arg.apply-version-id", Type: String, Positional: true, Required: true, Metavar: "VERSION_ID"},
@@ -19,7 +19,7 @@ func init() {
 			Run: runAppsApply,
 		},
 		&Command{
-			Tool: "apply_build", ToolHelp: "mcp.help.apply-build",
+			Tool: "apply_build", ToolHelp: "mcp.help.apply-build", Destructive: true,
 			ToolArgs: []Argument{
 				{Name: "app_id", Help: "mcp.arg.apply-app-id", Type: String, Required: true},
 				{Name: "version_id", Help: "mcp.arg.apply-version-id", Type: String, Required: true},

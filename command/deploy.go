@@ -19,7 +19,7 @@ func init() {
 	core.Add(
 		&Command{
 			Path: []string{"deploy"}, Tool: "deploy", LSP: "deploy",
-			Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true,
+			Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true,
 			Args: []Argument{
 				{Name: "app-id", Help: "cli.arg.deploy-app-id", Type: String, Metavar: "APP_ID"},
 				{Name: "project-id", Help: "cli.arg.deploy-project-id", Type: String, Metavar: "PROJECT_ID"},

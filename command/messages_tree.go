@@ -19,8 +19,8 @@ func init() {
 			EN: "Stop the application (app_id – id or exact name). The platform's answer or {ok: true, app-id}.",
 		},
 		"mcp.help.delete-app": {
-			RU: "Удалить приложение (app_id – id или точное имя). Удаление идёт в фоне минуты; приложение остаётся в списке со статусом Deleted. Отказ FAILED_PRECONDITION: в среде разработки есть неопубликованные изменения. Ответ платформы или {deleted: true, app-id}.",
-			EN: "Delete the application (app_id – id or exact name). The deletion runs in the background for minutes; the application stays listed with status Deleted. A FAILED_PRECONDITION refusal means unpublished development changes. The platform's answer or {deleted: true, app-id}.",
+			RU: "Удалить приложение (app_id – id или точное имя). Удаление идёт в фоне минуты; приложение остаётся в списке со статусом Deleted, а его URL перестаёт открываться. Отказ FAILED_PRECONDITION: в среде разработки есть неопубликованные изменения, удалите через панель управления. Ответ платформы или {deleted: true, app-id}.",
+			EN: "Delete the application (app_id – id or exact name). The deletion runs in the background for minutes; the application stays listed with status Deleted and its URL stops answering. A FAILED_PRECONDITION refusal means unpublished development changes: delete it through the control panel. The platform's answer or {deleted: true, app-id}.",
 		},
 
 		// apps users | token-access
@@ -171,8 +171,8 @@ func init() {
 			EN: "Builds of the project, newest first: {total, shown, summary, builds}. summary tells whether this is the whole history: the platform deletes unused builds when an application applies a build, while gaps from uploads without a project id are jumps, not deletions. limit=0 shows all.",
 		},
 		"mcp.help.get-build": {
-			RU: "Полная карточка сборки проекта; version – версия (1.0-42) или id сборки (id ищется в списке).",
-			EN: "The full card of a project's build; version – the version (1.0-42) or the build id (an id is looked up in the listing).",
+			RU: "Полная карточка сборки проекта. Адрес карточки на платформе – ВЕРСИЯ сборки (1.0-42): по UUID платформа отвечает 404, поэтому id сборки сначала ищется в списке сборок проекта.",
+			EN: "The full card of a project's build. The platform addresses a build card by its VERSION (1.0-42): a UUID is answered 404, so a build id is first looked up in the project's build list.",
 		},
 		"mcp.arg.builds-project-id": {RU: "id проекта", EN: "project id"},
 		"mcp.arg.builds-limit":      {RU: "сколько сборок показать (0 – все)", EN: "how many builds to show (0 – all)"},

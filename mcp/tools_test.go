@@ -315,22 +315,12 @@ var descriptionPins = map[string][]string{
 	"get_build":  {"ВЕРСИЯ", "404"},
 }
 
-// pendingPins are pins the catalog's descriptions did not carry when this
-// list was written; a missing one is reported, not failed, until the texts
-// catch up (then drop it here).
-var pendingPins = map[string]bool{
-	"delete_app/URL": true, "get_build/ВЕРСИЯ": true, "get_build/404": true,
-}
-
 func TestDescriptionsCarryThePinnedWords(t *testing.T) {
 	i18n.SetLang(i18n.RU)
 	for _, c := range coreTools() {
 		desc := Description(c)
 		for _, w := range descriptionPins[c.Tool] {
-			switch has := strings.Contains(desc, w); {
-			case !has && pendingPins[c.Tool+"/"+w]:
-				t.Logf("%s: the description still lacks %q (pending in the catalog)", c.Tool, w)
-			case !has:
+			if !strings.Contains(desc, w) {
 				t.Errorf("%s: the description lacks %q: %s", c.Tool, w, desc)
 			}
 		}
@@ -430,10 +420,6 @@ func TestToolParametersMatchTheSpec(t *testing.T) {
 	}
 }
 
-// pendingDestructive are tools the issue wants marked destructive whose
-// catalog entries are not yet; reported, not failed.
-var pendingDestructive = map[string]bool{"deploy": true, "apply_build": true}
-
 // TestAnnotationsTellWhatAToolDoes: list, get and find tools are
 // read-only; tools that delete, apply or deploy are destructive; nothing
 // is both.
@@ -446,9 +432,7 @@ func TestAnnotationsTellWhatAToolDoes(t *testing.T) {
 				t.Errorf("%s must be read-only", name)
 			}
 		case strings.HasPrefix(name, "delete_") || name == "deploy" || name == "apply_build" || name == "probe_cleanup":
-			if !c.Destructive && pendingDestructive[name] {
-				t.Logf("%s is not marked destructive yet (pending in the catalog)", name)
-			} else if !c.Destructive {
+			if !c.Destructive {
 				t.Errorf("%s must be destructive", name)
 			}
 		}
