@@ -64,6 +64,7 @@ func createOptions(cc *Context, in Values, projectEnv, spaceEnv string) deploy.C
 	if cc.Surface == MCP {
 		o.DevMode = in.Bool("development-mode")
 		o.LatestBuild = o.VersionID == ""
+		o.LatestNeedsProject = "mcp.create-needs-source"
 		o.Verify, o.Wait = in.Bool("verify"), in.Bool("verify")
 		return o
 	}

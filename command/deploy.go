@@ -245,6 +245,10 @@ func logBuildWarnings(cc *Context, res *assembly.BuildResult) {
 
 func init() {
 	i18n.Register(map[string]i18n.Message{
+		"mcp.create-needs-source": {
+			RU: "не из чего создавать приложение: передайте version_id (id сборки) или project_id – тогда берётся самая новая сборка проекта (по умолчанию ELEMENT_PROJECT_ID стенда)",
+			EN: "nothing to create the application from: pass version_id (a build id) or project_id – then the project's newest build is taken (default: the stand's ELEMENT_PROJECT_ID)",
+		},
 		"cli.help.deploy": {
 			RU: "собрать, загрузить в проект, применить и проверить, что приложение действительно работает на новой сборке",
 			EN: "build, upload into the project, apply and verify that the application really runs the new build",

@@ -313,6 +313,14 @@ func init() {
 			RU: "список задан дважды: LIST и --app – оставьте одно",
 			EN: "the list is given twice: LIST and --app – keep one",
 		},
+		"mcp.user-list-both": {
+			RU: "список задан дважды: list_id и app_id – оставьте одно",
+			EN: "the list is given twice: list_id and app_id – keep one",
+		},
+		"mcp.user-list-none": {
+			RU: "не задан список: list_id (id или представление) или app_id (его список пользователей по умолчанию)",
+			EN: "no list given: list_id (id or presentation) or app_id (its default user list)",
+		},
 		"cli.user-list-none": {
 			RU: "не задан список: LIST (id или представление) или --app APP",
 			EN: "no list given: LIST (id or presentation) or --app APP",

@@ -160,11 +160,16 @@ func optBool(b *bool) any {
 // exact presentation) or the default user list of --app; exactly one of
 // the two must be given.
 func userListTarget(ctx context.Context, cc *Context, list, app string) (*platform.Client, string, error) {
+	// MCP names the two parameters list_id and app_id.
+	prefix := "cli"
+	if cc.Surface == MCP {
+		prefix = "mcp"
+	}
 	switch {
 	case list != "" && app != "":
-		return nil, "", platform.ConfigErrorf("cli.user-list-both")
+		return nil, "", platform.ConfigErrorf(prefix + ".user-list-both")
 	case list == "" && app == "":
-		return nil, "", platform.ConfigErrorf("cli.user-list-none")
+		return nil, "", platform.ConfigErrorf(prefix + ".user-list-none")
 	}
 	cl, err := cc.Client()
 	if err != nil {
