@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/platform"
 	"github.com/elemctl/elemctl/platform/stand"
@@ -489,5 +490,24 @@ func waitIdle(t *testing.T, cl *platform.Client, appID string) {
 			t.Fatalf("application %s did not settle: %v %v", appID, card, err)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// MCP refusals name the tool's parameters, not the CLI's flags.
+func TestMCPRefusalsNameToolParameters(t *testing.T) {
+	_, _, cl := treeStand(t)
+	ctx := context.Background()
+	i18n.SetLang(i18n.EN)
+	defer i18n.SetLang(i18n.RU)
+	cc := treeContext(MCP, cl, t.TempDir())
+	_, err := core.Tool("configure_user_list").Run(ctx, cc, NewValues())
+	if err == nil || !strings.Contains(err.Error(), "list_id") || strings.Contains(err.Error(), "--app") {
+		t.Errorf("configure_user_list without a list: %v", err)
+	}
+	in := NewValues()
+	in.Set("name", "nowhere")
+	_, err = core.Tool("create_app").Run(ctx, cc, in)
+	if err == nil || !strings.Contains(err.Error(), "version_id") || strings.Contains(err.Error(), "--latest-build") {
+		t.Errorf("create_app without a source: %v", err)
 	}
 }
