@@ -162,7 +162,7 @@ func TestAppsApplyAndEnsureWithBuildIDs(t *testing.T) {
 	}
 
 	// apps apply back to the first build, by name, positionally.
-	ans, err = f.run("apps apply", map[string]any{"ids": []string{demo.AppName, running}})
+	ans, err = f.run("apps apply", map[string]any{"app-id": demo.AppName, "version-id": running})
 	if err != nil {
 		t.Fatal(err)
 	}
