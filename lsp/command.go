@@ -103,7 +103,7 @@ func (k *call) context() *command.Context {
 // resolve finds the call's stand once: every step uses the same client.
 func (k *call) resolve() {
 	k.resolveOnce.Do(func() {
-		k.cfg, k.client, k.cfgErr, k.clientErr = k.s.clients.resolve(k.args.cwd, k.args.envFile)
+		k.cfg, k.client, k.cfgErr, k.clientErr = k.s.clients.Resolve(k.args.cwd, k.args.envFile)
 	})
 }
 

@@ -31,6 +31,7 @@ import (
 	"github.com/elemctl/elemctl/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/platform"
+	"github.com/elemctl/elemctl/platform/clientcache"
 )
 
 // ServerName is the name the server introduces itself with.
@@ -78,7 +79,7 @@ type Server struct {
 	opts Options
 	// commands maps ids without the prefix ("deploy", "plugin.hello").
 	commands map[string]*command.Command
-	clients  *clientCache
+	clients  *clientcache.Cache
 
 	conn jsonrpc2.Conn
 	// base is the server's context: cancelled when the session ends, so
@@ -138,7 +139,10 @@ func New(o Options) *Server {
 	if s.opts.ClientOptions.Warn == nil {
 		s.opts.ClientOptions.Warn = s.diagnostic
 	}
-	s.clients = newClientCache(s.opts)
+	s.clients = clientcache.New(clientcache.Options{
+		Dir: s.opts.Dir, Getenv: s.opts.Getenv, EnvFile: s.opts.EnvFile,
+		Overrides: s.opts.Overrides, ClientOptions: s.opts.ClientOptions,
+	})
 	for _, c := range o.Catalog.Commands() {
 		if c.LSP == "" || c.Run == nil {
 			continue
@@ -197,7 +201,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	// The editor is gone: stop what still runs and let it clean up.
 	s.cancel()
 	s.inflight.Wait()
-	s.clients.closeAll()
+	s.clients.Close()
 	s.mu.Lock()
 	clean := s.shutdown
 	s.mu.Unlock()

@@ -72,9 +72,7 @@ func TestEnvFileChangeRebuildsTheClient(t *testing.T) {
 	if h.srv.ClientBuilds() != built {
 		t.Errorf("an unchanged file must reuse its client")
 	}
-	h.srv.cache.mu.Lock()
-	before := h.srv.cache.entries[cacheKey{path: path}].client
-	h.srv.cache.mu.Unlock()
+	_, before, _, _ := h.srv.cache.Resolve("", "moving.env")
 
 	// Same path, another stand; the comment changes the size even if the
 	// clock is coarse.
@@ -85,9 +83,7 @@ func TestEnvFileChangeRebuildsTheClient(t *testing.T) {
 	if got := h.srv.ClientBuilds(); got != built+1 {
 		t.Errorf("a changed file builds one new client: %d → %d", built, got)
 	}
-	h.srv.cache.mu.Lock()
-	after := h.srv.cache.entries[cacheKey{path: path}].client
-	h.srv.cache.mu.Unlock()
+	_, after, _, _ := h.srv.cache.Resolve("", "moving.env")
 	if after == before || after == nil {
 		t.Errorf("the new client must replace the old one in the cache")
 	}
@@ -149,13 +145,7 @@ func TestStartupOverridesApplyOnlyToCallsWithoutEnvFile(t *testing.T) {
 	if n := h.srv.ClientBuilds(); n != 2 {
 		t.Errorf("the default call with identity flags has its own entry: %d clients", n)
 	}
-	h.srv.cache.mu.Lock()
-	keys := len(h.srv.cache.entries)
-	h.srv.cache.mu.Unlock()
-	if keys != 2 {
-		t.Errorf("two cache entries for one path, got %d", keys)
-	}
-	cfg, _, err, _ := h.srv.cache.resolve("b.env")
+	cfg, _, err, _ := h.srv.cache.Resolve("", "b.env")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,12 +265,12 @@ func TestPinnedConfigServesDefaultCalls(t *testing.T) {
 	})
 	defer srv.Close()
 	for i := 0; i < 2; i++ {
-		cfg, cl, cfgErr, clErr := srv.cache.resolve("")
+		cfg, cl, cfgErr, clErr := srv.cache.Resolve("", "")
 		if cfgErr != nil || clErr != nil || cl == nil || cfg.BaseURL != a.URL() {
 			t.Fatalf("pinned: %v %v %v", cfg, cfgErr, clErr)
 		}
 	}
-	cfg, _, err, _ := srv.cache.resolve("b.env")
+	cfg, _, err, _ := srv.cache.Resolve("", "b.env")
 	if err != nil || cfg.BaseURL != b.URL() {
 		t.Errorf("env_file still reaches other stands: %v %v", cfg, err)
 	}

@@ -112,7 +112,7 @@ func (k *call) context() *command.Context {
 // step of a command uses the same client.
 func (k *call) resolve() {
 	k.resolveOnce.Do(func() {
-		cfg, cl, cfgErr, clientErr := k.s.cache.resolve(k.envFile)
+		cfg, cl, cfgErr, clientErr := k.s.cache.Resolve("", k.envFile)
 		k.mu.Lock()
 		k.cfg, k.client, k.cfgErr, k.clientErr = cfg, cl, cfgErr, clientErr
 		k.mu.Unlock()

@@ -20,6 +20,7 @@ import (
 	"github.com/elemctl/elemctl/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/platform"
+	"github.com/elemctl/elemctl/platform/clientcache"
 )
 
 // ServerName is the name the server introduces itself with.
@@ -69,7 +70,7 @@ type PluginFailure struct {
 type Server struct {
 	opts  Options
 	mcp   *server.MCPServer
-	cache *clientCache
+	cache *clientcache.Cache
 
 	errMu sync.Mutex
 	// tools maps registered tool names to their commands.
@@ -97,10 +98,10 @@ func New(o Options) *Server {
 	if s.opts.ClientOptions.Warn == nil {
 		s.opts.ClientOptions.Warn = s.diagnostic
 	}
-	s.cache = &clientCache{
-		dir: o.Dir, getenv: o.Getenv, envFile: o.EnvFile, overrides: o.Overrides,
-		pinned: o.Config, clientOpts: s.opts.ClientOptions, entries: map[cacheKey]*cacheEntry{},
-	}
+	s.cache = clientcache.New(clientcache.Options{
+		Dir: o.Dir, Getenv: o.Getenv, EnvFile: o.EnvFile, Overrides: o.Overrides,
+		Pinned: o.Config, ClientOptions: s.opts.ClientOptions,
+	})
 
 	var core, plugins []*command.Command
 	for _, c := range o.Catalog.Commands() {
@@ -251,7 +252,7 @@ func (w lineWriter) Write(p []byte) (int, error) {
 }
 
 // Close closes the cached clients.
-func (s *Server) Close() { s.cache.closeAll() }
+func (s *Server) Close() { s.cache.Close() }
 
 // ClientBuilds is how many platform clients the server has built so far.
-func (s *Server) ClientBuilds() int64 { return s.cache.builds.Load() }
+func (s *Server) ClientBuilds() int64 { return s.cache.Builds() }
