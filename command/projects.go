@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 	"strings"
 
@@ -73,29 +72,7 @@ func GetProject(ctx context.Context, cl *platform.Client, id string) (*jsonx.Obj
 	return cl.GetObject(ctx, "/projects/"+url.PathEscape(id))
 }
 
-// IsDeletedProject tells a deleted project: any truthy "deleted".
-func IsDeletedProject(card *jsonx.Object) bool { return truthy(card.Value("deleted")) }
 
-// truthy reads a JSON value the way a loosely typed platform field is
-// meant: false, null, 0, "" and empty collections are false.
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case string:
-		return x != ""
-	case json.Number:
-		f, err := x.Float64()
-		return err != nil || f != 0
-	case []any:
-		return len(x) > 0
-	case *jsonx.Object:
-		return x.Len() > 0
-	}
-	return true
-}
 
 // BriefProject is the short project card of MCP listings.
 func BriefProject(card *jsonx.Object) *jsonx.Object {
@@ -116,7 +93,7 @@ func runProjectsList(ctx context.Context, cc *Context, in Values) (any, error) {
 	brief := cc.Surface != CLI && in.Bool("brief")
 	out := []any{}
 	for _, p := range projects {
-		if IsDeletedProject(p) && !in.Bool("include-deleted") {
+		if platform.IsDeletedProject(p) && !in.Bool("include-deleted") {
 			continue
 		}
 		if name != "" && !anyContains(p, name, "name", "presentation") {

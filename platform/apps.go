@@ -102,3 +102,7 @@ func PickApp(apps []*jsonx.Object, ref string) (string, error) {
 func (c *Client) OpenDebugSession(ctx context.Context, id string) (any, error) {
 	return c.Post(ctx, "/applications/"+url.PathEscape(id)+"/actions/debug", nil)
 }
+
+// IsDeletedProject tells a deleted project: the platform keeps it listed
+// with a "deleted" flag, and any truthy value counts.
+func IsDeletedProject(card *jsonx.Object) bool { return jsonx.Truthy(card.Value("deleted")) }

@@ -261,3 +261,30 @@ func FromStruct(v any) (any, error) {
 	}
 	return Decode(raw)
 }
+
+// Truthy reads a loosely typed platform flag: false, null, 0, "" and
+// empty collections are false, anything else is true.
+func Truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case string:
+		return x != ""
+	case json.Number:
+		f, err := x.Float64()
+		return err != nil || f != 0
+	case float64:
+		return x != 0
+	case int:
+		return x != 0
+	case int64:
+		return x != 0
+	case []any:
+		return len(x) > 0
+	case *Object:
+		return x.Len() > 0
+	}
+	return true
+}

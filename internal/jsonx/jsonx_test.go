@@ -204,3 +204,21 @@ func TestLargeObjectsKeepOrderAndFindKeys(t *testing.T) {
 		t.Fatalf("clone keys %v", c.Keys()[:3])
 	}
 }
+
+func TestTruthy(t *testing.T) {
+	for _, c := range []struct {
+		json string
+		want bool
+	}{
+		{`null`, false}, {`false`, false}, {`0`, false}, {`0.0`, false}, {`""`, false}, {`[]`, false}, {`{}`, false},
+		{`true`, true}, {`1`, true}, {`"yes"`, true}, {`"false"`, true}, {`[0]`, true}, {`{"a":1}`, true},
+	} {
+		v, err := Decode([]byte(c.json))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Truthy(v); got != c.want {
+			t.Errorf("Truthy(%s) = %v", c.json, got)
+		}
+	}
+}

@@ -143,7 +143,7 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 		return report(true, builds, false, nil), nil
 	}
 	for _, p := range projects {
-		if p.Str("id") == projectID && truthy(p.Value("deleted")) {
+		if p.Str("id") == projectID && platform.IsDeletedProject(p) {
 			return report(true, builds, true, nil), nil
 		}
 	}

@@ -85,7 +85,7 @@ func (o *Ops) findExtensionBuild(ctx context.Context, buildID string) (*extensio
 		return nil, err
 	}
 	for _, p := range projects {
-		if !strings.EqualFold(p.Str("project-kind"), "Extension") || truthy(p.Value("deleted")) {
+		if !strings.EqualFold(p.Str("project-kind"), "Extension") || platform.IsDeletedProject(p) {
 			continue
 		}
 		builds, err := o.listBuilds(ctx, p.Str("id"))
@@ -120,26 +120,3 @@ func (o *Ops) buildIDOfVersion(ctx context.Context, projectID, version string) s
 	return ""
 }
 
-// truthy reads a platform flag the way Python would: any non-empty,
-// non-zero, non-false value counts.
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case string:
-		return x != ""
-	case float64:
-		return x != 0
-	case []any:
-		return len(x) > 0
-	case *jsonx.Object:
-		return x.Len() > 0
-	}
-	if n, ok := v.(interface{ String() string }); ok {
-		s := n.String()
-		return s != "" && s != "0"
-	}
-	return true
-}

@@ -86,7 +86,7 @@ func FindBuildProject(ctx context.Context, cl *platform.Client, buildID string, 
 	}
 	var candidates []*jsonx.Object
 	for _, p := range projects {
-		if p.Str("id") == "" || truthy(p.Value("deleted")) || strings.EqualFold(p.Str("project-kind"), "Group") {
+		if p.Str("id") == "" || platform.IsDeletedProject(p) || strings.EqualFold(p.Str("project-kind"), "Group") {
 			continue
 		}
 		candidates = append(candidates, p)
@@ -122,20 +122,3 @@ func FindBuildProject(ctx context.Context, cl *platform.Client, buildID string, 
 	return nil, nil
 }
 
-// truthy reads a loosely typed platform flag such as a project's deleted.
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return x
-	case string:
-		return x != ""
-	case *jsonx.Object:
-		return x.Len() > 0
-	case []any:
-		return len(x) > 0
-	}
-	s, err := jsonx.Compact(v)
-	return err != nil || (string(s) != "0" && string(s) != "0.0")
-}
