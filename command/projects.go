@@ -72,8 +72,6 @@ func GetProject(ctx context.Context, cl *platform.Client, id string) (*jsonx.Obj
 	return cl.GetObject(ctx, "/projects/"+url.PathEscape(id))
 }
 
-
-
 // BriefProject is the short project card of MCP listings.
 func BriefProject(card *jsonx.Object) *jsonx.Object {
 	return jsonx.New("id", card.Value("id"), "name", card.Value("name"), "project-kind", card.Value("project-kind"),

@@ -119,4 +119,3 @@ func (o *Ops) buildIDOfVersion(ctx context.Context, projectID, version string) s
 	}
 	return ""
 }
-

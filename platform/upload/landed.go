@@ -121,4 +121,3 @@ func FindBuildProject(ctx context.Context, cl *platform.Client, buildID string, 
 	}
 	return nil, nil
 }
-
