@@ -325,3 +325,24 @@ func TestCoerce(t *testing.T) {
 		}
 	}
 }
+
+func TestNameRulesAndIntegerText(t *testing.T) {
+	for s, want := range map[string]bool{"warm-up": true, "a.b_c-1": true, "-x": false, ".x": false, "": false, "x y": false, "имя": false} {
+		if reName.MatchString(s) != want {
+			t.Errorf("plugin name %q: want %v", s, want)
+		}
+	}
+	for s, want := range map[string]bool{"a.b": false, "run_it": true, "9lives": true, "_x": false} {
+		if reCommand.MatchString(s) != want {
+			t.Errorf("command name %q: want %v", s, want)
+		}
+	}
+	if !reTool.MatchString("_tool-1") || reTool.MatchString(strings.Repeat("a", 65)) || !reTool.MatchString(strings.Repeat("a", 64)) {
+		t.Error("tool names: any of [A-Za-z0-9_-], 1 to 64")
+	}
+	for s, want := range map[string]bool{"1": true, "-12": true, "+1_000": true, "1__0": false, "_1": false, "1_": false, "": false, "+": false, "1.5": false, "0x1": false} {
+		if isIntText(s) != want {
+			t.Errorf("integer %q: want %v", s, want)
+		}
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -134,10 +133,12 @@ var ReservedDests = []string{
 var HelpOptions = []string{"-h", "--help"}
 
 var (
-	reName    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-	reCommand = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
-	reArg     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
-	reTool    = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	// Names are checked by hand rather than with regexps: compiling them
+	// at package init cost every elemctl start, plugins or not.
+	reName    = nameRule{first: alnum, rest: "._-"}
+	reCommand = nameRule{first: alnum, rest: "_-"}
+	reArg     = nameRule{first: alnum, rest: "_-"}
+	reTool    = nameRule{rest: "_-", max: 64}
 )
 
 // fields is a JSON object read field by field, so each mistake gets its
@@ -735,13 +736,62 @@ func Coerce(typ string, v any) (any, bool) {
 	return nil, false
 }
 
-var reInt = regexp.MustCompile(`^[+-]?[0-9]+(_[0-9]+)*$`)
+// nameRule is a name of ASCII letters and digits plus the rest
+// characters; first, when set, limits the first character; max > 0 caps
+// the length.
+type nameRule struct {
+	first func(byte) bool
+	rest  string
+	max   int
+}
+
+func alnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// MatchString tells whether s follows the rule.
+func (r nameRule) MatchString(s string) bool {
+	if s == "" || r.max > 0 && len(s) > r.max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if i == 0 && r.first != nil {
+			if !r.first(c) {
+				return false
+			}
+			continue
+		}
+		if !alnum(c) && strings.IndexByte(r.rest, c) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// isIntText tells whether s is [+-]digits with single underscores between
+// digits.
+func isIntText(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	if s == "" || s[0] == '_' || s[len(s)-1] == '_' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+		case c == '_' && s[i-1] != '_':
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // ParseInt reads an integer the way the reference CLI does: surrounding
 // spaces, a sign, leading zeros and digit-separating underscores are fine.
 func ParseInt(s string) (any, bool) {
 	s = strings.TrimSpace(s)
-	if !reInt.MatchString(s) {
+	if !isIntText(s) {
 		return nil, false
 	}
 	n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
