@@ -54,34 +54,36 @@ func ProjectID(cl *platform.Client, given string, positional bool) (string, erro
 }
 
 func init() {
-	i18n.Register(map[string]i18n.Message{
-		"cli.app-id-missing": {
-			RU: "не задано app-id (аргумент APP_ID или ELEMENT_APP_ID)",
-			EN: "app-id (APP_ID argument or ELEMENT_APP_ID) is not set",
-		},
-		"cli.app-id-missing-no-env": {
-			RU: "не задано app-id (аргумент APP_ID или --app-id)",
-			EN: "app-id (APP_ID argument or --app-id) is not set",
-		},
-		"cli.project-id-missing": {
-			RU: "не задано --project-id (или ELEMENT_PROJECT_ID)",
-			EN: "--project-id (or ELEMENT_PROJECT_ID) is not set",
-		},
-		"cli.project-id-missing-positional": {
-			RU: "не задано project-id (аргумент PROJECT_ID или ELEMENT_PROJECT_ID)",
-			EN: "project-id (PROJECT_ID argument or ELEMENT_PROJECT_ID) is not set",
-		},
-		"cli.given-twice": {
-			RU: "приложение задано дважды и по-разному: позиционно \"{a}\" и через {flag} \"{b}\" – оставьте одну форму",
-			EN: "the application is given twice and differently: positionally \"{a}\" and with {flag} \"{b}\" - keep one form",
-		},
-		"cli.arg.app-id": {
-			RU: "приложение: id (UUID) или точное имя",
-			EN: "the application: id (UUID) or exact name",
-		},
-		"mcp.arg.app-id": {
-			RU: "приложение: id (UUID) или точное имя; несколько совпадений – ошибка",
-			EN: "the application: id (UUID) or exact name; several matches are an error",
-		},
-	})
+	i18n.Register(commonMessages)
+}
+
+var commonMessages = []i18n.Message{
+	{Key: "cli.app-id-missing",
+		RU: "не задано app-id (аргумент APP_ID или ELEMENT_APP_ID)",
+		EN: "app-id (APP_ID argument or ELEMENT_APP_ID) is not set",
+	},
+	{Key: "cli.app-id-missing-no-env",
+		RU: "не задано app-id (аргумент APP_ID или --app-id)",
+		EN: "app-id (APP_ID argument or --app-id) is not set",
+	},
+	{Key: "cli.project-id-missing",
+		RU: "не задано --project-id (или ELEMENT_PROJECT_ID)",
+		EN: "--project-id (or ELEMENT_PROJECT_ID) is not set",
+	},
+	{Key: "cli.project-id-missing-positional",
+		RU: "не задано project-id (аргумент PROJECT_ID или ELEMENT_PROJECT_ID)",
+		EN: "project-id (PROJECT_ID argument or ELEMENT_PROJECT_ID) is not set",
+	},
+	{Key: "cli.given-twice",
+		RU: "приложение задано дважды и по-разному: позиционно \"{a}\" и через {flag} \"{b}\" – оставьте одну форму",
+		EN: "the application is given twice and differently: positionally \"{a}\" and with {flag} \"{b}\" - keep one form",
+	},
+	{Key: "cli.arg.app-id",
+		RU: "приложение: id (UUID) или точное имя",
+		EN: "the application: id (UUID) or exact name",
+	},
+	{Key: "mcp.arg.app-id",
+		RU: "приложение: id (UUID) или точное имя; несколько совпадений – ошибка",
+		EN: "the application: id (UUID) or exact name; several matches are an error",
+	},
 }

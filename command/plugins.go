@@ -139,30 +139,32 @@ func jsonList(items []string) string {
 }
 
 func init() {
-	i18n.Register(map[string]i18n.Message{
-		"cli.help.plugins": {
-			RU: "найденные плагины: команды, отладочный адаптер, ошибки загрузки",
-			EN: "the plugins found: commands, debug adapter, load failures",
-		},
-		"cli.help.debug-adapter": {
-			RU: "каталог отладочного адаптера платформы (ELEMCTL_DEBUG_ADAPTER, плагины, извлечённый адаптер)",
-			EN: "the platform debug adapter's directory (ELEMCTL_DEBUG_ADAPTER, plugins, the extracted adapter)",
-		},
-		"mcp.help.debug-adapter": {
-			RU: "Каталог отладочного адаптера 1C:Element: {path, found, adapter-class} или {path: null, found: false}.",
-			EN: "The 1C:Element debug adapter's directory: {path, found, adapter-class} or {path: null, found: false}.",
-		},
-		"cli.help.debug-adapter-extract": {
-			RU: "извлечь отладочный адаптер из дистрибутива 1C:Element (.car или каталог с ним)",
-			EN: "extract the debug adapter from a 1C:Element distribution (a .car or a directory holding one)",
-		},
-		"cli.arg.adapter-distro": {
-			RU: "файл .car или каталог дистрибутива",
-			EN: "the .car file or the distribution directory",
-		},
-		"cli.arg.adapter-output": {
-			RU: "куда извлечь (по умолчанию – каталог данных elemctl, где адаптер найдётся сам)",
-			EN: "where to extract (default: elemctl's data directory, where the adapter is found by itself)",
-		},
-	})
+	i18n.Register(pluginsMessages)
+}
+
+var pluginsMessages = []i18n.Message{
+	{Key: "cli.help.plugins",
+		RU: "найденные плагины: команды, отладочный адаптер, ошибки загрузки",
+		EN: "the plugins found: commands, debug adapter, load failures",
+	},
+	{Key: "cli.help.debug-adapter",
+		RU: "каталог отладочного адаптера платформы (ELEMCTL_DEBUG_ADAPTER, плагины, извлечённый адаптер)",
+		EN: "the platform debug adapter's directory (ELEMCTL_DEBUG_ADAPTER, plugins, the extracted adapter)",
+	},
+	{Key: "mcp.help.debug-adapter",
+		RU: "Каталог отладочного адаптера 1C:Element: {path, found, adapter-class} или {path: null, found: false}.",
+		EN: "The 1C:Element debug adapter's directory: {path, found, adapter-class} or {path: null, found: false}.",
+	},
+	{Key: "cli.help.debug-adapter-extract",
+		RU: "извлечь отладочный адаптер из дистрибутива 1C:Element (.car или каталог с ним)",
+		EN: "extract the debug adapter from a 1C:Element distribution (a .car or a directory holding one)",
+	},
+	{Key: "cli.arg.adapter-distro",
+		RU: "файл .car или каталог дистрибутива",
+		EN: "the .car file or the distribution directory",
+	},
+	{Key: "cli.arg.adapter-output",
+		RU: "куда извлечь (по умолчанию – каталог данных elemctl, где адаптер найдётся сам)",
+		EN: "where to extract (default: elemctl's data directory, where the adapter is found by itself)",
+	},
 }

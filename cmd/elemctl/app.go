@@ -80,6 +80,11 @@ type exitError struct{ code int }
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func (a *app) run(args []string) int {
+	if askedForVersion(args) {
+		// Answered before the command tree exists: scripts call it often.
+		fmt.Fprintf(a.stdout, "elemctl %s\n", version)
+		return exitOK
+	}
 	i18n.SetLang(i18n.Detect(prescanLang(args), a.getenv))
 	root := a.buildRoot()
 	root.SetArgs(args)
@@ -124,6 +129,34 @@ func (a *app) printError(err error) {
 	a.errMu.Lock()
 	defer a.errMu.Unlock()
 	a.stderr.Write(out)
+}
+
+// askedForVersion tells whether --version comes before any subcommand
+// (after it, as in "self-update --version X", it is that command's own).
+func askedForVersion(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		switch {
+		case arg == "--version":
+			return true
+		case arg == "--json" || arg == "--quiet":
+		case strings.HasPrefix(arg, "--") && strings.Contains(arg, "=") && isGlobalValueFlag(strings.SplitN(arg[2:], "=", 2)[0]):
+		case strings.HasPrefix(arg, "--") && isGlobalValueFlag(arg[2:]):
+			i++ // its value
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func isGlobalValueFlag(name string) bool {
+	for _, f := range globalValueFlags {
+		if f == name {
+			return true
+		}
+	}
+	return false
 }
 
 // prescanLang finds --lang before the parser exists, so help is localized.

@@ -14,17 +14,7 @@ import (
 
 func init() {
 	faceBuilders = append(faceBuilders, (*app).dapCommand)
-	i18n.Register(map[string]i18n.Message{
-		"cli.help.dap": {
-			RU: "DAP-прокси перед отладчиком платформы: запускает его и дополняет attach данными сеанса",
-			EN: "DAP proxy in front of the platform's debug adapter: starts it and completes attach with the session",
-		},
-		"cli.flag.dap-adapter": {
-			RU: "каталог отладчика (с repo/com.e1c.g5rt.debugger.adapter*.jar)",
-			EN: "the debug adapter directory (holding repo/com.e1c.g5rt.debugger.adapter*.jar)",
-		},
-		"cli.flag.dap-java": {RU: "путь к java (по умолчанию JAVA_HOME, затем PATH)", EN: "the java executable (default: JAVA_HOME, then PATH)"},
-	})
+	i18n.Register(dapMessages)
 }
 
 // dapCommand serves DAP on stdio: stdout belongs to the protocol.
@@ -83,4 +73,16 @@ func (a *app) debugSession(ctx context.Context, req dap.SessionRequest) (*dap.Se
 		AppID: s.AppID, Card: s.Card, BaseURL: s.BaseURL,
 		DebugToken: s.DebugToken, DebugAddress: s.DebugAddress, ClientDebugAddress: s.ClientDebugAddress,
 	}, nil
+}
+
+var dapMessages = []i18n.Message{
+	{Key: "cli.help.dap",
+		RU: "DAP-прокси перед отладчиком платформы: запускает его и дополняет attach данными сеанса",
+		EN: "DAP proxy in front of the platform's debug adapter: starts it and completes attach with the session",
+	},
+	{Key: "cli.flag.dap-adapter",
+		RU: "каталог отладчика (с repo/com.e1c.g5rt.debugger.adapter*.jar)",
+		EN: "the debug adapter directory (holding repo/com.e1c.g5rt.debugger.adapter*.jar)",
+	},
+	{Key: "cli.flag.dap-java", RU: "путь к java (по умолчанию JAVA_HOME, затем PATH)", EN: "the java executable (default: JAVA_HOME, then PATH)"},
 }

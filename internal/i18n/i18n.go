@@ -20,34 +20,48 @@ const (
 )
 
 // Message is one catalog entry.
-type Message struct{ RU, EN string }
+type Message struct{ Key, RU, EN string }
 
 var (
-	mu      sync.RWMutex
+	mu      sync.Mutex
+	tables  [][]Message
+	indexed int // how many of tables are in catalog
 	catalog = map[string]Message{}
 	current atomic.Value // Lang
 )
 
 func init() { current.Store(RU) }
 
-// Register adds messages to the catalog. Areas register their own files'
-// messages from init; a key registered twice is a programming error.
-func Register(msgs map[string]Message) {
+// Register adds a table of messages to the catalog. Areas declare their
+// tables as package-level slices – data the linker lays out, with no work
+// at start-up – and register them from init; the catalog indexes them on
+// first use, so a command that prints no message pays nothing for it. A
+// key registered twice is a programming error.
+func Register(msgs []Message) {
 	mu.Lock()
 	defer mu.Unlock()
-	for k, m := range msgs {
-		if _, dup := catalog[k]; dup {
-			panic("i18n: message registered twice: " + k)
+	tables = append(tables, msgs)
+}
+
+// lookup finds a message, indexing tables registered since the last call.
+func lookup(key string) (Message, bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	for ; indexed < len(tables); indexed++ {
+		for _, m := range tables[indexed] {
+			if _, dup := catalog[m.Key]; dup {
+				panic("i18n: message registered twice: " + m.Key)
+			}
+			catalog[m.Key] = m
 		}
-		catalog[k] = m
 	}
+	m, ok := catalog[key]
+	return m, ok
 }
 
 // Has tells whether the catalog knows key.
 func Has(key string) bool {
-	mu.RLock()
-	defer mu.RUnlock()
-	_, ok := catalog[key]
+	_, ok := lookup(key)
 	return ok
 }
 
@@ -95,9 +109,7 @@ func T(key string, args ...any) string { return TL(Current(), key, args...) }
 // TL renders key in language l. An unknown key is returned as is, so a
 // missing message shows its key instead of nothing.
 func TL(l Lang, key string, args ...any) string {
-	mu.RLock()
-	m, ok := catalog[key]
-	mu.RUnlock()
+	m, ok := lookup(key)
 	text := key
 	if ok {
 		text = m.RU

@@ -44,3 +44,25 @@ func TestUnknownKeyIsReturned(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+func TestRegisteredTablesAreFoundAndDuplicatesCaught(t *testing.T) {
+	Register([]Message{{Key: "test.one", RU: "раз {n}", EN: "one {n}"}})
+	if got := TL(EN, "test.one", "n", 1); got != "one 1" {
+		t.Fatalf("got %q", got)
+	}
+	if got := TL(RU, "test.one", "n", 1); got != "раз 1" {
+		t.Fatalf("got %q", got)
+	}
+	Register([]Message{{Key: "test.one", RU: "x", EN: "x"}})
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a key registered twice went unnoticed")
+		}
+		// Leave the catalog usable for other tests.
+		mu.Lock()
+		tables = tables[:len(tables)-1]
+		indexed = len(tables)
+		mu.Unlock()
+	}()
+	Has("test.one")
+}

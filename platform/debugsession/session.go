@@ -17,12 +17,7 @@ import (
 )
 
 func init() {
-	i18n.Register(map[string]i18n.Message{
-		"dap.app-id-missing": {
-			RU: "не указано приложение для отладки: задайте appId в конфигурации attach или ELEMENT_APP_ID в .env",
-			EN: "no application to debug: set appId in the attach configuration or ELEMENT_APP_ID in .env",
-		},
-	})
+	i18n.Register(messages)
 }
 
 // Options tune the lookup.
@@ -106,4 +101,11 @@ func plainMap(o *jsonx.Object) map[string]any {
 		return nil
 	}
 	return m
+}
+
+var messages = []i18n.Message{
+	{Key: "dap.app-id-missing",
+		RU: "не указано приложение для отладки: задайте appId в конфигурации attach или ELEMENT_APP_ID в .env",
+		EN: "no application to debug: set appId in the attach configuration or ELEMENT_APP_ID in .env",
+	},
 }
