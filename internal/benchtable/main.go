@@ -29,7 +29,9 @@ func main() {
 	pkgs := flag.String("pkgs", "./bench/... ./platform/... ./dap/... ./mcp/... ./lsp/... ./plugin/...", "packages holding benchmarks")
 	flag.Parse()
 
-	args := []string{"test", "-run", "^$", "-bench", *pattern, "-benchtime", fmt.Sprintf("%dx", *runs), "-count", "1"}
+	// -p 1: packages run one after another, so no benchmark shares the
+	// machine with another.
+	args := []string{"test", "-p", "1", "-run", "^$", "-bench", *pattern, "-benchtime", fmt.Sprintf("%dx", *runs), "-count", "1"}
 	args = append(args, existing(strings.Fields(*pkgs))...)
 	cmd := exec.Command("go", args...)
 	var out bytes.Buffer
