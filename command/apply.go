@@ -31,11 +31,7 @@ func init() {
 
 func runAppsApply(ctx context.Context, cc *Context, in Values) (any, error) {
 	app, version := in.Str("app-id"), in.Str("version-id")
-	cl, err := cc.Client()
-	if err != nil {
-		return nil, err
-	}
-	id, err := AppID(ctx, cc, cl, app, true)
+	cl, id, err := TargetApp(ctx, cc, app, true)
 	if err != nil {
 		return nil, err
 	}

@@ -173,11 +173,7 @@ func contains(list []string, s string) bool {
 }
 
 func runAppsGet(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, err := cc.Client()
-	if err != nil {
-		return nil, err
-	}
-	id, err := AppID(ctx, cc, cl, in.Str("app-id"), true)
+	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 	if err != nil {
 		return nil, err
 	}
@@ -217,11 +213,7 @@ func runAppsFind(ctx context.Context, cc *Context, in Values) (any, error) {
 }
 
 func runAppsDebug(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, err := cc.Client()
-	if err != nil {
-		return nil, err
-	}
-	id, err := AppID(ctx, cc, cl, in.Str("app-id"), true)
+	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 	if err != nil {
 		return nil, err
 	}

@@ -47,11 +47,7 @@ func init() {
 }
 
 func runAppsExport(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, err := cc.Client()
-	if err != nil {
-		return nil, err
-	}
-	id, err := AppID(ctx, cc, cl, in.Str("app-id"), true)
+	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 	if err != nil {
 		return nil, err
 	}
@@ -83,11 +79,7 @@ func runAppsExport(ctx context.Context, cc *Context, in Values) (any, error) {
 
 func runAppsExportExtension(ctx context.Context, cc *Context, in Values) (any, error) {
 	appRef, extRef := in.Str("app-id"), in.Str("extension")
-	cl, err := cc.Client()
-	if err != nil {
-		return nil, err
-	}
-	id, err := AppID(ctx, cc, cl, appRef, true)
+	cl, id, err := TargetApp(ctx, cc, appRef, true)
 	if err != nil {
 		return nil, err
 	}

@@ -41,11 +41,7 @@ func init() {
 // platform's answer is printed when it has a body; the console often
 // answers with none, and then the answer says what was asked of whom.
 func switchApp(ctx context.Context, cc *Context, in Values, action string) (any, error) {
-	cl, err := cc.Client()
-	if err != nil {
-		return nil, err
-	}
-	id, err := AppID(ctx, cc, cl, in.Str("app-id"), true)
+	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 	if err != nil {
 		return nil, err
 	}
@@ -68,11 +64,7 @@ func orFallback(v any, fallback *jsonx.Object) any {
 // runAppsDelete deletes an application. It takes no ELEMENT_APP_ID: a
 // deletion must name its target.
 func runAppsDelete(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, err := cc.Client()
-	if err != nil {
-		return nil, err
-	}
-	id, err := AppID(ctx, cc, cl, in.Str("app-id"), false)
+	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), false)
 	if err != nil {
 		return nil, err
 	}

@@ -59,11 +59,7 @@ func AppUsersSummary(users []*jsonx.Object) string {
 }
 
 func runAppsUsers(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, err := cc.Client()
-	if err != nil {
-		return nil, err
-	}
-	id, err := AppID(ctx, cc, cl, in.Str("app-id"), true)
+	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 	if err != nil {
 		return nil, err
 	}

@@ -17,13 +17,23 @@ func ToolAppArg() Argument {
 	return Argument{Name: "app_id", Help: "mcp.arg.app-id", Type: String, Required: true}
 }
 
-// Connect returns the call's client.
-func Connect(cc *Context) (*platform.Client, error) { return cc.Client() }
+// TargetApp returns the call's client and the application a command
+// addresses (see AppID).
+func TargetApp(ctx context.Context, cc *Context, ref string, envDefault bool) (*platform.Client, string, error) {
+	cl, err := cc.Client()
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := AppID(ctx, cc, cl, ref, envDefault)
+	if err != nil {
+		return nil, "", err
+	}
+	return cl, id, nil
+}
 
 // AppID resolves the application a command addresses: the given reference
-// (UUID or exact name), else – when envDefault – ELEMENT_APP_ID. what names
-// the missing value in the error ("app-id (APP_ID argument or
-// ELEMENT_APP_ID)").
+// (UUID or exact name), else – when envDefault – ELEMENT_APP_ID; missing,
+// it is an error naming where it could have come from.
 func AppID(ctx context.Context, cc *Context, cl *platform.Client, ref string, envDefault bool) (string, error) {
 	if ref == "" && envDefault {
 		ref = cl.Config().AppID

@@ -14,11 +14,7 @@ func init() {
 			Help: "cli.help.tech-get", ReadOnly: true, Idempotent: true,
 			Args: []Argument{{Name: "app-id", Help: "cli.arg.app-id", Type: String, Positional: true, Metavar: "APP_ID"}},
 			Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-				cl, err := cc.Client()
-				if err != nil {
-					return nil, err
-				}
-				id, err := AppID(ctx, cc, cl, in.Str("app-id"), true)
+				cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 				if err != nil {
 					return nil, err
 				}

@@ -31,11 +31,7 @@ func init() {
 // build it should: failed tasks of the last minutes, the applied build,
 // the address.
 func runVerifyDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, err := cc.Client()
-	if err != nil {
-		return nil, err
-	}
-	id, err := AppID(ctx, cc, cl, in.Str("app-id"), true)
+	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 	if err != nil {
 		return nil, err
 	}
