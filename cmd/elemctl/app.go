@@ -86,7 +86,7 @@ func (a *app) run(args []string) int {
 		return exitOK
 	}
 	i18n.SetLang(i18n.Detect(prescanLang(args), a.getenv))
-	root := a.buildRoot()
+	root := a.buildRootFor(commandWord(args))
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
@@ -129,6 +129,53 @@ func (a *app) printError(err error) {
 	a.errMu.Lock()
 	defer a.errMu.Unlock()
 	a.stderr.Write(out)
+}
+
+// commandWord is the first word of a command line that is no global
+// option; "" when there is none or when the whole tree is needed (help,
+// shell completion).
+func commandWord(args []string) string {
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		switch {
+		case arg == "--":
+			return ""
+		case arg == "--json" || arg == "--quiet":
+		case strings.HasPrefix(arg, "--") && strings.Contains(arg, "=") && isGlobalValueFlag(strings.SplitN(arg[2:], "=", 2)[0]):
+		case strings.HasPrefix(arg, "--") && isGlobalValueFlag(arg[2:]):
+			i++ // its value
+		case strings.HasPrefix(arg, "-"):
+			return ""
+		default:
+			switch arg {
+			case "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+				return ""
+			}
+			return arg
+		}
+	}
+	return ""
+}
+
+// knownWord tells whether a command line's first word names a catalog
+// command or group, or a face.
+func (a *app) knownWord(word string, faces []*cobra.Command) bool {
+	for _, g := range a.catalog.Groups() {
+		if g.Name == word {
+			return true
+		}
+	}
+	for _, c := range a.catalog.Commands() {
+		if len(c.Path) > 0 && c.Path[0] == word {
+			return true
+		}
+	}
+	for _, f := range faces {
+		if f.Name() == word {
+			return true
+		}
+	}
+	return false
 }
 
 // askedForVersion tells whether --version comes before any subcommand
@@ -179,7 +226,14 @@ func prescanLang(args []string) string {
 	return ""
 }
 
-func (a *app) buildRoot() *cobra.Command {
+// buildRoot builds the whole command tree.
+func (a *app) buildRoot() *cobra.Command { return a.buildRootFor("") }
+
+// buildRootFor builds the tree a command line needs: with a known first
+// word only that command or group (a start pays for one command, not for
+// every command and plugin), else – help, completion, an unknown word –
+// everything.
+func (a *app) buildRootFor(only string) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "elemctl",
 		Short:         i18n.T("cli.help.root"),
@@ -229,14 +283,23 @@ func (a *app) buildRoot() *cobra.Command {
 		hook(a)
 	}
 
+	faces := a.faceCommands()
+	if only != "" && !a.knownWord(only, faces) {
+		only = ""
+	}
+	wanted := func(name string) bool { return only == "" || name == only }
+
 	groups := map[string]*cobra.Command{}
 	for _, g := range a.catalog.Groups() {
+		if !wanted(g.Name) {
+			continue
+		}
 		gc := a.groupCommand(g)
 		groups[g.Name] = gc
 		root.AddCommand(gc)
 	}
 	for _, c := range a.catalog.Commands() {
-		if len(c.Path) == 0 {
+		if len(c.Path) == 0 || !wanted(c.Path[0]) {
 			continue
 		}
 		parent := root
@@ -251,8 +314,10 @@ func (a *app) buildRoot() *cobra.Command {
 		}
 		parent.AddCommand(a.leafCommand(c))
 	}
-	for _, extra := range a.faceCommands() {
-		root.AddCommand(extra)
+	for _, extra := range faces {
+		if wanted(extra.Name()) {
+			root.AddCommand(extra)
+		}
 	}
 	return root
 }
