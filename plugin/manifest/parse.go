@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/plugin/protocol"
 )
 
@@ -142,23 +143,19 @@ var (
 )
 
 // fields is a JSON object read field by field, so each mistake gets its
-// own message and unknown fields are caught.
-type fields map[string]json.RawMessage
+// own message and unknown fields are caught. The manifest is decoded once
+// (internal/jsonx, no reflection): discovery runs on every start.
+type fields struct{ o *jsonx.Object }
 
-func objectOf(raw json.RawMessage) (fields, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, false
-	}
-	var f fields
-	if err := json.Unmarshal(raw, &f); err != nil {
-		return nil, false
-	}
-	return f, true
+func objectOf(v any) (fields, bool) {
+	o, ok := v.(*jsonx.Object)
+	return fields{o}, ok
 }
 
+func (f fields) get(key string) any { return f.o.Value(key) }
+
 func (f fields) unknown(known ...string) string {
-	for k := range f {
+	for _, k := range f.o.Keys() {
 		found := false
 		for _, kk := range known {
 			if k == kk {
@@ -173,80 +170,74 @@ func (f fields) unknown(known ...string) string {
 	return ""
 }
 
-func (f fields) present(key string) bool {
-	v, ok := f[key]
-	return ok && !isNull(v)
-}
-
-func isNull(raw json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(raw), []byte("null")) }
+func (f fields) present(key string) bool { return f.get(key) != nil }
 
 func (f fields) str(key string) (string, bool) {
-	v, ok := f[key]
-	if !ok || isNull(v) {
+	v := f.get(key)
+	if v == nil {
 		return "", true
 	}
-	var s string
-	if err := json.Unmarshal(v, &s); err != nil {
-		return "", false
-	}
-	return s, true
+	s, ok := v.(string)
+	return s, ok
 }
 
 func (f fields) boolp(key string) (*bool, bool) {
-	v, ok := f[key]
-	if !ok || isNull(v) {
+	v := f.get(key)
+	if v == nil {
 		return nil, true
 	}
-	var b bool
-	if err := json.Unmarshal(v, &b); err != nil {
+	b, ok := v.(bool)
+	if !ok {
 		return nil, false
 	}
 	return &b, true
 }
 
 func (f fields) number(key string) (float64, bool) {
-	v, ok := f[key]
-	if !ok || isNull(v) {
+	v := f.get(key)
+	if v == nil {
 		return 0, true
 	}
-	var n float64
-	if err := json.Unmarshal(v, &n); err != nil {
+	n, ok := v.(json.Number)
+	if !ok {
 		return 0, false
 	}
-	return n, true
+	x, err := n.Float64()
+	return x, err == nil
 }
 
 func (f fields) strings(key string) ([]string, bool) {
-	v, ok := f[key]
-	if !ok || isNull(v) {
+	v := f.get(key)
+	if v == nil {
 		return nil, true
 	}
-	var s []string
-	if err := json.Unmarshal(v, &s); err != nil {
-		return nil, false
-	}
-	return s, true
+	return stringList(v)
 }
 
-func (f fields) list(key string) ([]json.RawMessage, bool) {
-	v, ok := f[key]
-	if !ok || isNull(v) {
+// stringList reads a JSON array of strings.
+func stringList(v any) ([]string, bool) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+func (f fields) list(key string) ([]any, bool) {
+	v := f.get(key)
+	if v == nil {
 		return nil, true
 	}
-	var l []json.RawMessage
-	if err := json.Unmarshal(v, &l); err != nil {
-		return nil, false
-	}
-	return l, true
-}
-
-// decodeValue reads a JSON value keeping numbers exact.
-func decodeValue(raw json.RawMessage) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
+	l, ok := v.([]any)
+	return l, ok
 }
 
 // Parse validates the manifest of the plugin in dir. Every rule is checked
@@ -257,12 +248,12 @@ func Parse(dir string, data []byte, opts Options) (*Plugin, error) {
 	source := filepath.Base(dir)
 	file := filepath.Join(dir, protocol.ManifestFile)
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	top, ok := objectOf(data)
+	doc, err := jsonx.Decode(data)
+	if err != nil {
+		return nil, pluginErr(source, "plugins.manifest-invalid", "file", file, "error", err)
+	}
+	top, ok := objectOf(doc)
 	if !ok {
-		var probe any
-		if err := json.Unmarshal(data, &probe); err != nil {
-			return nil, pluginErr(source, "plugins.manifest-invalid", "file", file, "error", err)
-		}
 		return nil, pluginErr(source, "plugins.manifest-not-object", "file", file)
 	}
 	p := &Plugin{Dir: dir, Timeout: DefaultTimeout, StartupTimeout: DefaultStartupTimeout}
@@ -313,14 +304,14 @@ func Parse(dir string, data []byte, opts Options) (*Plugin, error) {
 		}
 	}
 	if top.present("interpreter") {
-		interp, err := parseInterpreter(top["interpreter"])
+		interp, err := parseInterpreter(top.get("interpreter"))
 		if err != nil {
 			return nil, pluginErr(source, "plugins.interpreter-invalid")
 		}
 		p.Interpreter = interp
 	}
 	if top.present("debug_adapter") {
-		decl, err := parseAdapter(dir, top["debug_adapter"])
+		decl, err := parseAdapter(dir, top.get("debug_adapter"))
 		if err != nil {
 			return nil, pluginErr(source, "plugins.adapter-invalid")
 		}
@@ -378,16 +369,15 @@ func ResolveExecutable(dir, name, goos string, script bool) (string, bool) {
 	return path, false
 }
 
-func parseInterpreter(raw json.RawMessage) ([]string, error) {
-	var one string
-	if err := json.Unmarshal(raw, &one); err == nil {
+func parseInterpreter(raw any) ([]string, error) {
+	if one, ok := raw.(string); ok {
 		if strings.TrimSpace(one) == "" {
 			return nil, fmt.Errorf("empty")
 		}
 		return []string{one}, nil
 	}
-	var many []string
-	if err := json.Unmarshal(raw, &many); err != nil || len(many) == 0 {
+	many, ok := stringList(raw)
+	if !ok || len(many) == 0 {
 		return nil, fmt.Errorf("not a list of names")
 	}
 	for _, m := range many {
@@ -406,16 +396,15 @@ func absFrom(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-func parseAdapter(dir string, raw json.RawMessage) (*AdapterDecl, error) {
-	var path string
-	if err := json.Unmarshal(raw, &path); err == nil {
+func parseAdapter(dir string, raw any) (*AdapterDecl, error) {
+	if path, ok := raw.(string); ok {
 		if path == "" {
 			return nil, fmt.Errorf("empty")
 		}
 		return &AdapterDecl{Path: absFrom(dir, path)}, nil
 	}
 	f, ok := objectOf(raw)
-	if !ok || len(f) != 1 {
+	if !ok || f.o.Len() != 1 {
 		return nil, fmt.Errorf("not one of the forms")
 	}
 	if s, ok := f.str("path"); ok && s != "" {
@@ -435,7 +424,7 @@ func parseAdapter(dir string, raw json.RawMessage) (*AdapterDecl, error) {
 	return nil, fmt.Errorf("not one of the forms")
 }
 
-func parseCommand(p *Plugin, index int, raw json.RawMessage) (*Command, error) {
+func parseCommand(p *Plugin, index int, raw any) (*Command, error) {
 	source := p.Name
 	f, ok := objectOf(raw)
 	if !ok {
@@ -499,7 +488,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func parseArg(source, command string, index int, raw json.RawMessage) (*Arg, error) {
+func parseArg(source, command string, index int, raw any) (*Arg, error) {
 	f, ok := objectOf(raw)
 	if !ok {
 		return nil, commandErr(source, command, "plugins.not-argument", "index", index+1)
@@ -538,7 +527,7 @@ func parseArg(source, command string, index int, raw json.RawMessage) (*Arg, err
 	}
 	typ, ok := f.str("type")
 	if !ok {
-		return nil, fail("plugins.argument-type", "type", string(f["type"]), "types", strings.Join(Types, ", "))
+		return nil, fail("plugins.argument-type", "type", compact(f.get("type")), "types", strings.Join(Types, ", "))
 	}
 	if typ != "" {
 		if !contains(Types, typ) {
@@ -593,20 +582,17 @@ func parseArg(source, command string, index int, raw json.RawMessage) (*Arg, err
 		}
 	}
 	if f.present("default") {
-		v, err := decodeValue(f["default"])
-		if err != nil {
-			return nil, fail("plugins.argument-field-type", "field", "default", "want", a.Type)
-		}
+		v := f.get("default")
 		if a.Multiple {
 			list, ok := v.([]any)
 			if !ok {
-				return nil, fail("plugins.multiple-default", "value", compact(f["default"]))
+				return nil, fail("plugins.multiple-default", "value", compact(f.get("default")))
 			}
 			typed := make([]any, 0, len(list))
 			for _, e := range list {
 				tv, ok := Coerce(a.Type, e)
 				if !ok {
-					return nil, fail("plugins.default-type", "value", compact(f["default"]), "type", a.Type)
+					return nil, fail("plugins.default-type", "value", compact(f.get("default")), "type", a.Type)
 				}
 				typed = append(typed, tv)
 			}
@@ -614,7 +600,7 @@ func parseArg(source, command string, index int, raw json.RawMessage) (*Arg, err
 		} else {
 			tv, ok := Coerce(a.Type, v)
 			if !ok {
-				return nil, fail("plugins.default-type", "value", compact(f["default"]), "type", a.Type)
+				return nil, fail("plugins.default-type", "value", compact(f.get("default")), "type", a.Type)
 			}
 			a.Default = tv
 		}
@@ -623,23 +609,22 @@ func parseArg(source, command string, index int, raw json.RawMessage) (*Arg, err
 	if !ok {
 		return nil, fail("plugins.argument-field-type", "field", "choices", "want", "[…]")
 	}
-	for _, raw := range choices {
-		v, err := decodeValue(raw)
+	for _, v := range choices {
 		tv, ok := Coerce(a.Type, v)
-		if err != nil || !ok || v == nil {
-			return nil, fail("plugins.choices-type", "value", compact(raw), "type", a.Type)
+		if !ok || v == nil {
+			return nil, fail("plugins.choices-type", "value", compact(v), "type", a.Type)
 		}
 		a.Choices = append(a.Choices, tv)
 	}
 	return a, nil
 }
 
-func compact(raw json.RawMessage) string {
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
-		return string(raw)
+func compact(v any) string {
+	out, err := jsonx.Compact(v)
+	if err != nil {
+		return fmt.Sprint(v)
 	}
-	return buf.String()
+	return string(out)
 }
 
 // checkArgs applies the rules between a command's arguments.
