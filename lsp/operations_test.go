@@ -3,6 +3,7 @@ package lsp_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -333,9 +334,16 @@ func TestShutdownStopsRunningCommandsFirst(t *testing.T) {
 	if _, err := s.conn.Call(ctx, "shutdown", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	// The deploy was answered before shutdown was.
-	if !r.finished() {
-		t.Fatal("shutdown answered while the deploy still ran")
+	// The client hands each answer to its caller's goroutine, so the
+	// deploy's may be delivered a moment after shutdown's returned; the
+	// order on the wire is what the server decided: the deploy first.
+	waitFor(t, "the deploy's answer", r.finished)
+	s.mu.Lock()
+	deployID := fmt.Sprintf("%q", s.calls[`"deploy-at-shutdown"`])
+	s.mu.Unlock()
+	answers := s.messages("<response>")
+	if len(answers) < 2 || string(answers[len(answers)-2]) != deployID {
+		t.Fatalf("shutdown was answered while the deploy still ran: responses %s, deploy %s", answers, deployID)
 	}
 	if je := rpcError(t, r.err); je.Code != -32800 {
 		t.Errorf("the deploy at shutdown: %v", je)
