@@ -2,7 +2,6 @@ package command
 
 import (
 	"context"
-	"net/url"
 	"runtime"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -23,11 +22,6 @@ func AppProjectID(card *jsonx.Object) string {
 	return card.Obj("source").Str("image-id")
 }
 
-// ListBuilds reads a project's build list.
-func ListBuilds(ctx context.Context, cl *platform.Client, projectID string) ([]*jsonx.Object, error) {
-	return cl.List(ctx, platform.Request{Path: "/projects/" + url.PathEscape(projectID) + "/assemblies"}, "assemblies")
-}
-
 // AppliedBuild is the brief card of the build an application runs
 // (source.project-version-id), looked up in its project's build list and
 // completed from the local registry; when the list cannot be read, the
@@ -40,7 +34,7 @@ func AppliedBuild(ctx context.Context, cc *Context, cl *platform.Client, card *j
 	}
 	reg := Registry(cc).ByAssembly()
 	if project := AppProjectID(card); project != "" {
-		if builds, err := ListBuilds(ctx, cl, project); err == nil {
+		if builds, err := cl.ListBuilds(ctx, project); err == nil {
 			for _, b := range builds {
 				if buildlist.ID(b) == buildID {
 					return buildlist.Brief(b, reg)

@@ -99,7 +99,7 @@ func runBuildsList(ctx context.Context, cc *Context, in Values) (any, error) {
 		}
 		kind <- card.Str("project-kind")
 	}()
-	cards, err := ListBuilds(ctx, cl, project)
+	cards, err := cl.ListBuilds(ctx, project)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func buildSegments(card *jsonx.Object) []string {
 // only a 400 or 404 moves on to the next one. When every spelling is
 // refused, the first refusal is the error.
 func AddressBuild(ctx context.Context, cl *platform.Client, method, project, ref string) (any, error) {
-	cards, err := ListBuilds(ctx, cl, project)
+	cards, err := cl.ListBuilds(ctx, project)
 	if err != nil {
 		return nil, err
 	}

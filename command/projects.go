@@ -62,11 +62,6 @@ func init() {
 	)
 }
 
-// ListProjects reads every project, deleted ones and group entries included.
-func ListProjects(ctx context.Context, cl *platform.Client) ([]*jsonx.Object, error) {
-	return cl.List(ctx, platform.Request{Path: "/projects"}, "projects")
-}
-
 // GetProject reads a project card.
 func GetProject(ctx context.Context, cl *platform.Client, id string) (*jsonx.Object, error) {
 	return cl.GetObject(ctx, "/projects/"+url.PathEscape(id))
@@ -83,7 +78,7 @@ func runProjectsList(ctx context.Context, cc *Context, in Values) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	projects, err := ListProjects(ctx, cl)
+	projects, err := cl.ListProjects(ctx)
 	if err != nil {
 		return nil, err
 	}

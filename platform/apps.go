@@ -106,3 +106,15 @@ func (c *Client) OpenDebugSession(ctx context.Context, id string) (any, error) {
 // IsDeletedProject tells a deleted project: the platform keeps it listed
 // with a "deleted" flag, and any truthy value counts.
 func IsDeletedProject(card *jsonx.Object) bool { return jsonx.Truthy(card.Value("deleted")) }
+
+// ListBuilds reads a project's build list ("assemblies"); only what
+// survived the platform's housekeeping is there.
+func (c *Client) ListBuilds(ctx context.Context, projectID string) ([]*jsonx.Object, error) {
+	return c.List(ctx, Request{Path: "/projects/" + url.PathEscape(projectID) + "/assemblies"}, "assemblies")
+}
+
+// ListProjects reads every project, deleted ones and group entries
+// included (the platform keeps them listed).
+func (c *Client) ListProjects(ctx context.Context) ([]*jsonx.Object, error) {
+	return c.List(ctx, Request{Path: "/projects"}, "projects")
+}

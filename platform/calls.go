@@ -50,20 +50,6 @@ func (c *Client) GetObject(ctx context.Context, path string) (*jsonx.Object, err
 	return &jsonx.Object{}, nil
 }
 
-// ListKeys are the wrapper keys each list endpoint may use besides a bare
-// array ("items" is always accepted).
-var ListKeys = map[string]string{
-	"/applications":   "applications",
-	"/spaces":         "spaces",
-	"/projects":       "projects",
-	"/branches":       "branches",
-	"/user-lists":     "user-lists",
-	"assemblies":      "assemblies",
-	"users":           "users",
-	"account-service": "account-services-settings",
-	"tasks":           "tasks",
-}
-
 // NormalizeList accepts a bare array or an object holding the array under
 // "items" or one of keys (the first array wins); anything else is empty.
 // Non-object elements are dropped.

@@ -16,8 +16,7 @@ func (o *Ops) listBuilds(ctx context.Context, projectID string) ([]*jsonx.Object
 	var out []*jsonx.Object
 	err := o.call(ctx, func(ctx context.Context) error {
 		var e error
-		out, e = o.Client.List(ctx, platform.Request{Method: http.MethodGet,
-			Path: "/projects/" + url.PathEscape(projectID) + "/assemblies"}, "assemblies")
+		out, e = o.Client.ListBuilds(ctx, projectID)
 		return e
 	})
 	return out, err
@@ -28,7 +27,7 @@ func (o *Ops) listProjects(ctx context.Context) ([]*jsonx.Object, error) {
 	var out []*jsonx.Object
 	err := o.call(ctx, func(ctx context.Context) error {
 		var e error
-		out, e = o.Client.List(ctx, platform.Request{Method: http.MethodGet, Path: "/projects"}, "projects")
+		out, e = o.Client.ListProjects(ctx)
 		return e
 	})
 	return out, err

@@ -3,7 +3,6 @@ package upload
 import (
 	"cmp"
 	"context"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -80,7 +79,7 @@ func rememberedProjects(reg *registry.Registry, file string) []string {
 // project's card from the project list, or nil when no list holds the
 // build.
 func FindBuildProject(ctx context.Context, cl *platform.Client, buildID string, first []string) (*jsonx.Object, error) {
-	projects, err := cl.List(ctx, platform.Request{Path: "/projects"}, "projects")
+	projects, err := cl.ListProjects(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +106,7 @@ func FindBuildProject(ctx context.Context, cl *platform.Client, buildID string, 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		builds, err := cl.List(ctx, platform.Request{Path: "/projects/" + url.PathEscape(p.Str("id")) + "/assemblies"}, "assemblies")
+		builds, err := cl.ListBuilds(ctx, p.Str("id"))
 		if err != nil {
 			continue
 		}

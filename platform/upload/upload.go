@@ -279,7 +279,7 @@ func guardRename(ctx context.Context, cl *platform.Client, opts Options, present
 // projectNames is {id: name} of every project, deleted ones included; nil
 // when the list cannot be read.
 func projectNames(ctx context.Context, cl *platform.Client) map[string]string {
-	projects, err := cl.List(ctx, platform.Request{Path: "/projects"}, "projects")
+	projects, err := cl.ListProjects(ctx)
 	if err != nil {
 		return nil
 	}
