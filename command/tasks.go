@@ -3,10 +3,6 @@ package command
 import (
 	"context"
 	"net/url"
-	"time"
-
-	"github.com/elemctl/elemctl/internal/jsonx"
-	"github.com/elemctl/elemctl/platform"
 )
 
 func init() {
@@ -22,7 +18,7 @@ func init() {
 				if err != nil {
 					return nil, err
 				}
-				tasks, err := ListAppTasks(ctx, cl)
+				tasks, err := cl.ListAppTasks(ctx, nil)
 				if err != nil {
 					return nil, err
 				}
@@ -49,15 +45,4 @@ func init() {
 			},
 		},
 	)
-}
-
-// taskReadPauses are the pauses between the attempts of reading the task
-// list: it covers every application of the stand, grows with it and is
-// the answer most likely to break off mid-body.
-var taskReadPauses = []time.Duration{5 * time.Second, 5 * time.Second}
-
-// ListAppTasks reads the tasks of all applications in the platform's
-// order (oldest first), repeating the read when the connection breaks.
-func ListAppTasks(ctx context.Context, cl *platform.Client) ([]*jsonx.Object, error) {
-	return cl.List(ctx, platform.Request{Path: "/tasks/application-tasks", ReadRetries: taskReadPauses}, "tasks")
 }

@@ -94,13 +94,11 @@ func TestBuildSegmentsOrder(t *testing.T) {
 
 func TestTaskListIsReadAgainWhenTheAnswerBreaks(t *testing.T) {
 	s, _, cl := treeStand(t)
-	saved := taskReadPauses
-	taskReadPauses = []time.Duration{time.Millisecond, time.Millisecond}
-	defer func() { taskReadPauses = saved }()
+	noPause := func(context.Context) error { return nil }
 
 	const path = "/console/api/v2/tasks/application-tasks"
 	s.BreakNextResponses("GET", path, 2)
-	tasks, err := ListAppTasks(context.Background(), cl)
+	tasks, err := cl.ListAppTasks(context.Background(), noPause)
 	if err != nil {
 		t.Fatalf("two broken answers of three: %v", err)
 	}
@@ -108,7 +106,7 @@ func TestTaskListIsReadAgainWhenTheAnswerBreaks(t *testing.T) {
 		t.Fatal("no tasks after the retries")
 	}
 	s.BreakNextResponses("GET", path, 3)
-	if _, err := ListAppTasks(context.Background(), cl); !platform.IsTransport(err) {
+	if _, err := cl.ListAppTasks(context.Background(), noPause); !platform.IsTransport(err) {
 		t.Fatalf("three broken answers: want a network error, got %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
 )
@@ -117,4 +118,36 @@ func (c *Client) ListBuilds(ctx context.Context, projectID string) ([]*jsonx.Obj
 // included (the platform keeps them listed).
 func (c *Client) ListProjects(ctx context.Context) ([]*jsonx.Object, error) {
 	return c.List(ctx, Request{Path: "/projects"}, "projects")
+}
+
+// taskReadAttempts bounds the reads of the task list.
+const taskReadAttempts = 3
+
+// TaskReadPause is the pause between two reads of the task list.
+const TaskReadPause = 5 * time.Second
+
+// ListAppTasks reads the tasks of every application, oldest first. The
+// answer grows with the stand and is the one most likely to break off
+// mid-body, so a read whose connection broke is repeated, up to three
+// attempts, with pause between them (nil: TaskReadPause of real time).
+func (c *Client) ListAppTasks(ctx context.Context, pause func(context.Context) error) ([]*jsonx.Object, error) {
+	if pause == nil {
+		pause = func(ctx context.Context) error {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(TaskReadPause):
+				return nil
+			}
+		}
+	}
+	for attempt := 1; ; attempt++ {
+		tasks, err := c.List(ctx, Request{Path: "/tasks/application-tasks", ReadRetries: []time.Duration{}}, "tasks")
+		if err == nil || !IsTransport(err) || attempt >= taskReadAttempts || ctx.Err() != nil {
+			return tasks, err
+		}
+		if e := pause(ctx); e != nil {
+			return nil, err
+		}
+	}
 }

@@ -2,40 +2,23 @@ package deploy
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
-	"github.com/elemctl/elemctl/platform"
 )
 
-// taskReadAttempts is how often the task list is asked for when its
-// connection breaks off (the answer grows with the stand and is the one
-// most likely to break mid-body).
-const taskReadAttempts = 3
-
 // appTasks reads the tasks of one application, oldest first as the
-// platform lists them. The pause between attempts is the poll policy's cap
-// (five seconds in production, like the reference).
+// platform lists them. The pause between broken reads is the poll policy's
+// cap (five seconds in production, like the reference).
 func (o *Ops) appTasks(ctx context.Context, appID string) ([]*jsonx.Object, error) {
 	var all []*jsonx.Object
-	var err error
-	for attempt := 1; ; attempt++ {
-		err = o.call(ctx, func(ctx context.Context) error {
-			var e error
-			all, e = o.Client.List(ctx, platform.Request{Method: http.MethodGet, Path: "/tasks/application-tasks",
-				ReadRetries: []time.Duration{}}, "tasks")
-			return e
-		})
-		if err == nil || !platform.IsTransport(err) || attempt >= taskReadAttempts || ctx.Err() != nil {
-			break
-		}
-		if e := o.clock().Sleep(ctx, o.policy().Max); e != nil {
-			return nil, err
-		}
-	}
+	err := o.call(ctx, func(ctx context.Context) error {
+		var e error
+		all, e = o.Client.ListAppTasks(ctx, func(ctx context.Context) error { return o.clock().Sleep(ctx, o.policy().Max) })
+		return e
+	})
 	if err != nil {
 		return nil, err
 	}
