@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
 	"strings"
 	"time"
 )
@@ -29,17 +30,30 @@ const (
 type recorder struct {
 	header http.Header
 	status int
-	body   bytes.Buffer
+	body   *bytes.Buffer
+}
+
+// bufferPool keeps answer buffers between requests: listing thousands of
+// applications writes megabytes, and growing (and zeroing) a fresh buffer
+// every time was most of a listing's cost.
+var bufferPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func takeBuffer() *bytes.Buffer {
+	b := bufferPool.Get().(*bytes.Buffer)
+	b.Reset()
+	return b
+}
+
+func giveBuffer(b *bytes.Buffer) {
+	if b.Cap() <= 64<<20 {
+		bufferPool.Put(b)
+	}
 }
 
 func (r *recorder) Header() http.Header { return r.header }
 func (r *recorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
-	}
-	if r.body.Len() == 0 {
-		// Answers are written whole: size the buffer once.
-		r.body.Grow(len(b))
 	}
 	return r.body.Write(b)
 }
@@ -51,7 +65,8 @@ func (r *recorder) WriteHeader(code int) {
 
 func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	rec := &recorder{header: http.Header{}}
+	rec := &recorder{header: http.Header{}, body: takeBuffer()}
+	defer giveBuffer(rec.body)
 	s.route(rec, r)
 	if rec.status == 0 {
 		rec.status = http.StatusOK
@@ -262,8 +277,9 @@ func (s *Stand) handleAppAddress(w http.ResponseWriter, r *http.Request) {
 // --- answers ---
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := takeBuffer()
+	defer giveBuffer(buf)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
