@@ -114,7 +114,8 @@ type Request struct {
 	Timeout time.Duration
 }
 
-// Response is a 2xx answer.
+// Response is a 2xx answer. Body is read-only: values decoded from it
+// share its memory.
 type Response struct {
 	Status int
 	Header http.Header
@@ -128,7 +129,9 @@ func decodeBody(b []byte) any {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil
 	}
-	if v, err := jsonx.Decode(b); err == nil {
+	// A response body is read into a fresh buffer and never changed, so
+	// the decoded strings may share it.
+	if v, err := jsonx.DecodeOwned(b); err == nil {
 		return v
 	}
 	return string(b)

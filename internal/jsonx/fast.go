@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The platform answers with lists of thousands of cards; encoding/json's
@@ -17,6 +18,9 @@ import (
 type scanner struct {
 	data []byte
 	pos  int
+	// owned: data is never changed after decoding, so strings may point
+	// into it instead of being copied.
+	owned bool
 }
 
 var errSyntax = errors.New("jsonx: invalid JSON")
@@ -113,6 +117,9 @@ func (s *scanner) str() (string, error) {
 		switch c := s.data[i]; {
 		case c == '"':
 			s.pos = i + 1
+			if s.owned && i > start {
+				return unsafe.String(&s.data[start], i-start), nil
+			}
 			return string(s.data[start:i]), nil
 		case c == '\\':
 			return s.escapedString(start)

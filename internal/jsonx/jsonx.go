@@ -208,8 +208,16 @@ func (o *Object) UnmarshalJSON(data []byte) error {
 
 // Decode parses one JSON value: objects become *Object, arrays []any,
 // numbers json.Number.
-func Decode(data []byte) (any, error) {
-	s := scanner{data: data}
+func Decode(data []byte) (any, error) { return decode(data, false) }
+
+// DecodeOwned is Decode for a buffer the caller hands over for good: it
+// must never be changed afterwards, because the decoded strings share its
+// memory instead of copying it (a listing of thousands of cards is
+// mostly strings).
+func DecodeOwned(data []byte) (any, error) { return decode(data, true) }
+
+func decode(data []byte, owned bool) (any, error) {
+	s := scanner{data: data, owned: owned}
 	v, err := s.value(0)
 	if err != nil {
 		return nil, err

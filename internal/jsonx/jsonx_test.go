@@ -222,3 +222,37 @@ func TestTruthy(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeOwnedGivesTheSameValues(t *testing.T) {
+	for _, in := range samples {
+		a, errA := Decode([]byte(in))
+		b, errB := DecodeOwned([]byte(in))
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %v %v", in, errA, errB)
+		}
+		ca, _ := Compact(a)
+		cb, _ := Compact(b)
+		if string(ca) != string(cb) {
+			t.Errorf("%s: %s != %s", in, ca, cb)
+		}
+	}
+}
+
+func BenchmarkDecodeOwnedCards(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("[")
+	for i := 0; i < 5000; i++ {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		sb.WriteString(`{"id":"019f0000-0000-7000-8000-000000000001","name":"app","display-name":"Приложение","publication-context":"apps/x","status":"Running","uri":"https://h/apps/x","technology-version":"8.0","source":{"type":"repository","image-id":"p","project-version-id":"b","project-version":"1.0-7"},"project":{"id":"p"},"user-lists":["a","b"]}`)
+	}
+	sb.WriteString("]")
+	data := []byte(sb.String())
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		if _, err := DecodeOwned(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

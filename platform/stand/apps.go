@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -218,12 +219,32 @@ func (s *Stand) appCard(a *App, q *req) appJSON {
 }
 
 func (s *Stand) listApps(q *req) {
-	out := make([]appJSON, 0, len(s.st.apps))
-	for _, a := range s.st.apps {
-		out = append(out, s.appCard(a, q))
+	pooled := listPool.Get().(*[]byte)
+	b := (*pooled)[:0]
+	if s.opts.Wrap {
+		b = append(b, `{"items":`...)
 	}
-	s.writeList(q.w, out)
+	b = append(b, '[')
+	for i, a := range s.st.apps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		card := s.appCard(a, q)
+		b = card.appendJSON(b)
+	}
+	b = append(b, ']')
+	if s.opts.Wrap {
+		b = append(b, '}')
+	}
+	q.w.Header().Set("Content-Type", "application/json")
+	q.w.WriteHeader(http.StatusOK)
+	q.w.Write(b)
+	*pooled = b[:0]
+	listPool.Put(pooled)
 }
+
+// listPool keeps the application list's buffer between requests.
+var listPool = sync.Pool{New: func() any { return new([]byte) }}
 
 // liveApp finds an application that is not deleted.
 func (s *Stand) liveApp(id string) (*App, error) {
