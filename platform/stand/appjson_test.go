@@ -10,7 +10,7 @@ import (
 func TestAppCardJSONMatchesEncodingJSON(t *testing.T) {
 	cards := []appJSON{
 		{ID: "a", Name: "n", Status: "Running", UserLists: []string{"l1", "l2"}, DevelopmentMode: true,
-			Source: sourceJSON{Type: "image", ImageID: "p", ProjectVersionID: "b", ProjectVersion: "1.0-1"},
+			Source:  sourceJSON{Type: "image", ImageID: "p", ProjectVersionID: "b", ProjectVersion: "1.0-1"},
 			Project: refJSON{ID: "p", Name: "Задачи"}, URI: "http://h/x?a=1&b=<2>"},
 		{ID: "b", DisplayName: "quote \" back \\ nl \n tab \t ctl \x01 ls \u2028 bad \xff", Error: "Неизвестная ошибка", UserLists: []string{}},
 		{},
