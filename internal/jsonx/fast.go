@@ -21,6 +21,30 @@ type scanner struct {
 	// owned: data is never changed after decoding, so strings may point
 	// into it instead of being copied.
 	owned bool
+
+	// An object's members are collected on these stacks and then copied
+	// into exactly sized slices cut from shared slabs: a listing of
+	// thousands of cards then costs a few large allocations instead of
+	// several small ones per card.
+	stackKeys []string
+	stackVals []any
+	slabKeys  []string
+	slabVals  []any
+}
+
+const slabSize = 4096
+
+// cut takes n keys and values from the slabs; the slices are full (len ==
+// cap), so appending to them later reallocates instead of overwriting a
+// neighbour.
+func (s *scanner) cut(n int) ([]string, []any) {
+	if len(s.slabKeys) < n {
+		size := max(slabSize, n)
+		s.slabKeys, s.slabVals = make([]string, size), make([]any, size)
+	}
+	keys, vals := s.slabKeys[:n:n], s.slabVals[:n:n]
+	s.slabKeys, s.slabVals = s.slabKeys[n:], s.slabVals[n:]
+	return keys, vals
 }
 
 var errSyntax = errors.New("jsonx: invalid JSON")
@@ -155,12 +179,18 @@ func (s *scanner) escapedString(start int) (string, error) {
 
 func (s *scanner) object(depth int) (any, error) {
 	s.pos++ // {
-	o := &Object{keys: make([]string, 0, 8), vals: make([]any, 0, 8)}
 	s.skipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == '}' {
 		s.pos++
-		return o, nil
+		return &Object{}, nil
 	}
+	base := len(s.stackKeys)
+	defer func() {
+		// Drop this object's members (and what they reference) from the
+		// stacks, whatever the outcome.
+		clear(s.stackVals[base:])
+		s.stackKeys, s.stackVals = s.stackKeys[:base], s.stackVals[:base]
+	}()
 	for {
 		s.skipSpace()
 		if s.pos >= len(s.data) || s.data[s.pos] != '"' {
@@ -179,7 +209,8 @@ func (s *scanner) object(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		o.Set(key, v)
+		s.stackKeys = append(s.stackKeys, key)
+		s.stackVals = append(s.stackVals, v)
 		s.skipSpace()
 		if s.pos >= len(s.data) {
 			return nil, s.fail("unterminated object")
@@ -189,11 +220,41 @@ func (s *scanner) object(depth int) (any, error) {
 			s.pos++
 		case '}':
 			s.pos++
-			return o, nil
+			return s.finishObject(base), nil
 		default:
 			return nil, s.fail("expected ',' or '}'")
 		}
 	}
+}
+
+// finishObject builds the object whose members sit on the stacks from
+// base on. A key given twice keeps its last value in its first place, as
+// Set does.
+func (s *scanner) finishObject(base int) *Object {
+	keys, vals := s.stackKeys[base:], s.stackVals[base:]
+	if len(keys) > indexFrom || hasDuplicateKey(keys) {
+		o := &Object{}
+		for i, k := range keys {
+			o.Set(k, vals[i])
+		}
+		return o
+	}
+	o := &Object{}
+	o.keys, o.vals = s.cut(len(keys))
+	copy(o.keys, keys)
+	copy(o.vals, vals)
+	return o
+}
+
+func hasDuplicateKey(keys []string) bool {
+	for i := 1; i < len(keys); i++ {
+		for j := 0; j < i; j++ {
+			if keys[i] == keys[j] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (s *scanner) array(depth int) (any, error) {

@@ -293,3 +293,19 @@ func TestParallelDecodeOfLargeArrays(t *testing.T) {
 		}
 	}
 }
+
+// Objects cut from a shared slab must not see each other's changes.
+func TestObjectsFromOneDecodeAreIndependent(t *testing.T) {
+	v, err := Decode([]byte(`[{"a":1,"b":2},{"c":3},{"a":1,"a":5}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	objs := Objects(v)
+	objs[0].Set("z", 9)
+	if objs[1].Has("z") || objs[1].Len() != 1 || objs[1].Keys()[0] != "c" {
+		t.Fatalf("appending to one object changed its neighbour: %v", objs[1].Keys())
+	}
+	if n, _ := objs[2].Int("a"); n != 5 || objs[2].Len() != 1 {
+		t.Fatalf("a repeated key keeps its last value once: %v", objs[2].Keys())
+	}
+}

@@ -68,8 +68,10 @@ func decodeArrayInParallel(data []byte, owned bool) (any, bool) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// One scanner per worker: its slabs serve all its elements.
+			es := scanner{owned: owned}
 			for i := lo; i < hi; i++ {
-				es := scanner{data: data[:bounds[i][1]], pos: bounds[i][0], owned: owned}
+				es.data, es.pos = data[:bounds[i][1]], bounds[i][0]
 				v, err := es.value(1)
 				if err != nil {
 					failed.Do(func() { ok = false })
