@@ -217,11 +217,6 @@ func Decode(data []byte) (any, error) { return decode(data, false) }
 func DecodeOwned(data []byte) (any, error) { return decode(data, true) }
 
 func decode(data []byte, owned bool) (any, error) {
-	if len(data) >= parallelFrom {
-		if v, ok := decodeArrayInParallel(data, owned); ok {
-			return v, nil
-		}
-	}
 	s := scanner{data: data, owned: owned}
 	v, err := s.value(0)
 	if err != nil {
