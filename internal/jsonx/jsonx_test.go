@@ -257,7 +257,6 @@ func BenchmarkDecodeOwnedCards(b *testing.B) {
 	}
 }
 
-
 // Objects cut from a shared slab must not see each other's changes.
 func TestObjectsFromOneDecodeAreIndependent(t *testing.T) {
 	v, err := Decode([]byte(`[{"a":1,"b":2},{"c":3},{"a":1,"a":5}]`))
