@@ -424,18 +424,27 @@ func (s *Stand) addAccountService(q *req) {
 	writeJSON(q.w, http.StatusOK, accountServiceCard(svc))
 }
 
+// accountService finds a user list and the index of one of its account
+// services.
+func (s *Stand) accountService(listID, serviceID string) (*UserList, int, error) {
+	l, err := s.userList(listID)
+	if err != nil {
+		return nil, 0, err
+	}
+	i := slices.IndexFunc(l.AccountServices, func(a AccountService) bool { return a.ID == serviceID })
+	if i < 0 {
+		return nil, 0, refuseMessage(http.StatusNotFound, "Account service %q not found", serviceID)
+	}
+	return l, i, nil
+}
+
 // putAccountService replaces a whole entry. Rules given are stored; a PUT
 // without them keeps the stored ones (a GET never returns them, so a
 // read-modify-write must not wipe them).
 func (s *Stand) putAccountService(q *req) {
-	l, err := s.userList(q.param(0))
+	l, i, err := s.accountService(q.param(0), q.param(1))
 	if err != nil {
 		answer(q.w, err)
-		return
-	}
-	i := slices.IndexFunc(l.AccountServices, func(a AccountService) bool { return a.ID == q.param(1) })
-	if i < 0 {
-		refuseMessage(http.StatusNotFound, "Account service %q not found", q.param(1)).write(q.w)
 		return
 	}
 	body, ok := q.decodeJSON()
@@ -458,14 +467,9 @@ func (s *Stand) putAccountService(q *req) {
 }
 
 func (s *Stand) deleteAccountService(q *req) {
-	l, err := s.userList(q.param(0))
+	l, i, err := s.accountService(q.param(0), q.param(1))
 	if err != nil {
 		answer(q.w, err)
-		return
-	}
-	i := slices.IndexFunc(l.AccountServices, func(a AccountService) bool { return a.ID == q.param(1) })
-	if i < 0 {
-		refuseMessage(http.StatusNotFound, "Account service %q not found", q.param(1)).write(q.w)
 		return
 	}
 	l.AccountServices = slices.Delete(l.AccountServices, i, i+1)

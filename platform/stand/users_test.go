@@ -132,7 +132,13 @@ func TestUserLists(t *testing.T) {
 	if st, _ := c.do("PUT", base+"/"+sid, map[string]any{"enabled": true}); st != 400 {
 		t.Fatalf("partial entry: HTTP %d, want 400", st)
 	}
-	if st, _ := c.do("PUT", base+"/no-such", entry); st != 404 && st != 400 {
+	if st, _ := c.do("DELETE", base+"/no-such", nil); st != 404 {
+		t.Errorf("deleting an unknown account service: %d", st)
+	}
+	if st, _ := c.do("DELETE", "/user-lists/no-such-list/settings/account-services-settings/"+sid, nil); st != 404 {
+		t.Errorf("an account service of an unknown list: %d", st)
+	}
+	if st, _ := c.do("PUT", base+"/no-such", entry); st != 404 {
 		t.Fatalf("unknown service: HTTP %d", st)
 	}
 
