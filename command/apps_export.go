@@ -14,36 +14,38 @@ import (
 )
 
 func init() {
-	core.Add(
-		&Command{
-			Path: []string{"apps", "export"}, Tool: "export_app",
-			Help: "cli.help.apps-export", ToolHelp: "mcp.help.export-app", ReadOnly: true,
-			Args: []Argument{
-				AppArg(false),
-				{Name: "output", Help: "cli.arg.export-output", Type: String, Metavar: "PATH"},
+	declare(func(core *Catalog) {
+		core.Add(
+			&Command{
+				Path: []string{"apps", "export"}, Tool: "export_app",
+				Help: "cli.help.apps-export", ToolHelp: "mcp.help.export-app", ReadOnly: true,
+				Args: []Argument{
+					AppArg(false),
+					{Name: "output", Help: "cli.arg.export-output", Type: String, Metavar: "PATH"},
+				},
+				ToolArgs: []Argument{
+					ToolAppArg(),
+					{Name: "output", Help: "mcp.arg.export-output", Type: String, Default: ""},
+				},
+				Run: runAppsExport,
 			},
-			ToolArgs: []Argument{
-				ToolAppArg(),
-				{Name: "output", Help: "mcp.arg.export-output", Type: String, Default: ""},
+			&Command{
+				Path: []string{"apps", "export-extension"}, Tool: "export_extension",
+				Help: "cli.help.apps-export-extension", ToolHelp: "mcp.help.export-extension", ReadOnly: true,
+				Args: []Argument{
+					AppArg(false),
+					{Name: "extension", Help: "cli.arg.export-extension", Type: String, Positional: true, Required: true, Metavar: "EXTENSION"},
+					{Name: "output", Help: "cli.arg.export-output", Type: String, Metavar: "PATH"},
+				},
+				ToolArgs: []Argument{
+					ToolAppArg(),
+					{Name: "extension", Help: "mcp.arg.export-extension", Type: String, Required: true},
+					{Name: "output", Help: "mcp.arg.export-output", Type: String, Default: ""},
+				},
+				Run: runAppsExportExtension,
 			},
-			Run: runAppsExport,
-		},
-		&Command{
-			Path: []string{"apps", "export-extension"}, Tool: "export_extension",
-			Help: "cli.help.apps-export-extension", ToolHelp: "mcp.help.export-extension", ReadOnly: true,
-			Args: []Argument{
-				AppArg(false),
-				{Name: "extension", Help: "cli.arg.export-extension", Type: String, Positional: true, Required: true, Metavar: "EXTENSION"},
-				{Name: "output", Help: "cli.arg.export-output", Type: String, Metavar: "PATH"},
-			},
-			ToolArgs: []Argument{
-				ToolAppArg(),
-				{Name: "extension", Help: "mcp.arg.export-extension", Type: String, Required: true},
-				{Name: "output", Help: "mcp.arg.export-output", Type: String, Default: ""},
-			},
-			Run: runAppsExportExtension,
-		},
-	)
+		)
+	})
 }
 
 func runAppsExport(ctx context.Context, cc *Context, in Values) (any, error) {

@@ -12,31 +12,33 @@ import (
 )
 
 func init() {
-	core.Add(
-		&Command{
-			Path: []string{"apps", "users"}, Tool: "list_app_users",
-			Help: "cli.help.apps-users", ToolHelp: "mcp.help.list-app-users", ReadOnly: true, Idempotent: true,
-			Args:     []Argument{AppArg(false)},
-			ToolArgs: []Argument{ToolAppArg()},
-			Run:      runAppsUsers,
-		},
-		&Command{
-			Path: []string{"apps", "token-access"}, Tool: "token_access",
-			Help: "cli.help.apps-token-access", ToolHelp: "mcp.help.token-access", Idempotent: true,
-			Args: []Argument{
-				AppArg(false),
-				{Name: "user", Help: "cli.arg.token-access-user", Type: String, Multiple: true, Metavar: "USER"},
-				{Name: "enable", Help: "cli.arg.token-access-enable", Type: Bool},
-				{Name: "disable", Help: "cli.arg.token-access-disable", Type: Bool},
+	declare(func(core *Catalog) {
+		core.Add(
+			&Command{
+				Path: []string{"apps", "users"}, Tool: "list_app_users",
+				Help: "cli.help.apps-users", ToolHelp: "mcp.help.list-app-users", ReadOnly: true, Idempotent: true,
+				Args:     []Argument{AppArg(false)},
+				ToolArgs: []Argument{ToolAppArg()},
+				Run:      runAppsUsers,
 			},
-			ToolArgs: []Argument{
-				ToolAppArg(),
-				{Name: "user", Help: "mcp.arg.token-access-user", Type: String, Default: "", OrList: true},
-				{Name: "enabled", Help: "mcp.arg.token-access-enabled", Type: Bool, Nullable: true},
+			&Command{
+				Path: []string{"apps", "token-access"}, Tool: "token_access",
+				Help: "cli.help.apps-token-access", ToolHelp: "mcp.help.token-access", Idempotent: true,
+				Args: []Argument{
+					AppArg(false),
+					{Name: "user", Help: "cli.arg.token-access-user", Type: String, Multiple: true, Metavar: "USER"},
+					{Name: "enable", Help: "cli.arg.token-access-enable", Type: Bool},
+					{Name: "disable", Help: "cli.arg.token-access-disable", Type: Bool},
+				},
+				ToolArgs: []Argument{
+					ToolAppArg(),
+					{Name: "user", Help: "mcp.arg.token-access-user", Type: String, Default: "", OrList: true},
+					{Name: "enabled", Help: "mcp.arg.token-access-enabled", Type: Bool, Nullable: true},
+				},
+				Run: runTokenAccess,
 			},
-			Run: runTokenAccess,
-		},
-	)
+		)
+	})
 }
 
 // ListAppUsers reads the users connected to an application.

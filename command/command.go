@@ -7,6 +7,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -138,6 +139,7 @@ type Catalog struct {
 	mu     sync.RWMutex
 	cmds   []*Command
 	groups []Group
+	sorted []*Command // cmds by name, built on demand
 }
 
 // Add registers commands; a duplicate CLI path or tool name is a
@@ -147,7 +149,7 @@ func (c *Catalog) Add(cmds ...*Command) {
 	defer c.mu.Unlock()
 	for _, cmd := range cmds {
 		for _, have := range c.cmds {
-			if len(cmd.Path) > 0 && strings.Join(have.Path, " ") == strings.Join(cmd.Path, " ") {
+			if len(cmd.Path) > 0 && slices.Equal(have.Path, cmd.Path) {
 				panic(fmt.Sprintf("command: CLI path %q declared twice", cmd.Name()))
 			}
 			if cmd.Tool != "" && have.Tool == cmd.Tool {
@@ -156,9 +158,10 @@ func (c *Catalog) Add(cmds ...*Command) {
 		}
 		c.cmds = append(c.cmds, cmd)
 	}
+	c.sorted = nil
 }
 
-// AddGroup declares a CLI group.
+// AddGroup registers a CLI group.
 func (c *Catalog) AddGroup(g Group) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -167,11 +170,21 @@ func (c *Catalog) AddGroup(g Group) {
 
 // Commands lists the commands sorted by name.
 func (c *Catalog) Commands() []*Command {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	out := append([]*Command(nil), c.cmds...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
-	return out
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sorted == nil {
+		names := make([]string, len(c.cmds))
+		order := make([]int, len(c.cmds))
+		for i, cmd := range c.cmds {
+			names[i], order[i] = cmd.Name(), i
+		}
+		sort.SliceStable(order, func(i, j int) bool { return names[order[i]] < names[order[j]] })
+		c.sorted = make([]*Command, len(order))
+		for i, k := range order {
+			c.sorted[i] = c.cmds[k]
+		}
+	}
+	return append([]*Command(nil), c.sorted...)
 }
 
 // Groups lists the CLI groups.
@@ -207,11 +220,10 @@ func (c *Catalog) LSPCommand(id string) *Command {
 
 // Path finds a command by CLI path.
 func (c *Catalog) Path(path ...string) *Command {
-	want := strings.Join(path, " ")
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	for _, cmd := range c.cmds {
-		if len(cmd.Path) > 0 && strings.Join(cmd.Path, " ") == want {
+		if len(cmd.Path) > 0 && slices.Equal(cmd.Path, path) {
 			return cmd
 		}
 	}
@@ -225,11 +237,30 @@ func (c *Catalog) Clone() *Catalog {
 	return &Catalog{cmds: append([]*Command(nil), c.cmds...), groups: append([]Group(nil), c.groups...)}
 }
 
-var core = &Catalog{}
+// declarations fill the core catalog. The files of this package declare
+// their commands from init, but the catalog is built on first use: a start
+// that needs no command (--version) does not pay for a hundred of them.
+var (
+	declarations []func(*Catalog)
+	coreOnce     sync.Once
+	coreCatalog  = &Catalog{}
+)
 
-// Core is the catalog of elemctl's own commands. Faces clone it before
-// adding plugin commands.
-func Core() *Catalog { return core.Clone() }
+func declare(fill func(*Catalog)) { declarations = append(declarations, fill) }
+
+// core is the catalog of elemctl's own commands, built on first call.
+func core() *Catalog {
+	coreOnce.Do(func() {
+		for _, fill := range declarations {
+			fill(coreCatalog)
+		}
+	})
+	return coreCatalog
+}
+
+// Core is a copy of the catalog of elemctl's own commands. Faces clone it
+// before adding plugin commands.
+func Core() *Catalog { return core().Clone() }
 
 // ExitCode derives a process exit code from an answer: an integer (not
 // boolean) "exit-code" of 0–255 wins; else "ok": false means 1; else 0.

@@ -7,44 +7,46 @@ import (
 )
 
 func init() {
-	shared := []Argument{
-		{Name: "name", Help: "cli.arg.create-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
-		{Name: "project-id", Help: "cli.arg.create-project-id", Type: String, Metavar: "PROJECT_ID"},
-		{Name: "version-id", Help: "cli.arg.create-version-id", Type: String, Metavar: "VERSION_ID"},
-		{Name: "latest-build", Help: "cli.arg.create-latest-build", Type: Bool},
-		{Name: "space-id", Help: "cli.arg.create-space-id", Type: String, Metavar: "SPACE_ID"},
-		{Name: "tech-version", Help: "cli.arg.create-tech-version", Type: String, Metavar: "VERSION"},
-		{Name: "no-dev-mode", Help: "cli.arg.create-no-dev-mode", Type: Bool},
-		{Name: "wait", Help: "cli.arg.create-wait", Type: Bool},
-		{Name: "verify", Help: "cli.arg.create-verify", Type: Bool},
-		{Name: "no-verify", Help: "cli.arg.create-no-verify", Type: Bool},
-	}
-	toolArgs := func() []Argument {
-		return []Argument{
-			{Name: "name", Help: "mcp.arg.create-name", Type: String, Required: true},
-			{Name: "project_id", Help: "mcp.arg.create-project-id", Type: String, Default: ""},
-			{Name: "version_id", Help: "mcp.arg.create-version-id", Type: String, Default: ""},
-			{Name: "space_id", Help: "mcp.arg.create-space-id", Type: String, Default: ""},
-			{Name: "development_mode", Help: "mcp.arg.create-development-mode", Type: Bool, Default: true},
-			{Name: "verify", Help: "mcp.arg.create-verify", Type: Bool, Default: false},
+	declare(func(core *Catalog) {
+		shared := []Argument{
+			{Name: "name", Help: "cli.arg.create-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
+			{Name: "project-id", Help: "cli.arg.create-project-id", Type: String, Metavar: "PROJECT_ID"},
+			{Name: "version-id", Help: "cli.arg.create-version-id", Type: String, Metavar: "VERSION_ID"},
+			{Name: "latest-build", Help: "cli.arg.create-latest-build", Type: Bool},
+			{Name: "space-id", Help: "cli.arg.create-space-id", Type: String, Metavar: "SPACE_ID"},
+			{Name: "tech-version", Help: "cli.arg.create-tech-version", Type: String, Metavar: "VERSION"},
+			{Name: "no-dev-mode", Help: "cli.arg.create-no-dev-mode", Type: Bool},
+			{Name: "wait", Help: "cli.arg.create-wait", Type: Bool},
+			{Name: "verify", Help: "cli.arg.create-verify", Type: Bool},
+			{Name: "no-verify", Help: "cli.arg.create-no-verify", Type: Bool},
 		}
-	}
-	core.Add(
-		&Command{
-			Path: []string{"apps", "create"}, Tool: "create_app",
-			Help: "cli.help.apps-create", ToolHelp: "mcp.help.create-app", Slow: true,
-			Args:     shared,
-			ToolArgs: toolArgs(),
-			Run:      runAppsCreate,
-		},
-		&Command{
-			Path: []string{"apps", "ensure"}, Tool: "ensure_app",
-			Help: "cli.help.apps-ensure", ToolHelp: "mcp.help.ensure-app", Slow: true, Idempotent: true,
-			Args:     append(append([]Argument{}, shared...), Argument{Name: "apply", Help: "cli.arg.ensure-apply", Type: Bool}),
-			ToolArgs: toolArgs(),
-			Run:      runAppsEnsure,
-		},
-	)
+		toolArgs := func() []Argument {
+			return []Argument{
+				{Name: "name", Help: "mcp.arg.create-name", Type: String, Required: true},
+				{Name: "project_id", Help: "mcp.arg.create-project-id", Type: String, Default: ""},
+				{Name: "version_id", Help: "mcp.arg.create-version-id", Type: String, Default: ""},
+				{Name: "space_id", Help: "mcp.arg.create-space-id", Type: String, Default: ""},
+				{Name: "development_mode", Help: "mcp.arg.create-development-mode", Type: Bool, Default: true},
+				{Name: "verify", Help: "mcp.arg.create-verify", Type: Bool, Default: false},
+			}
+		}
+		core.Add(
+			&Command{
+				Path: []string{"apps", "create"}, Tool: "create_app",
+				Help: "cli.help.apps-create", ToolHelp: "mcp.help.create-app", Slow: true,
+				Args:     shared,
+				ToolArgs: toolArgs(),
+				Run:      runAppsCreate,
+			},
+			&Command{
+				Path: []string{"apps", "ensure"}, Tool: "ensure_app",
+				Help: "cli.help.apps-ensure", ToolHelp: "mcp.help.ensure-app", Slow: true, Idempotent: true,
+				Args:     append(append([]Argument{}, shared...), Argument{Name: "apply", Help: "cli.arg.ensure-apply", Type: Bool}),
+				ToolArgs: toolArgs(),
+				Run:      runAppsEnsure,
+			},
+		)
+	})
 }
 
 // createOptions reads the inputs of create/ensure. On MCP the source is

@@ -16,35 +16,37 @@ import (
 )
 
 func init() {
-	core.Add(
-		&Command{
-			Path: []string{"deploy"}, Tool: "deploy", LSP: "deploy",
-			Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true,
-			Args: []Argument{
-				{Name: "app-id", Help: "cli.arg.deploy-app-id", Type: String, Metavar: "APP_ID"},
-				{Name: "project-id", Help: "cli.arg.deploy-project-id", Type: String, Metavar: "PROJECT_ID"},
-				{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
-				{Name: "output", Help: "cli.arg.deploy-output", Type: String, Metavar: "DIR"},
-				{Name: "build-version", Help: "cli.arg.deploy-build-version", Type: String, Metavar: "VERSION"},
-				{Name: "branch", Help: "cli.arg.branch", Type: String, Metavar: "BRANCH"},
-				{Name: "commit", Help: "cli.arg.commit", Type: String, Metavar: "COMMIT"},
-				{Name: "dry-run", Help: "cli.arg.deploy-dry-run", Type: Bool},
-				{Name: "require-clean", Help: "cli.arg.require-clean", Type: Bool},
-				{Name: "allow-data-loss", Help: "cli.arg.allow-data-loss", Type: Bool},
-				{Name: "server-start-timeout", Help: "cli.arg.server-start-timeout", Type: Float, Default: 900.0, Metavar: "SECONDS"},
+	declare(func(core *Catalog) {
+		core.Add(
+			&Command{
+				Path: []string{"deploy"}, Tool: "deploy", LSP: "deploy",
+				Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true,
+				Args: []Argument{
+					{Name: "app-id", Help: "cli.arg.deploy-app-id", Type: String, Metavar: "APP_ID"},
+					{Name: "project-id", Help: "cli.arg.deploy-project-id", Type: String, Metavar: "PROJECT_ID"},
+					{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
+					{Name: "output", Help: "cli.arg.deploy-output", Type: String, Metavar: "DIR"},
+					{Name: "build-version", Help: "cli.arg.deploy-build-version", Type: String, Metavar: "VERSION"},
+					{Name: "branch", Help: "cli.arg.branch", Type: String, Metavar: "BRANCH"},
+					{Name: "commit", Help: "cli.arg.commit", Type: String, Metavar: "COMMIT"},
+					{Name: "dry-run", Help: "cli.arg.deploy-dry-run", Type: Bool},
+					{Name: "require-clean", Help: "cli.arg.require-clean", Type: Bool},
+					{Name: "allow-data-loss", Help: "cli.arg.allow-data-loss", Type: Bool},
+					{Name: "server-start-timeout", Help: "cli.arg.server-start-timeout", Type: Float, Default: 900.0, Metavar: "SECONDS"},
+				},
+				ToolArgs: []Argument{
+					{Name: "app_id", Help: "mcp.arg.deploy-app-id", Type: String, Required: true},
+					{Name: "project_id", Help: "mcp.arg.deploy-project-id", Type: String, Required: true},
+					{Name: "project_dir", Help: "mcp.arg.project-dir", Type: String, Default: ""},
+					{Name: "version", Key: "build-version", Help: "mcp.arg.deploy-version", Type: String, Default: ""},
+					{Name: "branch", Help: "mcp.arg.branch", Type: String, Default: ""},
+					{Name: "allow_data_loss", Help: "mcp.arg.allow-data-loss", Type: Bool, Default: false},
+					{Name: "server_start_timeout", Help: "mcp.arg.server-start-timeout", Type: Int, Default: 900},
+				},
+				Run: runDeploy,
 			},
-			ToolArgs: []Argument{
-				{Name: "app_id", Help: "mcp.arg.deploy-app-id", Type: String, Required: true},
-				{Name: "project_id", Help: "mcp.arg.deploy-project-id", Type: String, Required: true},
-				{Name: "project_dir", Help: "mcp.arg.project-dir", Type: String, Default: ""},
-				{Name: "version", Key: "build-version", Help: "mcp.arg.deploy-version", Type: String, Default: ""},
-				{Name: "branch", Help: "mcp.arg.branch", Type: String, Default: ""},
-				{Name: "allow_data_loss", Help: "mcp.arg.allow-data-loss", Type: Bool, Default: false},
-				{Name: "server_start_timeout", Help: "mcp.arg.server-start-timeout", Type: Int, Default: 900},
-			},
-			Run: runDeploy,
-		},
-	)
+		)
+	})
 }
 
 // DeployOps prepares the long operations of platform/deploy for one call:

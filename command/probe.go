@@ -10,35 +10,37 @@ import (
 )
 
 func init() {
-	core.Add(
-		&Command{
-			Path: []string{"probe"}, Tool: "probe", LSP: "probe",
-			Help: "cli.help.probe", ToolHelp: "mcp.help.probe", Slow: true,
-			Args: []Argument{
-				{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
-				{Name: "output", Help: "cli.arg.probe-output", Type: String, Metavar: "DIR"},
-				{Name: "build-version", Help: "cli.arg.probe-build-version", Type: String, Metavar: "VERSION"},
-				{Name: "name", Help: "cli.arg.probe-name", Type: String, Metavar: "NAME"},
-				{Name: "space-id", Help: "cli.arg.probe-space-id", Type: String, Metavar: "SPACE_ID"},
-				{Name: "keep", Help: "cli.arg.probe-keep", Type: Bool},
-				{Name: "require-clean", Help: "cli.arg.require-clean", Type: Bool},
-				{Name: "cleanup", Help: "cli.arg.probe-cleanup", Type: String, Multiple: true, Metavar: "APP_ID"},
+	declare(func(core *Catalog) {
+		core.Add(
+			&Command{
+				Path: []string{"probe"}, Tool: "probe", LSP: "probe",
+				Help: "cli.help.probe", ToolHelp: "mcp.help.probe", Slow: true,
+				Args: []Argument{
+					{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
+					{Name: "output", Help: "cli.arg.probe-output", Type: String, Metavar: "DIR"},
+					{Name: "build-version", Help: "cli.arg.probe-build-version", Type: String, Metavar: "VERSION"},
+					{Name: "name", Help: "cli.arg.probe-name", Type: String, Metavar: "NAME"},
+					{Name: "space-id", Help: "cli.arg.probe-space-id", Type: String, Metavar: "SPACE_ID"},
+					{Name: "keep", Help: "cli.arg.probe-keep", Type: Bool},
+					{Name: "require-clean", Help: "cli.arg.require-clean", Type: Bool},
+					{Name: "cleanup", Help: "cli.arg.probe-cleanup", Type: String, Multiple: true, Metavar: "APP_ID"},
+				},
+				ToolArgs: []Argument{
+					{Name: "project_dir", Help: "mcp.arg.project-dir", Type: String, Default: ""},
+					{Name: "space_id", Help: "mcp.arg.probe-space-id", Type: String, Default: ""},
+					{Name: "keep", Help: "mcp.arg.probe-keep", Type: Bool, Default: false},
+				},
+				Run: runProbe,
 			},
-			ToolArgs: []Argument{
-				{Name: "project_dir", Help: "mcp.arg.project-dir", Type: String, Default: ""},
-				{Name: "space_id", Help: "mcp.arg.probe-space-id", Type: String, Default: ""},
-				{Name: "keep", Help: "mcp.arg.probe-keep", Type: Bool, Default: false},
+			&Command{
+				Tool: "probe_cleanup", ToolHelp: "mcp.help.probe-cleanup", Destructive: true, Slow: true,
+				ToolArgs: []Argument{
+					{Name: "app_id", Key: "cleanup", Help: "mcp.arg.probe-cleanup-app-id", Type: String, Required: true, OrList: true},
+				},
+				Run: runProbeCleanup,
 			},
-			Run: runProbe,
-		},
-		&Command{
-			Tool: "probe_cleanup", ToolHelp: "mcp.help.probe-cleanup", Destructive: true, Slow: true,
-			ToolArgs: []Argument{
-				{Name: "app_id", Key: "cleanup", Help: "mcp.arg.probe-cleanup-app-id", Type: String, Required: true, OrList: true},
-			},
-			Run: runProbeCleanup,
-		},
-	)
+		)
+	})
 }
 
 // probeRunFlags are the flags of a probe run; the cleanup mode refuses

@@ -168,7 +168,7 @@ func TestTokenAccessByUserID(t *testing.T) {
 			userID = u.ID
 		}
 	}
-	cmd := core.Tool("token_access")
+	cmd := core().Tool("token_access")
 	in := NewValues()
 	in.Set("app-id", demo.AppID)
 	in.Set("user", []any{userID})
@@ -190,7 +190,7 @@ func TestMCPShapes(t *testing.T) {
 
 	in := NewValues()
 	in.Set("app-id", demo.AppName)
-	out, err := core.Tool("list_app_users").Run(ctx, cc, in)
+	out, err := core().Tool("list_app_users").Run(ctx, cc, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestMCPShapes(t *testing.T) {
 	in.Set("project-id", demo.ProjectID)
 	in.Default("limit", 2)
 	in.Default("brief", true)
-	out, err = core.Tool("list_builds").Run(ctx, cc, in)
+	out, err = core().Tool("list_builds").Run(ctx, cc, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestMCPShapes(t *testing.T) {
 
 	in = NewValues()
 	in.Default("brief", true)
-	out, err = core.Tool("list_projects").Run(ctx, cc, in)
+	out, err = core().Tool("list_projects").Run(ctx, cc, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestMCPShapes(t *testing.T) {
 	in = NewValues()
 	in.Set("app-id", demo.AppID)
 	in.Set("output", "x.xasm")
-	out, err = core.Tool("export_app").Run(ctx, cc, in)
+	out, err = core().Tool("export_app").Run(ctx, cc, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestMCPShapes(t *testing.T) {
 	in = NewValues()
 	in.Set("app-id", demo.AppName)
 	in.Set("self-registration", true)
-	out, err = core.Tool("configure_user_list").Run(ctx, cc, in)
+	out, err = core().Tool("configure_user_list").Run(ctx, cc, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestMCPShapes(t *testing.T) {
 		t.Fatalf("configure_user_list %v", o)
 	}
 	in = NewValues()
-	_, err = core.Tool("configure_user_list").Run(ctx, cc, in)
+	_, err = core().Tool("configure_user_list").Run(ctx, cc, in)
 	if !platform.IsConfig(err) {
 		t.Fatalf("configure_user_list without a list: %v", err)
 	}
@@ -291,7 +291,7 @@ func TestExportExtension(t *testing.T) {
 	in.Set("app-id", demo.AppName)
 	in.Set("extension", "crmextras")
 	in.Set("output", "out/")
-	out, err := core.Path("apps", "export-extension").Run(ctx, treeContext(CLI, cl, dir), in)
+	out, err := core().Path("apps", "export-extension").Run(ctx, treeContext(CLI, cl, dir), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestExportExtension(t *testing.T) {
 	in.Set("app-id", demo.AppID)
 	in.Set("extension", "CRM EXTRAS")
 	in.Set("output", filepath.Join(dir, "mcp.xasm"))
-	out, err = core.Tool("export_extension").Run(ctx, treeContext(MCP, cl, dir), in)
+	out, err = core().Tool("export_extension").Run(ctx, treeContext(MCP, cl, dir), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +321,7 @@ func TestExportExtension(t *testing.T) {
 		t.Fatalf("MCP keys %v", keys)
 	}
 	in.Set("extension", "other")
-	_, err = core.Tool("export_extension").Run(ctx, treeContext(MCP, cl, dir), in)
+	_, err = core().Tool("export_extension").Run(ctx, treeContext(MCP, cl, dir), in)
 	if err == nil || !strings.Contains(err.Error(), "acme/CrmExtras 1.0-3 (id 0a1b2c3d-0000-4000-8000-0000000000e1)") {
 		t.Fatalf("unknown extension: %v", err)
 	}
@@ -330,7 +330,7 @@ func TestExportExtension(t *testing.T) {
 // run calls a CLI command of the catalog with the given values.
 func run(t *testing.T, cl *platform.Client, path string, vals map[string]any) (any, error) {
 	t.Helper()
-	cmd := core.Path(strings.Fields(path)...)
+	cmd := core().Path(strings.Fields(path)...)
 	if cmd == nil {
 		t.Fatalf("no command %q", path)
 	}
@@ -498,13 +498,13 @@ func TestMCPRefusalsNameToolParameters(t *testing.T) {
 	i18n.SetLang(i18n.EN)
 	defer i18n.SetLang(i18n.RU)
 	cc := treeContext(MCP, cl, t.TempDir())
-	_, err := core.Tool("configure_user_list").Run(ctx, cc, NewValues())
+	_, err := core().Tool("configure_user_list").Run(ctx, cc, NewValues())
 	if err == nil || !strings.Contains(err.Error(), "list_id") || strings.Contains(err.Error(), "--app") {
 		t.Errorf("configure_user_list without a list: %v", err)
 	}
 	in := NewValues()
 	in.Set("name", "nowhere")
-	_, err = core.Tool("create_app").Run(ctx, cc, in)
+	_, err = core().Tool("create_app").Run(ctx, cc, in)
 	if err == nil || !strings.Contains(err.Error(), "version_id") || strings.Contains(err.Error(), "--latest-build") {
 		t.Errorf("create_app without a source: %v", err)
 	}

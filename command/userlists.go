@@ -15,117 +15,119 @@ import (
 )
 
 func init() {
-	core.AddGroup(Group{Name: "user-lists", Help: "cli.help.user-lists"})
-	target := []Argument{
-		{Name: "list", Help: "cli.arg.user-list", Type: String, Positional: true, Metavar: "LIST"},
-		{Name: "app", Help: "cli.arg.user-list-app", Type: String, Metavar: "APP"},
-	}
-	switches := []Argument{
-		{Name: "enable", Help: "cli.arg.user-list-enable", Type: Bool},
-		{Name: "disable", Help: "cli.arg.user-list-disable", Type: Bool},
-	}
-	core.Add(
-		&Command{
-			Path: []string{"user-lists", "list"}, Tool: "list_user_lists",
-			Help: "cli.help.user-lists-list", ToolHelp: "mcp.help.list-user-lists", ReadOnly: true, Idempotent: true,
-			Args:     []Argument{{Name: "name", Help: "cli.arg.user-lists-name", Type: String}},
-			ToolArgs: []Argument{{Name: "name", Help: "mcp.arg.user-lists-name", Type: String, Default: ""}},
-			Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-				cl, err := cc.Client()
-				if err != nil {
-					return nil, err
-				}
-				lists, err := ListUserLists(ctx, cl)
-				if err != nil {
-					return nil, err
-				}
-				name := strings.ToLower(in.Str("name"))
-				out := []any{}
-				for _, l := range lists {
-					if name == "" || strings.Contains(strings.ToLower(l.Str("presentation")), name) {
-						out = append(out, l)
+	declare(func(core *Catalog) {
+		core.AddGroup(Group{Name: "user-lists", Help: "cli.help.user-lists"})
+		target := []Argument{
+			{Name: "list", Help: "cli.arg.user-list", Type: String, Positional: true, Metavar: "LIST"},
+			{Name: "app", Help: "cli.arg.user-list-app", Type: String, Metavar: "APP"},
+		}
+		switches := []Argument{
+			{Name: "enable", Help: "cli.arg.user-list-enable", Type: Bool},
+			{Name: "disable", Help: "cli.arg.user-list-disable", Type: Bool},
+		}
+		core.Add(
+			&Command{
+				Path: []string{"user-lists", "list"}, Tool: "list_user_lists",
+				Help: "cli.help.user-lists-list", ToolHelp: "mcp.help.list-user-lists", ReadOnly: true, Idempotent: true,
+				Args:     []Argument{{Name: "name", Help: "cli.arg.user-lists-name", Type: String}},
+				ToolArgs: []Argument{{Name: "name", Help: "mcp.arg.user-lists-name", Type: String, Default: ""}},
+				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+					cl, err := cc.Client()
+					if err != nil {
+						return nil, err
 					}
-				}
-				return out, nil
+					lists, err := ListUserLists(ctx, cl)
+					if err != nil {
+						return nil, err
+					}
+					name := strings.ToLower(in.Str("name"))
+					out := []any{}
+					for _, l := range lists {
+						if name == "" || strings.Contains(strings.ToLower(l.Str("presentation")), name) {
+							out = append(out, l)
+						}
+					}
+					return out, nil
+				},
 			},
-		},
-		&Command{
-			Path: []string{"user-lists", "get"},
-			Help: "cli.help.user-lists-get", ReadOnly: true, Idempotent: true,
-			Args: target,
-			Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-				cl, id, err := userListTarget(ctx, cc, in.Str("list"), in.Str("app"))
-				if err != nil {
-					return nil, err
-				}
-				return cl.Get(ctx, userListPath(id), nil)
+			&Command{
+				Path: []string{"user-lists", "get"},
+				Help: "cli.help.user-lists-get", ReadOnly: true, Idempotent: true,
+				Args: target,
+				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+					cl, id, err := userListTarget(ctx, cc, in.Str("list"), in.Str("app"))
+					if err != nil {
+						return nil, err
+					}
+					return cl.Get(ctx, userListPath(id), nil)
+				},
 			},
-		},
-		&Command{
-			Path: []string{"user-lists", "self-registration"},
-			Help: "cli.help.user-lists-self-registration",
-			Args: append(slices.Clone(target), switches...),
-			Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-				want, err := switchFlags(in)
-				if err != nil {
-					return nil, err
-				}
-				cl, id, err := userListTarget(ctx, cc, in.Str("list"), in.Str("app"))
-				if err != nil {
-					return nil, err
-				}
-				settings, _, err := SelfRegistration(ctx, cl, id, want)
-				if err != nil {
-					return nil, err
-				}
-				return jsonx.New("list-id", id, "self-registration", settings), nil
+			&Command{
+				Path: []string{"user-lists", "self-registration"},
+				Help: "cli.help.user-lists-self-registration",
+				Args: append(slices.Clone(target), switches...),
+				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+					want, err := switchFlags(in)
+					if err != nil {
+						return nil, err
+					}
+					cl, id, err := userListTarget(ctx, cc, in.Str("list"), in.Str("app"))
+					if err != nil {
+						return nil, err
+					}
+					settings, _, err := SelfRegistration(ctx, cl, id, want)
+					if err != nil {
+						return nil, err
+					}
+					return jsonx.New("list-id", id, "self-registration", settings), nil
+				},
 			},
-		},
-		&Command{
-			Path: []string{"user-lists", "password-login"},
-			Help: "cli.help.user-lists-password-login",
-			Args: append(slices.Clone(target), switches...),
-			Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-				want, err := switchFlags(in)
-				if err != nil {
-					return nil, err
-				}
-				cl, id, err := userListTarget(ctx, cc, in.Str("list"), in.Str("app"))
-				if err != nil {
-					return nil, err
-				}
-				enabled, changed, err := PasswordLogin(ctx, cl, id, want)
-				if err != nil {
-					return nil, err
-				}
-				return jsonx.New("list-id", id, "enabled", optBool(enabled), "changed", changed), nil
+			&Command{
+				Path: []string{"user-lists", "password-login"},
+				Help: "cli.help.user-lists-password-login",
+				Args: append(slices.Clone(target), switches...),
+				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+					want, err := switchFlags(in)
+					if err != nil {
+						return nil, err
+					}
+					cl, id, err := userListTarget(ctx, cc, in.Str("list"), in.Str("app"))
+					if err != nil {
+						return nil, err
+					}
+					enabled, changed, err := PasswordLogin(ctx, cl, id, want)
+					if err != nil {
+						return nil, err
+					}
+					return jsonx.New("list-id", id, "enabled", optBool(enabled), "changed", changed), nil
+				},
 			},
-		},
-		&Command{
-			Path: []string{"user-lists", "calculation-rules"},
-			Help: "cli.help.user-lists-calculation-rules",
-			Args: append(slices.Clone(target),
-				Argument{Name: "rules-file", Help: "cli.arg.rules-file", Type: String, Metavar: "F"},
-				Argument{Name: "response-kind", Help: "cli.arg.rule-response-kind", Type: String},
-				Argument{Name: "presentation-rule", Help: "cli.arg.rule-presentation", Type: String},
-				Argument{Name: "phone-rule", Help: "cli.arg.rule-phone", Type: String},
-				Argument{Name: "email-rule", Help: "cli.arg.rule-email", Type: String},
-				Argument{Name: "service", Help: "cli.arg.rule-service", Type: String, Metavar: "ID"},
-				Argument{Name: "service-type", Help: "cli.arg.rule-service-type", Type: String, Default: "Oidc", Metavar: "TYPE"},
-			),
-			Run: runCalculationRules,
-		},
-		&Command{
-			Tool: "configure_user_list", ToolHelp: "mcp.help.configure-user-list",
-			ToolArgs: []Argument{
-				{Name: "list_id", Help: "mcp.arg.user-list-id", Type: String, Default: ""},
-				{Name: "app_id", Help: "mcp.arg.user-list-app", Type: String, Default: ""},
-				{Name: "self_registration", Help: "mcp.arg.self-registration", Type: Bool, Nullable: true},
-				{Name: "password_login", Help: "mcp.arg.password-login", Type: Bool, Nullable: true},
+			&Command{
+				Path: []string{"user-lists", "calculation-rules"},
+				Help: "cli.help.user-lists-calculation-rules",
+				Args: append(slices.Clone(target),
+					Argument{Name: "rules-file", Help: "cli.arg.rules-file", Type: String, Metavar: "F"},
+					Argument{Name: "response-kind", Help: "cli.arg.rule-response-kind", Type: String},
+					Argument{Name: "presentation-rule", Help: "cli.arg.rule-presentation", Type: String},
+					Argument{Name: "phone-rule", Help: "cli.arg.rule-phone", Type: String},
+					Argument{Name: "email-rule", Help: "cli.arg.rule-email", Type: String},
+					Argument{Name: "service", Help: "cli.arg.rule-service", Type: String, Metavar: "ID"},
+					Argument{Name: "service-type", Help: "cli.arg.rule-service-type", Type: String, Default: "Oidc", Metavar: "TYPE"},
+				),
+				Run: runCalculationRules,
 			},
-			Run: runConfigureUserList,
-		},
-	)
+			&Command{
+				Tool: "configure_user_list", ToolHelp: "mcp.help.configure-user-list",
+				ToolArgs: []Argument{
+					{Name: "list_id", Help: "mcp.arg.user-list-id", Type: String, Default: ""},
+					{Name: "app_id", Help: "mcp.arg.user-list-app", Type: String, Default: ""},
+					{Name: "self_registration", Help: "mcp.arg.self-registration", Type: Bool, Nullable: true},
+					{Name: "password_login", Help: "mcp.arg.password-login", Type: Bool, Nullable: true},
+				},
+				Run: runConfigureUserList,
+			},
+		)
+	})
 }
 
 func userListPath(id string) string { return "/user-lists/" + url.PathEscape(id) }

@@ -8,22 +8,24 @@ import (
 )
 
 func init() {
-	core.Add(&Command{
-		Path: []string{"verify-deploy"}, Tool: "verify_deploy", LSP: "verifyDeploy",
-		Help: "cli.help.verify-deploy", ToolHelp: "mcp.help.verify-deploy", ReadOnly: true, Idempotent: true,
-		Args: []Argument{
-			AppArg(false),
-			{Name: "version-id", Help: "cli.arg.verify-version-id", Type: String, Metavar: "ID"},
-			{Name: "expected-version", Help: "cli.arg.verify-expected-version", Type: String, Metavar: "VERSION"},
-			{Name: "since-minutes", Help: "cli.arg.verify-since-minutes", Type: Int, Default: deploy.DefaultSinceMinutes, Metavar: "N"},
-		},
-		ToolArgs: []Argument{
-			ToolAppArg(),
-			{Name: "expected_version", Help: "mcp.arg.verify-expected-version", Type: String, Default: ""},
-			{Name: "expected_assembly_id", Key: "version-id", Help: "mcp.arg.verify-expected-assembly-id", Type: String, Default: ""},
-			{Name: "since_minutes", Help: "mcp.arg.verify-since-minutes", Type: Int, Default: deploy.DefaultSinceMinutes},
-		},
-		Run: runVerifyDeploy,
+	declare(func(core *Catalog) {
+		core.Add(&Command{
+			Path: []string{"verify-deploy"}, Tool: "verify_deploy", LSP: "verifyDeploy",
+			Help: "cli.help.verify-deploy", ToolHelp: "mcp.help.verify-deploy", ReadOnly: true, Idempotent: true,
+			Args: []Argument{
+				AppArg(false),
+				{Name: "version-id", Help: "cli.arg.verify-version-id", Type: String, Metavar: "ID"},
+				{Name: "expected-version", Help: "cli.arg.verify-expected-version", Type: String, Metavar: "VERSION"},
+				{Name: "since-minutes", Help: "cli.arg.verify-since-minutes", Type: Int, Default: deploy.DefaultSinceMinutes, Metavar: "N"},
+			},
+			ToolArgs: []Argument{
+				ToolAppArg(),
+				{Name: "expected_version", Help: "mcp.arg.verify-expected-version", Type: String, Default: ""},
+				{Name: "expected_assembly_id", Key: "version-id", Help: "mcp.arg.verify-expected-assembly-id", Type: String, Default: ""},
+				{Name: "since_minutes", Help: "mcp.arg.verify-since-minutes", Type: Int, Default: deploy.DefaultSinceMinutes},
+			},
+			Run: runVerifyDeploy,
+		})
 	})
 }
 
