@@ -3,17 +3,15 @@ package platform
 import (
 	"context"
 	"net/url"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/uuidtext"
 )
 
-var reUUID = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
 // IsUUID tells an id from a name.
-func IsUUID(s string) bool { return reUUID.MatchString(s) }
+func IsUUID(s string) bool { return uuidtext.Valid(s) }
 
 // Application statuses.
 const (

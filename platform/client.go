@@ -289,7 +289,7 @@ func (c *Client) transportError(method string, u *url.URL, err error) error {
 func tokenRefused(status int, body any) bool {
 	switch status {
 	case http.StatusUnauthorized:
-		return !reHandlerNotFound.MatchString(bodyText(body))
+		return !reHandlerNotFound().MatchString(bodyText(body))
 	case http.StatusBadRequest:
 		o, ok := body.(*jsonx.Object)
 		if !ok {
@@ -297,7 +297,7 @@ func tokenRefused(status int, body any) bool {
 		}
 		code, _ := o.Value("error_code").(string)
 		desc, _ := o.Value("error_description").(string)
-		return strings.EqualFold(code, "invalid_request") && reStaleToken.MatchString(desc)
+		return strings.EqualFold(code, "invalid_request") && reStaleToken().MatchString(desc)
 	}
 	return false
 }
@@ -361,7 +361,7 @@ func (c *Client) requestToken(ctx context.Context) (string, error) {
 		return "", c.transportError(http.MethodPost, hr.URL, err)
 	}
 	body := decodeBody(data)
-	if resp.StatusCode == http.StatusNotFound && reConsoleNotFound.MatchString(bodyText(body)) {
+	if resp.StatusCode == http.StatusNotFound && reConsoleNotFound().MatchString(bodyText(body)) {
 		return "", newAPIError(resp.StatusCode, http.MethodPost, u, body, false, API20, c.cfg.BaseURL)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -177,10 +178,10 @@ func bodyDetail(b any) string {
 }
 
 var (
-	reConsoleNotFound = regexp.MustCompile(`(?i)application\W+console\W+not\s+found`)
-	reHandlerNotFound = regexp.MustCompile(`(?i)handler\s+of\s+http\s+request`)
-	reBusy            = regexp.MustCompile(`(?i)is busy|занято|занят`)
-	reStaleToken      = regexp.MustCompile(`(?i)jwt|signature|token|expired`)
+	reConsoleNotFound = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)application\W+console\W+not\s+found`) })
+	reHandlerNotFound = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)handler\s+of\s+http\s+request`) })
+	reBusy            = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)is busy|занято|занят`) })
+	reStaleToken      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)jwt|signature|token|expired`) })
 )
 
 // IsBusy tells whether err is the platform's "application is busy" refusal.
@@ -191,7 +192,7 @@ func IsBusy(err error) bool {
 	}
 	switch ae.Status {
 	case 404, 409, 423:
-		return reBusy.MatchString(bodyText(ae.Body)) || reBusy.MatchString(ae.Message)
+		return reBusy().MatchString(bodyText(ae.Body)) || reBusy().MatchString(ae.Message)
 	}
 	return false
 }
@@ -206,15 +207,15 @@ func newAPIError(status int, method, url string, body any, mayBeUnknown bool, ap
 	e := &APIError{Message: msg, Status: status, Method: method, URL: url, Body: body}
 	text := bodyText(body)
 	switch {
-	case status == 404 && reConsoleNotFound.MatchString(text):
+	case status == 404 && reConsoleNotFound().MatchString(text):
 		e.Kind = APIServerStarting
 		e.Message = i18n.T("client.server-starting", "method", method, "url", url, "console", base+"/console")
-	case status == 401 && reHandlerNotFound.MatchString(text):
+	case status == 401 && reHandlerNotFound().MatchString(text):
 		e.Kind = APIUnknownMethod
 		if mayBeUnknown {
 			e.Message = i18n.T("client.unknown-method", "method", method, "url", url, "api", api)
 		}
-	case (status == 404 || status == 409 || status == 423) && reBusy.MatchString(text):
+	case (status == 404 || status == 409 || status == 423) && reBusy().MatchString(text):
 		e.Kind = APIBusy
 	}
 	return e

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/elemctl/elemctl/command"
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -180,10 +181,10 @@ func scalar(typ string, raw any) (any, bool) {
 
 // consolePath is a path under the API prefix: plain segments only, so a
 // call cannot climb out of the Console API (to the token endpoint, say).
-var consolePath = regexp.MustCompile(`^(/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+/?$`)
+var consolePath = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)+/?$`) })
 
 func safeConsolePath(p string) bool {
-	if !consolePath.MatchString(p) {
+	if !consolePath().MatchString(p) {
 		return false
 	}
 	for _, seg := range strings.Split(strings.Trim(p, "/"), "/") {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // resourcesDir is the directory whose files are packed whatever their type.
@@ -28,7 +29,7 @@ var packedExtensions = map[string]bool{
 
 // soapDescription matches service descriptions of SOAP clients, numbered
 // parts included (Service.wsdl, Types.xsd.2).
-var soapDescription = regexp.MustCompile(`(?i)\.(wsdl|xsd)(\.\d+)?$`)
+var soapDescription = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\.(wsdl|xsd)(\.\d+)?$`) })
 
 func excludedDir(name string) bool {
 	return strings.HasPrefix(name, ".") || excludedDirNames[name]
@@ -61,7 +62,7 @@ func selectFile(rel string) selection {
 	if dir := path.Dir(rel); dir != "." && inResources(dir) {
 		return selPacked
 	}
-	if packedExtensions[strings.ToLower(path.Ext(name))] || soapDescription.MatchString(name) {
+	if packedExtensions[strings.ToLower(path.Ext(name))] || soapDescription().MatchString(name) {
 		return selPacked
 	}
 	return selSkipped

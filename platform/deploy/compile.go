@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
 )
@@ -31,10 +32,10 @@ func (e CompileError) JSON() *jsonx.Object {
 
 // reCompileLine finds "<entry> [<line>:<column>]: <text>" anywhere in a
 // line; the entry has no whitespace or brackets.
-var reCompileLine = regexp.MustCompile(`([^\s\[\]]+)\s*\[(\d+):(\d+)\]:\s?(.*)$`)
+var reCompileLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`([^\s\[\]]+)\s*\[(\d+):(\d+)\]:\s?(.*)$`) })
 
 // reEnvironment is the optional "<Сервер>" marker in front of the text.
-var reEnvironment = regexp.MustCompile(`^\s*<([^<>]*)>\s*`)
+var reEnvironment = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*<([^<>]*)>\s*`) })
 
 // ParseCompileErrors reads every line of every message for compilation
 // errors. prefix ("{vendor}/{name}/") is cut from entries to name the
@@ -52,7 +53,7 @@ func ParseCompileErrors(messages []string, prefix string) []CompileError {
 }
 
 func parseCompileLine(line, prefix string) (CompileError, bool) {
-	m := reCompileLine.FindStringSubmatch(line)
+	m := reCompileLine().FindStringSubmatch(line)
 	if m == nil {
 		return CompileError{}, false
 	}
@@ -65,7 +66,7 @@ func parseCompileLine(line, prefix string) (CompileError, bool) {
 	if prefix != "" {
 		e.File = strings.TrimPrefix(e.Entry, prefix)
 	}
-	if env := reEnvironment.FindStringSubmatch(m[4]); env != nil {
+	if env := reEnvironment().FindStringSubmatch(m[4]); env != nil {
 		e.Environment = strings.TrimSpace(env[1])
 		e.Message = strings.TrimSpace(m[4][len(env[0]):])
 	}
@@ -76,7 +77,7 @@ func parseCompileLine(line, prefix string) (CompileError, bool) {
 func hasCompileLine(texts []string) bool {
 	for _, t := range texts {
 		for _, line := range strings.Split(t, "\n") {
-			if reCompileLine.MatchString(line) {
+			if reCompileLine().MatchString(line) {
 				return true
 			}
 		}
@@ -86,7 +87,9 @@ func hasCompileLine(texts []string) bool {
 
 // reCompatibility is the refusal of a server that does not know the
 // project's compatibility mode.
-var reCompatibility = regexp.MustCompile(`(?i)(?:Неизвестный режим совместимости|Unknown compatibility mode)(?:\s+"?([^\s"]+)"?)?`)
+var reCompatibility = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:Неизвестный режим совместимости|Unknown compatibility mode)(?:\s+"?([^\s"]+)"?)?`)
+})
 
 // CompatibilityRefusal finds the compatibility-mode refusal among the
 // messages: the mode it names (or the whole line when it names none), the
@@ -98,7 +101,7 @@ func CompatibilityRefusal(messages []string) (mode string, lines []string, dropp
 			if strings.TrimSpace(line) == "" {
 				continue
 			}
-			m := reCompatibility.FindStringSubmatch(line)
+			m := reCompatibility().FindStringSubmatch(line)
 			if m == nil {
 				dropped++
 				continue

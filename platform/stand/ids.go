@@ -6,8 +6,9 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"regexp"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/uuidtext"
 )
 
 // newID returns a time-ordered UUID (version 7), the shape the platform's ids
@@ -33,9 +34,7 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-func isUUID(s string) bool { return uuidPattern.MatchString(s) }
+func isUUID(s string) bool { return uuidtext.Valid(s) }
 
 // newJWT builds a JWT-shaped token: three base64url segments. The signature
 // is random; the stand recognises its tokens by lookup, not by verification.

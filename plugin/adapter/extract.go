@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/elemctl/elemctl/platform"
 )
@@ -20,7 +21,7 @@ import (
 // DebuggerPrefix is where a distribution's .car keeps the debug adapter.
 const DebuggerPrefix = "data/ide/theia/plugins/@1c-appengine-plugin/bin/debugger/"
 
-var reVersion = regexp.MustCompile(`\d+\.\d+\.\d+\+\d+`)
+var reVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+\.\d+\.\d+\+\d+`) })
 
 // Extracted is the outcome of Extract.
 type Extracted struct {
@@ -89,7 +90,7 @@ func Extract(distro, output string) (*Extracted, error) {
 	if err != nil {
 		return nil, err
 	}
-	version := reVersion.FindString(filepath.Base(car))
+	version := reVersion().FindString(filepath.Base(car))
 	if version == "" {
 		return nil, extractError("plugins.extract-no-version", "file", filepath.Base(car))
 	}
@@ -246,7 +247,7 @@ func versionDirs(output string) []string {
 	var out []string
 	entries, _ := os.ReadDir(output)
 	for _, e := range entries {
-		if e.IsDir() && reVersion.MatchString(e.Name()) && reVersion.FindString(e.Name()) == e.Name() {
+		if e.IsDir() && reVersion().MatchString(e.Name()) && reVersion().FindString(e.Name()) == e.Name() {
 			out = append(out, e.Name())
 		}
 	}
@@ -257,7 +258,7 @@ func versionDirs(output string) []string {
 // 9.10.0+1); anything unparsable sorts by text after them.
 func sortVersions(vs []string) {
 	key := func(v string) []int {
-		if reVersion.FindString(v) != v {
+		if reVersion().FindString(v) != v {
 			return nil
 		}
 		var out []int
