@@ -26,7 +26,8 @@ var (
 	mu      sync.Mutex
 	tables  [][]Message
 	indexed int // how many of tables are in catalog
-	catalog = map[string]Message{}
+	total   int // messages in tables
+	catalog map[string]Message
 	current atomic.Value // Lang
 )
 
@@ -41,12 +42,18 @@ func Register(msgs []Message) {
 	mu.Lock()
 	defer mu.Unlock()
 	tables = append(tables, msgs)
+	total += len(msgs)
 }
 
 // lookup finds a message, indexing tables registered since the last call.
 func lookup(key string) (Message, bool) {
 	mu.Lock()
 	defer mu.Unlock()
+	if catalog == nil {
+		// Sized once: growing a map of a thousand messages rehashes it
+		// several times, which a short-lived process feels.
+		catalog = make(map[string]Message, total)
+	}
 	for ; indexed < len(tables); indexed++ {
 		for _, m := range tables[indexed] {
 			if _, dup := catalog[m.Key]; dup {
