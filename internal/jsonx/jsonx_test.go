@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -270,5 +271,27 @@ func TestObjectsFromOneDecodeAreIndependent(t *testing.T) {
 	}
 	if n, _ := objs[2].Int("a"); n != 5 || objs[2].Len() != 1 {
 		t.Fatalf("a repeated key keeps its last value once: %v", objs[2].Keys())
+	}
+}
+
+// A small document allocates in proportion to its size: the slabs that
+// serve listings of thousands of cards are cut to what the input can fill.
+func TestSmallDocumentsAllocateLittle(t *testing.T) {
+	doc := []byte(`{"name": "plugin-01", "executable": "run", "requires": ["multiple"], "commands": [
+		{"name": "c1", "help": "a command", "arguments": [{"name": "app", "required": false},
+		{"name": "--count", "type": "int", "default": 1}, {"name": "--tag", "multiple": true}]}]}`)
+	const runs = 200
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := 0; i < runs; i++ {
+		if _, err := Decode(doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	perDecode := (after.TotalAlloc - before.TotalAlloc) / runs
+	if limit := uint64(8 * len(doc)); perDecode > limit {
+		t.Fatalf("decoding %d bytes allocated %d bytes, want at most %d", len(doc), perDecode, limit)
 	}
 }
