@@ -111,7 +111,7 @@ func goDefault(v any) any {
 
 // cliArgs are the command's arguments as the CLI renders them.
 func cliArgs(c *manifest.Command) []command.Argument {
-	out := []command.Argument{}
+	out := make([]command.Argument, 0, len(c.Args))
 	for _, a := range c.Args {
 		arg := command.Argument{
 			Key: a.Dest, Help: a.Help, Type: command.Type(a.Type), Default: goDefault(a.Default),
@@ -160,7 +160,7 @@ func choiceText(v any) string {
 // toolArgs are the MCP parameters: one per argument, named by its dest,
 // none required, each with its value default.
 func toolArgs(c *manifest.Command) []command.Argument {
-	out := []command.Argument{}
+	out := make([]command.Argument, 0, len(c.Args))
 	for _, a := range c.Args {
 		out = append(out, command.Argument{
 			Name: a.Dest, Key: a.Dest, Help: a.Help, Type: command.Type(a.Type),

@@ -30,9 +30,15 @@ type scanner struct {
 	stackVals []any
 	slabKeys  []string
 	slabVals  []any
+	slabNext  int // size of the next slab
 }
 
-const slabSize = 4096
+// Slabs start small and double up to slabSize, so a listing soon cuts from
+// large slabs while a small document allocates about what it holds.
+const (
+	firstSlabSize = 32
+	slabSize      = 4096
+)
 
 // minMemberBytes is the least a member takes in JSON text (`"":0,`), so
 // the rest of the input bounds how many members can still come.
@@ -40,12 +46,13 @@ const minMemberBytes = 5
 
 // cut takes n keys and values from the slabs; the slices are full (len ==
 // cap), so appending to them later reallocates instead of overwriting a
-// neighbour. A slab is no larger than the rest of the input can fill: a
-// small document (a plugin manifest, one card) must not pay for a slab
+// neighbour. A slab is also no larger than the rest of the input can fill:
+// a small document (a plugin manifest, one card) must not pay for a slab
 // sized for a listing.
 func (s *scanner) cut(n int) ([]string, []any) {
 	if len(s.slabKeys) < n {
-		size := max(n, min(slabSize, n+(len(s.data)-s.pos)/minMemberBytes+1))
+		s.slabNext = min(slabSize, max(firstSlabSize, 2*s.slabNext))
+		size := max(n, min(s.slabNext, n+(len(s.data)-s.pos)/minMemberBytes+1))
 		s.slabKeys, s.slabVals = make([]string, size), make([]any, size)
 	}
 	keys, vals := s.slabKeys[:n:n], s.slabVals[:n:n]
