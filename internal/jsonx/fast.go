@@ -26,11 +26,19 @@ type scanner struct {
 	// into exactly sized slices cut from shared slabs: a listing of
 	// thousands of cards then costs a few large allocations instead of
 	// several small ones per card.
-	stackKeys []string
-	stackVals []any
-	slabKeys  []string
-	slabVals  []any
-	slabNext  int // size of the next slab
+	stackKeys  []string
+	stackVals  []any
+	stackItems []any
+	slabKeys   []string
+	slabVals   []any
+	slabNext   int // size of the next slab
+
+	// Objects, and the headers of the strings and numbers the values hold,
+	// come from slabs too (see box).
+	objects     []Object
+	objectsNext int
+	headers     []string
+	headersNext int
 }
 
 // Slabs start small and double up to slabSize, so a listing soon cuts from
@@ -91,7 +99,11 @@ func (s *scanner) value(depth int) (any, error) {
 	case c == '[':
 		return s.array(depth)
 	case c == '"':
-		return s.str()
+		v, err := s.str()
+		if err != nil {
+			return nil, err
+		}
+		return s.box(stringType, v), nil
 	case c == 't':
 		return s.literal("true", true)
 	case c == 'f':
@@ -145,7 +157,10 @@ func (s *scanner) number() (any, error) {
 			return nil, s.fail("bad number")
 		}
 	}
-	return json.Number(s.data[start:s.pos]), nil
+	if s.owned {
+		return s.box(numberType, unsafe.String(&s.data[start], s.pos-start)), nil
+	}
+	return s.box(numberType, string(s.data[start:s.pos])), nil
 }
 
 func (s *scanner) str() (string, error) {
@@ -195,7 +210,7 @@ func (s *scanner) object(depth int) (any, error) {
 	s.skipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == '}' {
 		s.pos++
-		return &Object{}, nil
+		return s.newObject(), nil
 	}
 	base := len(s.stackKeys)
 	defer func() {
@@ -245,45 +260,61 @@ func (s *scanner) object(depth int) (any, error) {
 // Set does.
 func (s *scanner) finishObject(base int) *Object {
 	keys, vals := s.stackKeys[base:], s.stackVals[base:]
+	o := s.newObject()
 	if len(keys) > indexFrom || hasDuplicateKey(keys) {
-		o := &Object{}
 		for i, k := range keys {
 			o.Set(k, vals[i])
 		}
 		return o
 	}
-	o := &Object{}
 	o.keys, o.vals = s.cut(len(keys))
 	copy(o.keys, keys)
 	copy(o.vals, vals)
 	return o
 }
 
+// hasDuplicateKey tells whether a key repeats among at most indexFrom
+// keys. Keys are compared only when a one-byte signature of length and
+// first and last byte matches, which few distinct keys share.
 func hasDuplicateKey(keys []string) bool {
-	for i := 1; i < len(keys); i++ {
+	var sig [indexFrom]uint8
+	for i, k := range keys {
+		h := uint8(len(k))
+		if len(k) > 0 {
+			h = h*31 + k[0]
+			h = h*31 + k[len(k)-1]
+		}
 		for j := 0; j < i; j++ {
-			if keys[i] == keys[j] {
+			if sig[j] == h && keys[j] == k {
 				return true
 			}
 		}
+		sig[i] = h
 	}
 	return false
 }
 
 func (s *scanner) array(depth int) (any, error) {
 	s.pos++ // [
-	arr := []any{}
 	s.skipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == ']' {
 		s.pos++
-		return arr, nil
+		return []any{}, nil
 	}
+	// Items gather on a stack shared by all arrays being read and are
+	// copied into an exactly sized slice at the end: a long list grows
+	// the reused stack instead of reallocating its own slice.
+	base := len(s.stackItems)
+	defer func() {
+		clear(s.stackItems[base:])
+		s.stackItems = s.stackItems[:base]
+	}()
 	for {
 		v, err := s.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		arr = append(arr, v)
+		s.stackItems = append(s.stackItems, v)
 		s.skipSpace()
 		if s.pos >= len(s.data) {
 			return nil, s.fail("unterminated array")
@@ -293,7 +324,7 @@ func (s *scanner) array(depth int) (any, error) {
 			s.pos++
 		case ']':
 			s.pos++
-			return arr, nil
+			return append(make([]any, 0, len(s.stackItems)-base), s.stackItems[base:]...), nil
 		default:
 			return nil, s.fail("expected ',' or ']'")
 		}
@@ -476,4 +507,55 @@ func (w *writer) str(s string) {
 	}
 	w.buf = append(w.buf, s[start:]...)
 	w.buf = append(w.buf, '"')
+}
+
+// Boxing. A string or json.Number put into an interface gets its header
+// allocated on its own; a listing of thousands of cards holds tens of
+// thousands of them. The scanner writes the headers into slabs instead and
+// builds each interface over its slab entry, as the runtime would over a
+// fresh allocation. Interfaces are never written through, so sharing a
+// slab is invisible to their users; the slab lives as long as any of
+// them, as the input buffer of DecodeOwned already does.
+
+// iface is the layout of an interface value with methods or without.
+type iface struct{ typ, data unsafe.Pointer }
+
+func typeWord(v any) unsafe.Pointer { return (*iface)(unsafe.Pointer(&v)).typ }
+
+var (
+	stringType = typeWord("")
+	numberType = typeWord(json.Number(""))
+)
+
+const headerSlabSize = 2048
+
+// box returns v as an interface of the type typ (stringType or
+// numberType), its header taken from the slab.
+func (s *scanner) box(typ unsafe.Pointer, v string) any {
+	if len(s.headers) == 0 {
+		s.headersNext = min(headerSlabSize, max(firstSlabSize/2, 2*s.headersNext))
+		// A value takes at least two bytes with its separator.
+		s.headers = make([]string, min(s.headersNext, (len(s.data)-s.pos)/2+1))
+	}
+	h := &s.headers[0]
+	*h = v
+	s.headers = s.headers[1:]
+	var out any
+	p := (*iface)(unsafe.Pointer(&out))
+	p.typ, p.data = typ, unsafe.Pointer(h)
+	return out
+}
+
+const objectSlabSize = 512
+
+// newObject takes an empty object from the slab.
+func (s *scanner) newObject() *Object {
+	if len(s.objects) == 0 {
+		s.objectsNext = min(objectSlabSize, max(firstSlabSize/4, 2*s.objectsNext))
+		// An object takes at least two bytes ({}) and has been read.
+		s.objects = make([]Object, min(s.objectsNext, (len(s.data)-s.pos)/2+1))
+	}
+	o := &s.objects[0]
+	s.objects = s.objects[1:]
+	return o
 }
