@@ -39,6 +39,16 @@ type scanner struct {
 	objectsNext int
 	headers     []string
 	headersNext int
+	items       []any // arrays' elements
+	itemsNext   int
+	lists       [][]any // headers of arrays put into interfaces
+	listsNext   int
+
+	// keep, when set, filters the document's list (see DecodeOwnedKeeping).
+	keep     func(any) bool
+	keepKeys []string
+	// fresh holds the newest slab of each kind whole, and counts them.
+	fresh slabMark
 }
 
 // Slabs start small and double up to slabSize, so a listing soon cuts from
@@ -62,6 +72,8 @@ func (s *scanner) cut(n int) ([]string, []any) {
 		s.slabNext = min(slabSize, max(firstSlabSize, 2*s.slabNext))
 		size := max(n, min(s.slabNext, n+(len(s.data)-s.pos)/minMemberBytes+1))
 		s.slabKeys, s.slabVals = make([]string, size), make([]any, size)
+		s.fresh.keys, s.fresh.vals = s.slabKeys, s.slabVals
+		s.fresh.keysGen++
 	}
 	keys, vals := s.slabKeys[:n:n], s.slabVals[:n:n]
 	s.slabKeys, s.slabVals = s.slabKeys[n:], s.slabVals[n:]
@@ -85,7 +97,9 @@ func (s *scanner) skipSpace() {
 	}
 }
 
-func (s *scanner) value(depth int) (any, error) {
+// value reads any value; filtered asks an array to offer its elements to
+// s.keep.
+func (s *scanner) value(depth int, filtered bool) (any, error) {
 	if depth > 10000 {
 		return nil, s.fail("nesting too deep")
 	}
@@ -97,7 +111,7 @@ func (s *scanner) value(depth int) (any, error) {
 	case c == '{':
 		return s.object(depth)
 	case c == '[':
-		return s.array(depth)
+		return s.array(depth, filtered)
 	case c == '"':
 		v, err := s.str()
 		if err != nil {
@@ -233,7 +247,12 @@ func (s *scanner) object(depth int) (any, error) {
 			return nil, s.fail("expected ':'")
 		}
 		s.pos++
-		v, err := s.value(depth + 1)
+		var v any
+		if depth == 0 && s.keepsUnder(key) {
+			v, err = s.value(depth+1, true)
+		} else {
+			v, err = s.value(depth+1, false)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -294,7 +313,7 @@ func hasDuplicateKey(keys []string) bool {
 	return false
 }
 
-func (s *scanner) array(depth int) (any, error) {
+func (s *scanner) array(depth int, filtered bool) (any, error) {
 	s.pos++ // [
 	s.skipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == ']' {
@@ -310,11 +329,18 @@ func (s *scanner) array(depth int) (any, error) {
 		s.stackItems = s.stackItems[:base]
 	}()
 	for {
-		v, err := s.value(depth + 1)
+		before := s.mark()
+		v, err := s.value(depth+1, false)
 		if err != nil {
 			return nil, err
 		}
-		s.stackItems = append(s.stackItems, v)
+		if !filtered || s.keep(v) {
+			s.stackItems = append(s.stackItems, v)
+		} else {
+			// Nothing refers to the dropped element: the next one is
+			// read into its memory.
+			s.rewind(before)
+		}
 		s.skipSpace()
 		if s.pos >= len(s.data) {
 			return nil, s.fail("unterminated array")
@@ -324,10 +350,80 @@ func (s *scanner) array(depth int) (any, error) {
 			s.pos++
 		case ']':
 			s.pos++
-			return append(make([]any, 0, len(s.stackItems)-base), s.stackItems[base:]...), nil
+			if len(s.stackItems) == base {
+				return []any{}, nil // every element dropped: empty, not null
+			}
+			items := s.cutItems(len(s.stackItems) - base)
+			copy(items, s.stackItems[base:])
+			return s.boxList(items), nil
 		default:
 			return nil, s.fail("expected ',' or ']'")
 		}
+	}
+}
+
+// keepsUnder tells whether a top-level member named key holds the list to
+// filter.
+func (s *scanner) keepsUnder(key string) bool {
+	if s.keep == nil {
+		return false
+	}
+	for _, k := range s.keepKeys {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// slabMark is where the slabs stood; rewinding to it gives back what was
+// cut from them since.
+type slabMark struct {
+	keys    []string
+	vals    []any
+	objects []Object
+	headers []string
+	items   []any
+	lists   [][]any
+	// Slabs of each kind allocated so far.
+	keysGen, objectsGen, headersGen, itemsGen, listsGen int
+}
+
+func (s *scanner) mark() slabMark {
+	return slabMark{s.slabKeys, s.slabVals, s.objects, s.headers, s.items, s.lists,
+		s.fresh.keysGen, s.fresh.objectsGen, s.fresh.headersGen, s.fresh.itemsGen, s.fresh.listsGen}
+}
+
+// rewind gives back what was cut since m. A kind of slab that got a new
+// slab in the meantime gets the new one back whole (all of it was cut
+// since) and leaves the rest of the old one unused: going back to an old
+// slab too short for the next element would have every dropped element
+// take a fresh slab.
+func (s *scanner) rewind(m slabMark) {
+	if m.keysGen == s.fresh.keysGen {
+		s.slabKeys, s.slabVals = m.keys, m.vals
+	} else {
+		s.slabKeys, s.slabVals = s.fresh.keys, s.fresh.vals
+	}
+	if m.objectsGen == s.fresh.objectsGen {
+		s.objects = m.objects
+	} else {
+		s.objects = s.fresh.objects
+	}
+	if m.headersGen == s.fresh.headersGen {
+		s.headers = m.headers
+	} else {
+		s.headers = s.fresh.headers
+	}
+	if m.itemsGen == s.fresh.itemsGen {
+		s.items = m.items
+	} else {
+		s.items = s.fresh.items
+	}
+	if m.listsGen == s.fresh.listsGen {
+		s.lists = m.lists
+	} else {
+		s.lists = s.fresh.lists
 	}
 }
 
@@ -536,6 +632,8 @@ func (s *scanner) box(typ unsafe.Pointer, v string) any {
 		s.headersNext = min(headerSlabSize, max(firstSlabSize/2, 2*s.headersNext))
 		// A value takes at least two bytes with its separator.
 		s.headers = make([]string, min(s.headersNext, (len(s.data)-s.pos)/2+1))
+		s.fresh.headers = s.headers
+		s.fresh.headersGen++
 	}
 	h := &s.headers[0]
 	*h = v
@@ -554,8 +652,46 @@ func (s *scanner) newObject() *Object {
 		s.objectsNext = min(objectSlabSize, max(firstSlabSize/4, 2*s.objectsNext))
 		// An object takes at least two bytes ({}) and has been read.
 		s.objects = make([]Object, min(s.objectsNext, (len(s.data)-s.pos)/2+1))
+		s.fresh.objects = s.objects
+		s.fresh.objectsGen++
 	}
 	o := &s.objects[0]
+	*o = Object{} // it may have held a dropped element's object
 	s.objects = s.objects[1:]
 	return o
+}
+
+var listType = typeWord([]any(nil))
+
+// cutItems takes n array elements from the items slab; the slice is full,
+// so appending to it later reallocates instead of overwriting a neighbour.
+func (s *scanner) cutItems(n int) []any {
+	if len(s.items) < n {
+		s.itemsNext = min(slabSize, max(firstSlabSize, 2*s.itemsNext))
+		// An element takes at least two bytes with its separator.
+		s.items = make([]any, max(n, min(s.itemsNext, n+(len(s.data)-s.pos)/2+1)))
+		s.fresh.items = s.items
+		s.fresh.itemsGen++
+	}
+	out := s.items[:n:n]
+	s.items = s.items[n:]
+	return out
+}
+
+// boxList returns an array as an interface, its header from a slab (see
+// box).
+func (s *scanner) boxList(v []any) any {
+	if len(s.lists) == 0 {
+		s.listsNext = min(headerSlabSize, max(firstSlabSize/4, 2*s.listsNext))
+		s.lists = make([][]any, min(s.listsNext, (len(s.data)-s.pos)/2+1))
+		s.fresh.lists = s.lists
+		s.fresh.listsGen++
+	}
+	h := &s.lists[0]
+	*h = v
+	s.lists = s.lists[1:]
+	var out any
+	p := (*iface)(unsafe.Pointer(&out))
+	p.typ, p.data = listType, unsafe.Pointer(h)
+	return out
 }

@@ -216,9 +216,27 @@ func Decode(data []byte) (any, error) { return decode(data, false) }
 // mostly strings).
 func DecodeOwned(data []byte) (any, error) { return decode(data, true) }
 
+// DecodeOwnedKeeping is DecodeOwned for a list of which a caller wants a
+// few elements: the elements of the document's list – the document itself
+// when it is an array, else an array held at its top level under one of
+// keys – are offered to keep as soon as each is read, and only those keep
+// accepts stay in the result. A dropped element costs no memory: the next
+// one is read into the memory it took, so keep must not hold on to a
+// dropped element nor to any value in it.
+func DecodeOwnedKeeping(data []byte, keep func(any) bool, keys ...string) (any, error) {
+	s := scanner{data: data, owned: true, keep: keep, keepKeys: keys}
+	return s.document(true)
+}
+
 func decode(data []byte, owned bool) (any, error) {
 	s := scanner{data: data, owned: owned}
-	v, err := s.value(0)
+	return s.document(false)
+}
+
+// document reads the whole input as one value.
+func (s *scanner) document(filtered bool) (any, error) {
+	data := s.data
+	v, err := s.value(0, filtered)
 	if err != nil {
 		return nil, err
 	}
