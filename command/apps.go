@@ -114,10 +114,6 @@ func runAppsList(ctx context.Context, cc *Context, in Values) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	apps, err := cl.ListApps(ctx)
-	if err != nil {
-		return nil, err
-	}
 	name := strings.ToLower(in.Str("name"))
 	statuses := statusWords(in.Strings("status"))
 	showDeleted := in.Bool("include-deleted")
@@ -126,34 +122,42 @@ func runAppsList(ctx context.Context, cc *Context, in Values) (any, error) {
 			showDeleted = true
 		}
 	}
-	live := 0
-	shown := []any{}
-	for _, a := range apps {
+	// The cards are counted and filtered as the list is read; only those
+	// shown are kept (of thousands, mostly deleted, often a few).
+	total, live := 0, 0
+	apps, err := cl.ListAppsKeeping(ctx, func(a *jsonx.Object) bool {
+		total++
 		deleted := platform.IsDeletedApp(a)
 		if !deleted {
 			live++
 		}
-		if deleted && !showDeleted {
-			continue
+		switch {
+		case deleted && !showDeleted:
+			return false
+		case name != "" && !anyContains(a, name, "name", "display-name", "publication-context"):
+			return false
+		case len(statuses) > 0 && !contains(statuses, strings.ToLower(a.Str("status"))):
+			return false
 		}
-		if name != "" && !anyContains(a, name, "name", "display-name", "publication-context") {
-			continue
-		}
-		if len(statuses) > 0 && !contains(statuses, strings.ToLower(a.Str("status"))) {
-			continue
-		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	shown := make([]any, len(apps))
+	for i, a := range apps {
 		if in.Bool("brief") {
-			shown = append(shown, BriefApp(a))
+			shown[i] = BriefApp(a)
 		} else {
-			shown = append(shown, a)
+			shown[i] = a
 		}
 	}
-	summary := AppsSummary(live, len(apps), len(shown))
+	summary := AppsSummary(live, total, len(shown))
 	if cc.Surface == CLI {
 		cc.Summary(summary)
 		return shown, nil
 	}
-	return jsonx.New("total", len(apps), "live", live, "shown", len(shown), "summary", summary, "applications", shown), nil
+	return jsonx.New("total", total, "live", live, "shown", len(shown), "summary", summary, "applications", shown), nil
 }
 
 func anyContains(o *jsonx.Object, needle string, keys ...string) bool {

@@ -40,6 +40,12 @@ func (c *Client) ListApps(ctx context.Context) ([]*jsonx.Object, error) {
 	return c.List(ctx, Request{Path: "/applications"}, "applications")
 }
 
+// ListAppsKeeping reads the application list keeping only the cards keep
+// accepts (see ListKeeping).
+func (c *Client) ListAppsKeeping(ctx context.Context, keep func(*jsonx.Object) bool) ([]*jsonx.Object, error) {
+	return c.ListKeeping(ctx, Request{Path: "/applications"}, keep, "applications")
+}
+
 // GetApp reads an application card as the platform sent it.
 func (c *Client) GetApp(ctx context.Context, id string) (*jsonx.Object, error) {
 	return c.GetObject(ctx, "/applications/"+url.PathEscape(id))
@@ -50,17 +56,25 @@ func (c *Client) GetApp(ctx context.Context, id string) (*jsonx.Object, error) {
 func MatchAppName(apps []*jsonx.Object, name string, includeDeleted bool) []*jsonx.Object {
 	var out []*jsonx.Object
 	for _, a := range apps {
-		if !includeDeleted && IsDeletedApp(a) {
-			continue
-		}
-		for _, k := range []string{"name", "display-name", "publication-context"} {
-			if v := a.Str(k); v != "" && strings.EqualFold(v, name) {
-				out = append(out, a)
-				break
-			}
+		if AppNamed(a, name, includeDeleted) {
+			out = append(out, a)
 		}
 	}
 	return out
+}
+
+// AppNamed tells whether an application's name, display-name or
+// publication-context equals name exactly, case-insensitively.
+func AppNamed(a *jsonx.Object, name string, includeDeleted bool) bool {
+	if !includeDeleted && IsDeletedApp(a) {
+		return false
+	}
+	for _, k := range [...]string{"name", "display-name", "publication-context"} {
+		if v := a.Str(k); v != "" && strings.EqualFold(v, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // ResolveApp turns an application reference into an id: a UUID passes
@@ -72,7 +86,8 @@ func (c *Client) ResolveApp(ctx context.Context, ref string) (string, error) {
 	if IsUUID(ref) {
 		return ref, nil
 	}
-	apps, err := c.ListApps(ctx)
+	// Only the live cards of that name are kept from the list.
+	apps, err := c.ListAppsKeeping(ctx, func(a *jsonx.Object) bool { return AppNamed(a, ref, false) })
 	if err != nil {
 		return "", err
 	}

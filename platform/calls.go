@@ -67,6 +67,33 @@ func NormalizeList(v any, keys ...string) []*jsonx.Object {
 	return []*jsonx.Object{}
 }
 
+// ListKeeping is List for a caller that wants some of the elements: keep
+// sees every object of the list once, as the answer is read, and only the
+// objects it accepts are returned. A dropped object costs no memory – the
+// next one is read into the memory it took – so keep must not hold on to a
+// dropped object nor to any value in it. Listings of thousands of
+// applications of which a few are wanted stay small this way.
+func (c *Client) ListKeeping(ctx context.Context, req Request, keep func(*jsonx.Object) bool, keys ...string) ([]*jsonx.Object, error) {
+	if req.Method == "" {
+		req.Method = http.MethodGet
+	}
+	resp, err := c.Do(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	keepObjects := func(v any) bool {
+		o, ok := v.(*jsonx.Object)
+		return ok && keep(o)
+	}
+	// The body was read into a buffer of its own, never changed again.
+	v, err := jsonx.DecodeOwnedKeeping(resp.Body, keepObjects, append([]string{"items"}, keys...)...)
+	if err != nil {
+		// Not JSON: no list, as List sees it.
+		return []*jsonx.Object{}, nil
+	}
+	return NormalizeList(v, keys...), nil
+}
+
 // List reads a list endpoint and normalises it.
 func (c *Client) List(ctx context.Context, req Request, keys ...string) ([]*jsonx.Object, error) {
 	if req.Method == "" {

@@ -332,3 +332,73 @@ func TestTLSVerifyOffWarns(t *testing.T) {
 		t.Fatalf("a missing CA file is a config error: %v", err)
 	}
 }
+
+// ListKeeping gives what List gives, filtered, bare or wrapped, and keep
+// sees every card once.
+func TestListKeepingFiltersAsItReads(t *testing.T) {
+	for _, wrap := range []bool{false, true} {
+		s := standtest.Start(t, stand.Options{Wrap: wrap})
+		if err := s.SeedApps(300, 40); err != nil {
+			t.Fatal(err)
+		}
+		cl := newClient(t, s)
+		ctx := context.Background()
+		all, err := cl.ListApps(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, a := range all {
+			if !platform.IsDeletedApp(a) {
+				want = append(want, a.Str("id")+" "+a.Str("name")+" "+a.Str("status"))
+			}
+		}
+		seen := 0
+		live, err := cl.ListAppsKeeping(ctx, func(a *jsonx.Object) bool {
+			seen++
+			return !platform.IsDeletedApp(a)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, a := range live {
+			got = append(got, a.Str("id")+" "+a.Str("name")+" "+a.Str("status"))
+		}
+		if seen != len(all) || len(want) != 40 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("wrap=%v: keep saw %d of %d cards; kept %d cards, want the %d live ones:\n%s", wrap, seen, len(all), len(got), len(want), strings.Join(got, "\n"))
+		}
+	}
+}
+
+// An application named by reference is found among hundreds of deleted
+// ones (the list is filtered as it is read); an unknown name is an error.
+func TestResolveAppAmongDeleted(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	if err := s.SeedApps(500, 5); err != nil {
+		t.Fatal(err)
+	}
+	cl := newClient(t, s)
+	ctx := context.Background()
+	all, err := cl.ListApps(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var liveOne *jsonx.Object
+	for _, a := range all {
+		if !platform.IsDeletedApp(a) {
+			liveOne = a
+			break
+		}
+	}
+	if liveOne == nil {
+		t.Fatal("no live application seeded")
+	}
+	id, err := cl.ResolveApp(ctx, strings.ToUpper(liveOne.Str("name")))
+	if err != nil || id != liveOne.Str("id") {
+		t.Fatalf("resolved %q to %q, %v; want %q", liveOne.Str("name"), id, err, liveOne.Str("id"))
+	}
+	if _, err := cl.ResolveApp(ctx, "no-such-application"); err == nil {
+		t.Fatal("an unknown name resolved")
+	}
+}
