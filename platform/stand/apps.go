@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -219,8 +218,9 @@ func (s *Stand) appCard(a *App, q *req) appJSON {
 }
 
 func (s *Stand) listApps(q *req) {
-	pooled := listPool.Get().(*[]byte)
-	b := (*pooled)[:0]
+	// Handlers run under s.mu, so one buffer serves every listing; a pool
+	// would lose it at each collection and fault a new one in.
+	b := s.listBuf[:0]
 	if s.opts.Wrap {
 		b = append(b, `{"items":`...)
 	}
@@ -239,12 +239,8 @@ func (s *Stand) listApps(q *req) {
 	q.w.Header().Set("Content-Type", "application/json")
 	q.w.WriteHeader(http.StatusOK)
 	q.w.Write(b)
-	*pooled = b[:0]
-	listPool.Put(pooled)
+	s.listBuf = b[:0]
 }
-
-// listPool keeps the application list's buffer between requests.
-var listPool = sync.Pool{New: func() any { return new([]byte) }}
 
 // liveApp finds an application that is not deleted.
 func (s *Stand) liveApp(id string) (*App, error) {

@@ -73,6 +73,8 @@ type Stand struct {
 
 	mu sync.Mutex // guards everything below up to callsMu
 	st *state
+	// listBuf is the application list's buffer, kept between requests.
+	listBuf []byte
 	// baseURL is set by Listen; without it the uri of an application is
 	// derived from the request's Host.
 	baseURL   string
