@@ -54,13 +54,15 @@ func (a *app) startProtocol() (wd string, out io.Writer, done func(), err error)
 
 // Collector settings of a protocol server, unless GOGC or GOMEMLIMIT say
 // otherwise. A server lives long and answers with whole listings: a
-// list_apps over thousands of applications decodes megabytes per call, and
+// list_apps over thousands of applications reads megabytes per call, and
 // with the default goal the collector runs several times per call. A goal
-// of four times the live heap costs some megabytes at the peak of a call
-// (none at idle) and saves about a third of a call's CPU; the soft limit
-// keeps a huge listing from growing the process without bound.
+// of twice the live heap saves a good part of a call's CPU for some
+// megabytes at the peak of a call (none at idle); a larger one made the
+// first calls slower while the heap grew, each new page being costly on
+// virtual machines. The soft limit keeps a huge listing from growing the
+// process without bound.
 const (
-	serverGCPercent   = 400
+	serverGCPercent   = 200
 	serverMemoryLimit = 256 << 20
 )
 
