@@ -22,62 +22,17 @@ type scanner struct {
 	// into it instead of being copied.
 	owned bool
 
-	// An object's members are collected on these stacks and then copied
-	// into exactly sized slices cut from shared slabs: a listing of
-	// thousands of cards then costs a few large allocations instead of
-	// several small ones per card.
+	// An object's members and an array's elements are collected on these
+	// stacks and then copied into exactly sized slices cut from slabs (see
+	// slabs).
 	stackKeys  []string
 	stackVals  []any
 	stackItems []any
-	slabKeys   []string
-	slabVals   []any
-	slabNext   int // size of the next slab
-
-	// Objects, and the headers of the strings and numbers the values hold,
-	// come from slabs too (see box).
-	objects     []Object
-	objectsNext int
-	headers     []string
-	headersNext int
-	items       []any // arrays' elements
-	itemsNext   int
-	lists       [][]any // headers of arrays put into interfaces
-	listsNext   int
+	slabs
 
 	// keep, when set, filters the document's list (see DecodeOwnedKeeping).
 	keep     func(any) bool
 	keepKeys []string
-	// fresh holds the newest slab of each kind whole, and counts them.
-	fresh slabMark
-}
-
-// Slabs start small and double up to slabSize, so a listing soon cuts from
-// large slabs while a small document allocates about what it holds.
-const (
-	firstSlabSize = 32
-	slabSize      = 4096
-)
-
-// minMemberBytes is the least a member takes in JSON text (`"":0,`), so
-// the rest of the input bounds how many members can still come.
-const minMemberBytes = 5
-
-// cut takes n keys and values from the slabs; the slices are full (len ==
-// cap), so appending to them later reallocates instead of overwriting a
-// neighbour. A slab is also no larger than the rest of the input can fill:
-// a small document (a plugin manifest, one card) must not pay for a slab
-// sized for a listing.
-func (s *scanner) cut(n int) ([]string, []any) {
-	if len(s.slabKeys) < n {
-		s.slabNext = min(slabSize, max(firstSlabSize, 2*s.slabNext))
-		size := max(n, min(s.slabNext, n+(len(s.data)-s.pos)/minMemberBytes+1))
-		s.slabKeys, s.slabVals = make([]string, size), make([]any, size)
-		s.fresh.keys, s.fresh.vals = s.slabKeys, s.slabVals
-		s.fresh.keysGen++
-	}
-	keys, vals := s.slabKeys[:n:n], s.slabVals[:n:n]
-	s.slabKeys, s.slabVals = s.slabKeys[n:], s.slabVals[n:]
-	return keys, vals
 }
 
 var errSyntax = errors.New("jsonx: invalid JSON")
@@ -117,7 +72,7 @@ func (s *scanner) value(depth int, filtered bool) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return s.box(stringType, v), nil
+		return box(&s.headers, stringType, v, s.rest()), nil
 	case c == 't':
 		return s.literal("true", true)
 	case c == 'f':
@@ -172,9 +127,9 @@ func (s *scanner) number() (any, error) {
 		}
 	}
 	if s.owned {
-		return s.box(numberType, unsafe.String(&s.data[start], s.pos-start)), nil
+		return box(&s.headers, numberType, unsafe.String(&s.data[start], s.pos-start), s.rest()), nil
 	}
-	return s.box(numberType, string(s.data[start:s.pos])), nil
+	return box(&s.headers, numberType, string(s.data[start:s.pos]), s.rest()), nil
 }
 
 func (s *scanner) str() (string, error) {
@@ -286,7 +241,7 @@ func (s *scanner) finishObject(base int) *Object {
 		}
 		return o
 	}
-	o.keys, o.vals = s.cut(len(keys))
+	o.keys, o.vals = s.cutMembers(len(keys))
 	copy(o.keys, keys)
 	copy(o.vals, vals)
 	return o
@@ -329,7 +284,7 @@ func (s *scanner) array(depth int, filtered bool) (any, error) {
 		s.stackItems = s.stackItems[:base]
 	}()
 	for {
-		before := s.mark()
+		before := s.slabs.mark()
 		v, err := s.value(depth+1, false)
 		if err != nil {
 			return nil, err
@@ -339,7 +294,7 @@ func (s *scanner) array(depth int, filtered bool) (any, error) {
 		} else {
 			// Nothing refers to the dropped element: the next one is
 			// read into its memory.
-			s.rewind(before)
+			s.slabs.rewind(before)
 		}
 		s.skipSpace()
 		if s.pos >= len(s.data) {
@@ -353,9 +308,9 @@ func (s *scanner) array(depth int, filtered bool) (any, error) {
 			if len(s.stackItems) == base {
 				return []any{}, nil // every element dropped: empty, not null
 			}
-			items := s.cutItems(len(s.stackItems) - base)
+			items := s.items.take(len(s.stackItems)-base, s.rest())
 			copy(items, s.stackItems[base:])
-			return s.boxList(items), nil
+			return box(&s.lists, listType, items, s.rest()), nil
 		default:
 			return nil, s.fail("expected ',' or ']'")
 		}
@@ -374,57 +329,6 @@ func (s *scanner) keepsUnder(key string) bool {
 		}
 	}
 	return false
-}
-
-// slabMark is where the slabs stood; rewinding to it gives back what was
-// cut from them since.
-type slabMark struct {
-	keys    []string
-	vals    []any
-	objects []Object
-	headers []string
-	items   []any
-	lists   [][]any
-	// Slabs of each kind allocated so far.
-	keysGen, objectsGen, headersGen, itemsGen, listsGen int
-}
-
-func (s *scanner) mark() slabMark {
-	return slabMark{s.slabKeys, s.slabVals, s.objects, s.headers, s.items, s.lists,
-		s.fresh.keysGen, s.fresh.objectsGen, s.fresh.headersGen, s.fresh.itemsGen, s.fresh.listsGen}
-}
-
-// rewind gives back what was cut since m. A kind of slab that got a new
-// slab in the meantime gets the new one back whole (all of it was cut
-// since) and leaves the rest of the old one unused: going back to an old
-// slab too short for the next element would have every dropped element
-// take a fresh slab.
-func (s *scanner) rewind(m slabMark) {
-	if m.keysGen == s.fresh.keysGen {
-		s.slabKeys, s.slabVals = m.keys, m.vals
-	} else {
-		s.slabKeys, s.slabVals = s.fresh.keys, s.fresh.vals
-	}
-	if m.objectsGen == s.fresh.objectsGen {
-		s.objects = m.objects
-	} else {
-		s.objects = s.fresh.objects
-	}
-	if m.headersGen == s.fresh.headersGen {
-		s.headers = m.headers
-	} else {
-		s.headers = s.fresh.headers
-	}
-	if m.itemsGen == s.fresh.itemsGen {
-		s.items = m.items
-	} else {
-		s.items = s.fresh.items
-	}
-	if m.listsGen == s.fresh.listsGen {
-		s.lists = m.lists
-	} else {
-		s.lists = s.fresh.lists
-	}
 }
 
 // writer writes decoded values the way encoding/json does with
@@ -603,95 +507,4 @@ func (w *writer) str(s string) {
 	}
 	w.buf = append(w.buf, s[start:]...)
 	w.buf = append(w.buf, '"')
-}
-
-// Boxing. A string or json.Number put into an interface gets its header
-// allocated on its own; a listing of thousands of cards holds tens of
-// thousands of them. The scanner writes the headers into slabs instead and
-// builds each interface over its slab entry, as the runtime would over a
-// fresh allocation. Interfaces are never written through, so sharing a
-// slab is invisible to their users; the slab lives as long as any of
-// them, as the input buffer of DecodeOwned already does.
-
-// iface is the layout of an interface value with methods or without.
-type iface struct{ typ, data unsafe.Pointer }
-
-func typeWord(v any) unsafe.Pointer { return (*iface)(unsafe.Pointer(&v)).typ }
-
-var (
-	stringType = typeWord("")
-	numberType = typeWord(json.Number(""))
-)
-
-const headerSlabSize = 2048
-
-// box returns v as an interface of the type typ (stringType or
-// numberType), its header taken from the slab.
-func (s *scanner) box(typ unsafe.Pointer, v string) any {
-	if len(s.headers) == 0 {
-		s.headersNext = min(headerSlabSize, max(firstSlabSize/2, 2*s.headersNext))
-		// A value takes at least two bytes with its separator.
-		s.headers = make([]string, min(s.headersNext, (len(s.data)-s.pos)/2+1))
-		s.fresh.headers = s.headers
-		s.fresh.headersGen++
-	}
-	h := &s.headers[0]
-	*h = v
-	s.headers = s.headers[1:]
-	var out any
-	p := (*iface)(unsafe.Pointer(&out))
-	p.typ, p.data = typ, unsafe.Pointer(h)
-	return out
-}
-
-const objectSlabSize = 512
-
-// newObject takes an empty object from the slab.
-func (s *scanner) newObject() *Object {
-	if len(s.objects) == 0 {
-		s.objectsNext = min(objectSlabSize, max(firstSlabSize/4, 2*s.objectsNext))
-		// An object takes at least two bytes ({}) and has been read.
-		s.objects = make([]Object, min(s.objectsNext, (len(s.data)-s.pos)/2+1))
-		s.fresh.objects = s.objects
-		s.fresh.objectsGen++
-	}
-	o := &s.objects[0]
-	*o = Object{} // it may have held a dropped element's object
-	s.objects = s.objects[1:]
-	return o
-}
-
-var listType = typeWord([]any(nil))
-
-// cutItems takes n array elements from the items slab; the slice is full,
-// so appending to it later reallocates instead of overwriting a neighbour.
-func (s *scanner) cutItems(n int) []any {
-	if len(s.items) < n {
-		s.itemsNext = min(slabSize, max(firstSlabSize, 2*s.itemsNext))
-		// An element takes at least two bytes with its separator.
-		s.items = make([]any, max(n, min(s.itemsNext, n+(len(s.data)-s.pos)/2+1)))
-		s.fresh.items = s.items
-		s.fresh.itemsGen++
-	}
-	out := s.items[:n:n]
-	s.items = s.items[n:]
-	return out
-}
-
-// boxList returns an array as an interface, its header from a slab (see
-// box).
-func (s *scanner) boxList(v []any) any {
-	if len(s.lists) == 0 {
-		s.listsNext = min(headerSlabSize, max(firstSlabSize/4, 2*s.listsNext))
-		s.lists = make([][]any, min(s.listsNext, (len(s.data)-s.pos)/2+1))
-		s.fresh.lists = s.lists
-		s.fresh.listsGen++
-	}
-	h := &s.lists[0]
-	*h = v
-	s.lists = s.lists[1:]
-	var out any
-	p := (*iface)(unsafe.Pointer(&out))
-	p.typ, p.data = listType, unsafe.Pointer(h)
-	return out
 }

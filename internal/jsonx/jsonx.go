@@ -224,12 +224,12 @@ func DecodeOwned(data []byte) (any, error) { return decode(data, true) }
 // one is read into the memory it took, so keep must not hold on to a
 // dropped element nor to any value in it.
 func DecodeOwnedKeeping(data []byte, keep func(any) bool, keys ...string) (any, error) {
-	s := scanner{data: data, owned: true, keep: keep, keepKeys: keys}
+	s := scanner{data: data, owned: true, keep: keep, keepKeys: keys, slabs: newSlabs()}
 	return s.document(true)
 }
 
 func decode(data []byte, owned bool) (any, error) {
-	s := scanner{data: data, owned: owned}
+	s := scanner{data: data, owned: owned, slabs: newSlabs()}
 	return s.document(false)
 }
 
