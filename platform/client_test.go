@@ -337,16 +337,8 @@ func TestTLSVerifyOffWarns(t *testing.T) {
 // sees every card once.
 func TestListKeepingFiltersAsItReads(t *testing.T) {
 	for _, wrap := range []bool{false, true} {
-		s := standtest.Start(t, stand.Options{Wrap: wrap})
-		if err := s.SeedApps(300, 40); err != nil {
-			t.Fatal(err)
-		}
-		cl := newClient(t, s)
+		cl, all := seededClient(t, stand.Options{Wrap: wrap}, 300, 40)
 		ctx := context.Background()
-		all, err := cl.ListApps(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var want []string
 		for _, a := range all {
 			if !platform.IsDeletedApp(a) {
@@ -374,16 +366,8 @@ func TestListKeepingFiltersAsItReads(t *testing.T) {
 // An application named by reference is found among hundreds of deleted
 // ones (the list is filtered as it is read); an unknown name is an error.
 func TestResolveAppAmongDeleted(t *testing.T) {
-	s := standtest.Start(t, stand.Options{})
-	if err := s.SeedApps(500, 5); err != nil {
-		t.Fatal(err)
-	}
-	cl := newClient(t, s)
+	cl, all := seededClient(t, stand.Options{}, 500, 5)
 	ctx := context.Background()
-	all, err := cl.ListApps(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var liveOne *jsonx.Object
 	for _, a := range all {
 		if !platform.IsDeletedApp(a) {
@@ -401,4 +385,20 @@ func TestResolveAppAmongDeleted(t *testing.T) {
 	if _, err := cl.ResolveApp(ctx, "no-such-application"); err == nil {
 		t.Fatal("an unknown name resolved")
 	}
+}
+
+// seededClient is a client of a stand seeded with total applications of
+// which live are not deleted, and the whole list as List reads it.
+func seededClient(t *testing.T, opts stand.Options, total, live int) (*platform.Client, []*jsonx.Object) {
+	t.Helper()
+	s := standtest.Start(t, opts)
+	if err := s.SeedApps(total, live); err != nil {
+		t.Fatal(err)
+	}
+	cl := newClient(t, s)
+	all, err := cl.ListApps(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cl, all
 }
