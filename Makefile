@@ -2,7 +2,7 @@
 GO       ?= go
 BIN      := bin/elemctl
 VERSION  ?= 0.1.0
-LDFLAGS  := -s -w -X main.version=$(VERSION)
+LDFLAGS  := -s -w -X github.com/elemctl/elemctl/internal/versionflag.Version=$(VERSION)
 export CGO_ENABLED ?= 0
 
 .PHONY: build test demo bench lint cross e2e editors clean

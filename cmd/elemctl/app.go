@@ -18,6 +18,7 @@ import (
 	"github.com/elemctl/elemctl/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/versionflag"
 	"github.com/elemctl/elemctl/platform"
 )
 
@@ -28,9 +29,6 @@ const (
 	exitUsage     = 2
 	exitInterrupt = 130
 )
-
-// globalValueFlags take a value and may stand anywhere before a bare "--".
-var globalValueFlags = []string{"base-url", "client-id", "client-secret", "env-file", "timeout", "lang"}
 
 // connectionFlags are refused by local commands.
 var connectionFlags = []string{"base-url", "client-id", "client-secret", "env-file", "timeout"}
@@ -80,9 +78,10 @@ type exitError struct{ code int }
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func (a *app) run(args []string) int {
-	if askedForVersion(args) {
+	if versionflag.Asked(args) {
 		// Answered before the command tree exists: scripts call it often.
-		fmt.Fprintf(a.stdout, "elemctl %s\n", version)
+		// (A real start answers it even earlier, see versionflag.)
+		io.WriteString(a.stdout, versionflag.Line())
 		return exitOK
 	}
 	i18n.SetLang(i18n.Detect(prescanLang(args), a.getenv))
@@ -141,8 +140,8 @@ func commandWord(args []string) string {
 		case arg == "--":
 			return ""
 		case arg == "--json" || arg == "--quiet":
-		case strings.HasPrefix(arg, "--") && strings.Contains(arg, "=") && isGlobalValueFlag(strings.SplitN(arg[2:], "=", 2)[0]):
-		case strings.HasPrefix(arg, "--") && isGlobalValueFlag(arg[2:]):
+		case strings.HasPrefix(arg, "--") && strings.Contains(arg, "=") && versionflag.IsGlobalValueFlag(strings.SplitN(arg[2:], "=", 2)[0]):
+		case strings.HasPrefix(arg, "--") && versionflag.IsGlobalValueFlag(arg[2:]):
 			i++ // its value
 		case strings.HasPrefix(arg, "-"):
 			return ""
@@ -172,34 +171,6 @@ func (a *app) knownWord(word string, faces []*cobra.Command) bool {
 	}
 	for _, f := range faces {
 		if f.Name() == word {
-			return true
-		}
-	}
-	return false
-}
-
-// askedForVersion tells whether --version comes before any subcommand
-// (after it, as in "self-update --version X", it is that command's own).
-func askedForVersion(args []string) bool {
-	for i := 0; i < len(args); i++ {
-		arg := args[i]
-		switch {
-		case arg == "--version":
-			return true
-		case arg == "--json" || arg == "--quiet":
-		case strings.HasPrefix(arg, "--") && strings.Contains(arg, "=") && isGlobalValueFlag(strings.SplitN(arg[2:], "=", 2)[0]):
-		case strings.HasPrefix(arg, "--") && isGlobalValueFlag(arg[2:]):
-			i++ // its value
-		default:
-			return false
-		}
-	}
-	return false
-}
-
-func isGlobalValueFlag(name string) bool {
-	for _, f := range globalValueFlags {
-		if f == name {
 			return true
 		}
 	}
@@ -242,7 +213,7 @@ func (a *app) buildRootFor(only string) *cobra.Command {
 		// elemctl alone prints help on stderr and fails.
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if a.showVersion {
-				fmt.Fprintf(a.stdout, "elemctl %s\n", version)
+				io.WriteString(a.stdout, versionflag.Line())
 				return nil
 			}
 			if len(args) > 0 {

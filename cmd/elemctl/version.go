@@ -1,4 +1,6 @@
 package main
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0"
+import "github.com/elemctl/elemctl/internal/versionflag"
+
+// version is elemctl's version (see versionflag.Version).
+var version = versionflag.Version
