@@ -1,16 +1,13 @@
 // Package versionflag answers `elemctl --version` while the program is
 // still initialising. Scripts, CI jobs and the editor extension call it to
 // learn whether elemctl is there and which one it is; answering from one of
-// the first packages to initialise (it imports next to nothing, so Go
-// initialises it before the protocol libraries, HTTP and the command
-// catalog) skips most of a start. The CLI asks the same function, so both
+// the first packages to initialise skips setting up everything else (the
+// protocol libraries, HTTP, the command catalog), most of a start. The
+// package imports next to nothing for that reason – not even strings or,
+// on Linux, os (see early_linux.go) – since Go initialises a package only
+// after everything it imports. The CLI asks the same function, so both
 // answers follow one rule.
 package versionflag
-
-import (
-	"os"
-	"strings"
-)
 
 // Version is elemctl's version, set at build time with
 // -ldflags "-X github.com/elemctl/elemctl/internal/versionflag.Version=...".
@@ -19,13 +16,6 @@ var Version = "0.1.0"
 // GlobalValueFlags are the global options that take a value; they may
 // stand anywhere before a bare "--".
 var GlobalValueFlags = []string{"base-url", "client-id", "client-secret", "env-file", "timeout", "lang"}
-
-func init() {
-	if Asked(os.Args[1:]) {
-		os.Stdout.WriteString(Line())
-		os.Exit(0)
-	}
-}
 
 // Line is what --version prints.
 func Line() string { return "elemctl " + Version + "\n" }
@@ -36,12 +26,13 @@ func Line() string { return "elemctl " + Version + "\n" }
 func Asked(args []string) bool {
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
+		name, isOption := cutPrefix(arg, "--")
 		switch {
 		case arg == "--version":
 			return true
 		case arg == "--json" || arg == "--quiet":
-		case strings.HasPrefix(arg, "--") && strings.Contains(arg, "=") && IsGlobalValueFlag(strings.SplitN(arg[2:], "=", 2)[0]):
-		case strings.HasPrefix(arg, "--") && IsGlobalValueFlag(arg[2:]):
+		case isOption && hasEqualsAfterGlobalValueFlag(name):
+		case isOption && IsGlobalValueFlag(name):
 			i++ // its value
 		default:
 			return false
@@ -59,4 +50,21 @@ func IsGlobalValueFlag(name string) bool {
 		}
 	}
 	return false
+}
+
+// hasEqualsAfterGlobalValueFlag tells "env-file=x" from "env-file".
+func hasEqualsAfterGlobalValueFlag(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '=' {
+			return IsGlobalValueFlag(s[:i])
+		}
+	}
+	return false
+}
+
+func cutPrefix(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && s[:len(prefix)] == prefix {
+		return s[len(prefix):], true
+	}
+	return s, false
 }
