@@ -265,11 +265,7 @@ func (s *Stand) idleApp(id string) (*App, error) {
 
 func (s *Stand) getApp(q *req) {
 	a, err := s.liveApp(q.param(0))
-	if err != nil {
-		answer(q.w, err)
-		return
-	}
-	writeJSON(q.w, http.StatusOK, s.appCard(a, q))
+	answerCard(q, a, err, func(a *App) any { return s.appCard(a, q) })
 }
 
 // --- create ---

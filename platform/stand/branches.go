@@ -59,11 +59,7 @@ func (s *Stand) branch(id string) (*Branch, error) {
 
 func (s *Stand) getBranch(q *req) {
 	b, err := s.branch(q.param(0))
-	if err != nil {
-		answer(q.w, err)
-		return
-	}
-	writeJSON(q.w, http.StatusOK, s.branchCard(b))
+	answerCard(q, b, err, func(b *Branch) any { return s.branchCard(b) })
 }
 
 // refID reads a reference object {"id": ...} or {"name": ...}; present

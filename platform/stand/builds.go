@@ -248,11 +248,7 @@ func (s *Stand) findBuild(q *req) (*Build, error) {
 
 func (s *Stand) getBuild(q *req) {
 	b, err := s.findBuild(q)
-	if err != nil {
-		answer(q.w, err)
-		return
-	}
-	writeJSON(q.w, http.StatusOK, buildCard(b))
+	answerCard(q, b, err, func(b *Build) any { return buildCard(b) })
 }
 
 func (s *Stand) deleteBuild(q *req) {

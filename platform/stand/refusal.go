@@ -17,6 +17,16 @@ func (e *refusal) Error() string { return fmt.Sprintf("HTTP %d: %v", e.status, e
 func (e *refusal) write(w http.ResponseWriter) { writeJSON(w, e.status, e.body) }
 
 // answer writes err as a refusal (any other error becomes a bare 500).
+// answerCard answers a read of one thing: its card, or the refusal its
+// lookup gave.
+func answerCard[T any](q *req, found T, err error, card func(T) any) {
+	if err != nil {
+		answer(q.w, err)
+		return
+	}
+	writeJSON(q.w, http.StatusOK, card(found))
+}
+
 func answer(w http.ResponseWriter, err error) {
 	if r, ok := err.(*refusal); ok {
 		r.write(w)

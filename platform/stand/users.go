@@ -222,11 +222,7 @@ func (s *Stand) userList(id string) (*UserList, error) {
 
 func (s *Stand) getUserList(q *req) {
 	l, err := s.userList(q.param(0))
-	if err != nil {
-		answer(q.w, err)
-		return
-	}
-	writeJSON(q.w, http.StatusOK, s.userListCard(l))
+	answerCard(q, l, err, func(l *UserList) any { return s.userListCard(l) })
 }
 
 // createUserList wants the whole card; anything less is the console's
@@ -326,11 +322,7 @@ func selfRegistrationFrom(v any) (SelfRegistration, bool) {
 
 func (s *Stand) getSelfRegistration(q *req) {
 	l, err := s.userList(q.param(0))
-	if err != nil {
-		answer(q.w, err)
-		return
-	}
-	writeJSON(q.w, http.StatusOK, selfRegistrationJSON(l.SelfRegistration))
+	answerCard(q, l, err, func(l *UserList) any { return selfRegistrationJSON(l.SelfRegistration) })
 }
 
 // putSelfRegistration wants the whole object.
