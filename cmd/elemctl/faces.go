@@ -63,7 +63,7 @@ func (a *app) startProtocol() (wd string, out io.Writer, done func(), err error)
 // process without bound.
 const (
 	serverGCPercent   = 200
-	serverMemoryLimit = 256 << 20
+	serverMemoryLimit = 128 << 20
 )
 
 func tuneCollectorForServing() {

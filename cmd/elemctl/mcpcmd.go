@@ -1,8 +1,6 @@
 package main
 
 import (
-	"runtime/debug"
-
 	"github.com/spf13/cobra"
 
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -29,7 +27,6 @@ func (a *app) mcpCommand() *cobra.Command {
 				return err
 			}
 			defer done()
-			tuneServerGC(a.getenv)
 			srv := mcp.New(mcp.Options{
 				Catalog: a.catalog,
 				// Plugins that did not load (or whose tool name is taken)
@@ -48,19 +45,5 @@ func (a *app) mcpCommand() *cobra.Command {
 			}
 			return nil
 		},
-	}
-}
-
-// tuneServerGC trades some memory for less collector work in the
-// long-lived server: a call over thousands of cards allocates tens of
-// megabytes that die at once, and the default pace collects them several
-// times per call. A soft limit keeps the heap bounded; GOGC and GOMEMLIMIT
-// in the environment win.
-func tuneServerGC(getenv func(string) string) {
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
-	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(128 << 20)
 	}
 }
