@@ -134,26 +134,12 @@ func (a *app) printError(err error) {
 // option; "" when there is none or when the whole tree is needed (help,
 // shell completion).
 func commandWord(args []string) string {
-	for i := 0; i < len(args); i++ {
-		arg := args[i]
-		switch {
-		case arg == "--":
-			return ""
-		case arg == "--json" || arg == "--quiet":
-		case strings.HasPrefix(arg, "--") && strings.Contains(arg, "=") && versionflag.IsGlobalValueFlag(strings.SplitN(arg[2:], "=", 2)[0]):
-		case strings.HasPrefix(arg, "--") && versionflag.IsGlobalValueFlag(arg[2:]):
-			i++ // its value
-		case strings.HasPrefix(arg, "-"):
-			return ""
-		default:
-			switch arg {
-			case "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
-				return ""
-			}
-			return arg
-		}
+	word := versionflag.FirstWord(args)
+	switch word {
+	case "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+		return ""
 	}
-	return ""
+	return word
 }
 
 // knownWord tells whether a command line's first word names a catalog

@@ -9,12 +9,23 @@ import "syscall"
 // stack that net/http pulls in), and importing it would hold this package
 // back as long. Anything unexpected leaves --version to the CLI.
 func init() {
-	if args, ok := commandLine(); ok && Asked(args) {
+	earlyArgs, earlyArgsOK = commandLine()
+	if earlyArgsOK && Asked(earlyArgs) {
 		line := Line()
 		syscall.Write(1, []byte(line))
 		syscall.Exit(0)
 	}
 }
+
+// earlyArgs is the command line as read in init, for EarlyArgs.
+var (
+	earlyArgs   []string
+	earlyArgsOK bool
+)
+
+// EarlyArgs is the program's arguments after its name, for other packages
+// that act during initialisation; false when they could not be read.
+func EarlyArgs() ([]string, bool) { return earlyArgs, earlyArgsOK }
 
 // commandLine is the program's arguments after its name.
 func commandLine() ([]string, bool) {

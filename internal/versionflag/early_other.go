@@ -10,3 +10,7 @@ func init() {
 		os.Exit(0)
 	}
 }
+
+// EarlyArgs is the program's arguments after its name, for other packages
+// that act during initialisation.
+func EarlyArgs() ([]string, bool) { return os.Args[1:], true }

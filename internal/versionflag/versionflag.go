@@ -41,6 +41,27 @@ func Asked(args []string) bool {
 	return false
 }
 
+// FirstWord is the first argument that is neither a global option nor its
+// value – the command's name – or "" when there is none or another option
+// (or "--") comes first.
+func FirstWord(args []string) string {
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		name, isOption := cutPrefix(arg, "--")
+		switch {
+		case arg == "--json" || arg == "--quiet":
+		case isOption && hasEqualsAfterGlobalValueFlag(name):
+		case isOption && IsGlobalValueFlag(name):
+			i++ // its value
+		case len(arg) > 0 && arg[0] == '-':
+			return ""
+		default:
+			return arg
+		}
+	}
+	return ""
+}
+
 // IsGlobalValueFlag tells whether name (without dashes) is one of
 // GlobalValueFlags.
 func IsGlobalValueFlag(name string) bool {

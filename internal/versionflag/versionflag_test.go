@@ -29,3 +29,24 @@ func TestLine(t *testing.T) {
 		t.Fatalf("Line() = %q", got)
 	}
 }
+
+func TestFirstWord(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"apps", "list"}, "apps"},
+		{[]string{"--json", "--quiet", "mcp"}, "mcp"},
+		{[]string{"--env-file", "mcp", "apps"}, "apps"}, // "mcp" is the file
+		{[]string{"--lang=ru", "--timeout", "5", "lsp"}, "lsp"},
+		{[]string{"--base-url"}, ""},
+		{[]string{"-h", "apps"}, ""},
+		{[]string{"--", "apps"}, ""},
+		{[]string{"--version"}, ""},
+		{nil, ""},
+	} {
+		if got := FirstWord(c.args); got != c.want {
+			t.Errorf("FirstWord(%q) = %q, want %q", c.args, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,23 @@
+package earlystart
+
+import "testing"
+
+func TestShortLived(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"apps", "list"}, true},
+		{[]string{"deploy", "--app", "mcp"}, true},
+		{[]string{"echo", "a"}, true}, // a plugin command
+		{nil, true},
+		{[]string{"mcp"}, false},
+		{[]string{"--env-file", "x.env", "lsp"}, false},
+		{[]string{"--json", "dap"}, false},
+		{[]string{"stand", "--port", "0"}, false},
+	} {
+		if got := ShortLived(c.args); got != c.want {
+			t.Errorf("ShortLived(%q) = %v, want %v", c.args, got, c.want)
+		}
+	}
+}

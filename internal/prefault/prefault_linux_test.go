@@ -1,0 +1,151 @@
+package prefault
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+func TestExecutableMappings(t *testing.T) {
+	maps := "00400000-00a80000 r-xp 00000000 fe:00 10020625                           /opt/elemctl/bin/elemctl\n" +
+		"00a80000-01180000 r--p 00680000 fe:00 10020625                           /opt/elemctl/bin/elemctl\n" +
+		"01180000-011ec000 rw-p 00d80000 fe:00 10020625                           /opt/elemctl/bin/elemctl\n" +
+		"011ec000-03230000 rw-p 00000000 00:00 0 \n" +
+		"7f8e4069d000-7f8e406a1000 r--p 00000000 00:00 0                          [vvar]\n"
+	got := executableMappings([]byte(maps))
+	want := []mapping{
+		{0x400000, 0xa80000, true, false},
+		{0xa80000, 0x1180000, false, false},
+		{0x1180000, 0x11ec000, false, true},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d mappings %+v, want %+v", len(got), got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("mapping %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestExecutableMappingsRefusesOddInput(t *testing.T) {
+	for _, maps := range []string{
+		"",
+		"7f00-7f10 rw-p 00000000 00:00 0 \n", // anonymous first: no executable
+		"garbage\n",
+		"00400000-00300000 r-xp 00000000 fe:00 1 /x\n", // end before start
+		"0040zz00-00500000 r-xp 00000000 fe:00 1 /x\n",
+	} {
+		if got := executableMappings([]byte(maps)); len(got) != 0 {
+			t.Errorf("executableMappings(%q) = %+v, want none", maps, got)
+		}
+	}
+	// A line cut off by the read buffer is left out.
+	cut := "00400000-00500000 r-xp 00000000 fe:00 7 /x\n00500000-00600000 rw-p 00100000 fe:00 7 /"
+	if got := executableMappings([]byte(cut)); len(got) != 1 || got[0].end != 0x500000 {
+		t.Fatalf("cut-off input: %+v", got)
+	}
+}
+
+// populate maps a file's pages in ahead of any touch: code for reading,
+// data as private copies.
+func TestPopulateMapsPagesIn(t *testing.T) {
+	const size = 1 << 20
+	path := filepath.Join(t.TempDir(), "pages")
+	if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, c := range []struct {
+		name     string
+		prot     int
+		writable bool
+		field    string // the smaps line that must reach the whole size
+	}{
+		{"code", syscall.PROT_READ, false, "Rss:"},
+		{"data", syscall.PROT_READ | syscall.PROT_WRITE, true, "Private_Dirty:"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mem, err := syscall.Mmap(int(f.Fd()), 0, size, c.prot, syscall.MAP_PRIVATE)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer syscall.Munmap(mem)
+			start := uintptr(unsafe.Pointer(&mem[0]))
+			if before := smapsKiB(t, start, c.field); before != 0 {
+				t.Fatalf("%s %d KiB before any touch", c.field, before)
+			}
+			populate(mapping{start: start, end: start + size, executable: !c.writable, writable: c.writable})
+			after := smapsKiB(t, start, c.field)
+			if after < size>>10 {
+				if kernelBefore514(t) {
+					t.Skipf("kernel older than 5.14 has no MADV_POPULATE_* (%s %d KiB)", c.field, after)
+				}
+				t.Fatalf("%s %d KiB after populate, want %d", c.field, after, size>>10)
+			}
+		})
+	}
+}
+
+// Program finds this test binary's mappings and maps them without error.
+func TestProgramFindsTheExecutable(t *testing.T) {
+	b, err := os.ReadFile("/proc/self/maps")
+	if err != nil {
+		t.Skip("no /proc/self/maps")
+	}
+	got := executableMappings(b)
+	exe, _ := os.Executable()
+	if len(got) < 2 || !got[0].executable || !strings.Contains(string(b[:strings.IndexByte(string(b), '\n')]), exe) {
+		t.Fatalf("executable mappings %+v from\n%s", got, b)
+	}
+	Program()
+}
+
+// smapsKiB reads one field of the /proc/self/smaps entry starting at addr.
+func smapsKiB(t *testing.T, addr uintptr, field string) int {
+	t.Helper()
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		t.Skip("no /proc/self/smaps")
+	}
+	defer f.Close()
+	head := strconv.FormatUint(uint64(addr), 16) + "-"
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) > 0 && strings.Contains(fields[0], "-") && !strings.HasSuffix(fields[0], ":") {
+			in = strings.HasPrefix(fields[0], head)
+			continue
+		}
+		if in && len(fields) >= 2 && fields[0] == field {
+			n, _ := strconv.Atoi(fields[1])
+			return n
+		}
+	}
+	t.Fatalf("no %s for the mapping at %#x in /proc/self/smaps", field, addr)
+	return 0
+}
+
+func kernelBefore514(t *testing.T) bool {
+	b, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	if err != nil {
+		return false
+	}
+	parts := strings.SplitN(strings.TrimSpace(string(b)), ".", 3)
+	if len(parts) < 2 {
+		return false
+	}
+	major, _ := strconv.Atoi(parts[0])
+	minor, _ := strconv.Atoi(parts[1])
+	return major < 5 || major == 5 && minor < 14
+}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package prefault
+
+// Program does nothing here: only Linux can populate mappings ahead.
+func Program() {}
