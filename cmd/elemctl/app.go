@@ -245,6 +245,9 @@ func (a *app) buildRootFor(only string) *cobra.Command {
 		only = ""
 	}
 	wanted := func(name string) bool { return only == "" || name == only }
+	// cobra adds its `completion` command on every run; a command line
+	// that names another command cannot reach it.
+	root.CompletionOptions.DisableDefaultCmd = only != ""
 
 	groups := map[string]*cobra.Command{}
 	for _, g := range a.catalog.Groups() {

@@ -7,9 +7,10 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 )
 
-// The whole program's message tables are indexed on the first lookup; a
-// key declared twice anywhere panics there.
+// The whole program's message tables, indexed: a key declared twice
+// anywhere panics there.
 func TestMessageKeysAreUnique(t *testing.T) {
+	i18n.Index()
 	if !i18n.Has("cli.help.root") {
 		t.Fatal("the CLI's own messages are not in the catalog")
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -43,6 +44,29 @@ func (w stderrLines) Write(p []byte) (int, error) {
 		w.a.status.clearLocked()
 	}
 	return w.a.stderr.Write(p)
+}
+
+// ReadFrom copies a plugin's stderr (io.Copy comes here) through a buffer
+// the size of a few log lines rather than io.Copy's 32 KiB, which a short
+// command would zero for nothing.
+func (w stderrLines) ReadFrom(r io.Reader) (int64, error) {
+	buf := make([]byte, 4<<10)
+	var total int64
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				return total, werr
+			}
+			total += int64(n)
+		}
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
 }
 
 // reportPluginFailures prints a line per plugin that did not load before a

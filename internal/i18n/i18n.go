@@ -45,13 +45,48 @@ func Register(msgs []Message) {
 	total += len(msgs)
 }
 
-// lookup finds a message, indexing tables registered since the last call.
+// scansBeforeIndex is how many lookups scan the tables before the catalog
+// builds its index. A command line looks up a few dozen messages; scanning
+// for them costs less than hashing a thousand keys into a map of some
+// 70 KiB, which a short-lived process pays for in fresh pages. Servers and
+// help pages go past it and get the index.
+const scansBeforeIndex = 64
+
+var scans int
+
+// lookup finds a message: by scanning the tables for the first lookups,
+// then through the index, extended with tables registered since.
 func lookup(key string) (Message, bool) {
 	mu.Lock()
 	defer mu.Unlock()
+	if catalog == nil && scans < scansBeforeIndex {
+		scans++
+		for _, table := range tables {
+			for _, m := range table {
+				if m.Key == key {
+					return m, true
+				}
+			}
+		}
+		return Message{}, false
+	}
+	indexLocked()
+	m, ok := catalog[key]
+	return m, ok
+}
+
+// Index indexes every table registered so far, panicking on a key
+// registered twice (a programming error that scanning would not notice).
+func Index() {
+	mu.Lock()
+	defer mu.Unlock()
+	indexLocked()
+}
+
+func indexLocked() {
 	if catalog == nil {
 		// Sized once: growing a map of a thousand messages rehashes it
-		// several times, which a short-lived process feels.
+		// several times.
 		catalog = make(map[string]Message, total)
 	}
 	for ; indexed < len(tables); indexed++ {
@@ -62,8 +97,6 @@ func lookup(key string) (Message, bool) {
 			catalog[m.Key] = m
 		}
 	}
-	m, ok := catalog[key]
-	return m, ok
 }
 
 // Has tells whether the catalog knows key.

@@ -137,9 +137,17 @@ type Reader struct {
 	limit int
 }
 
+// Buffer sizes: most messages are short, and a short-lived process feels
+// every fresh page it zeroes, so reading starts with a small buffer and
+// moves to a large one at the first message that does not fit.
+const (
+	shortBuffer = 4 << 10
+	longBuffer  = 64 << 10
+)
+
 // NewReader reads messages from r.
 func NewReader(r io.Reader) *Reader {
-	return &Reader{r: bufio.NewReaderSize(r, 64<<10), limit: MaxLine}
+	return &Reader{r: bufio.NewReaderSize(r, shortBuffer), limit: MaxLine}
 }
 
 // ReadLine returns the next non-empty line without its end. At the end of
@@ -154,6 +162,12 @@ func (r *Reader) ReadLine() ([]byte, error) {
 			}
 			line = append(line, chunk...)
 			if err == bufio.ErrBufferFull {
+				if r.r.Size() < longBuffer {
+					// The small buffer is empty now (ReadSlice handed all of
+					// it over), so the large one reads on from the stream
+					// through it without copying.
+					r.r = bufio.NewReaderSize(r.r, longBuffer)
+				}
 				continue
 			}
 			if err != nil {

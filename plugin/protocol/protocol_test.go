@@ -54,3 +54,42 @@ func TestWriterOneLinePerMessage(t *testing.T) {
 		t.Errorf("wire %q", got)
 	}
 }
+
+// Lines of every length around the buffer sizes come through whole and in
+// order, through a pipe that delivers them in odd pieces.
+func TestReaderLinesAcrossBufferSizes(t *testing.T) {
+	lengths := []int{10, shortBuffer - 1, shortBuffer, shortBuffer + 1, 3, longBuffer - 1, longBuffer + 7, 1, 300 << 10, 5}
+	var want []string
+	var stream bytes.Buffer
+	for i, n := range lengths {
+		line := strings.Repeat(string(rune('a'+i)), n)
+		want = append(want, line)
+		stream.WriteString(line + "\n")
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		data := stream.Bytes()
+		for len(data) > 0 {
+			n := min(len(data), 1000+len(data)%3001) // odd piece sizes
+			pw.Write(data[:n])
+			data = data[n:]
+		}
+		pw.Close()
+	}()
+	r := NewReader(pr)
+	for i, w := range want {
+		line, err := r.ReadLine()
+		if err != nil {
+			t.Fatalf("line %d (%d bytes): %v", i, len(w), err)
+		}
+		if string(line) != w {
+			t.Fatalf("line %d: got %d bytes starting %.5q, want %d bytes of %q", i, len(line), line, len(w), w[:1])
+		}
+	}
+	if _, err := r.ReadLine(); err != io.EOF {
+		t.Fatalf("after the last line: %v", err)
+	}
+	if r.r.Size() != longBuffer {
+		t.Errorf("buffer %d after long lines, want %d", r.r.Size(), longBuffer)
+	}
+}
