@@ -24,6 +24,10 @@ import (
 // and its stdin is closed, before it is killed.
 var ExitGrace = 2 * time.Second
 
+// waitDelay is how long the copy of a plugin's stderr may go on after it
+// exited (something it started may still hold the pipe).
+const waitDelay = time.Second
+
 // host runs the commands of one plugin: a process per call.
 type host struct {
 	p       *manifest.Plugin
@@ -78,15 +82,13 @@ type event struct {
 
 // session is one running plugin process.
 type session struct {
-	h       *host
-	cmd     *exec.Cmd
-	out     *os.File // our end of the plugin's stdout
-	in      *os.File // our end of the plugin's stdin
-	w       *protocol.Writer
-	events  chan event
-	exited  chan struct{}
-	exitErr error
-	calls   sync.WaitGroup
+	h      *host
+	proc   *process
+	out    *os.File // our end of the plugin's stdout
+	in     *os.File // our end of the plugin's stdin
+	w      *protocol.Writer
+	events chan event
+	calls  sync.WaitGroup
 }
 
 // run starts the plugin, runs one command and returns its answer. Whatever
@@ -118,18 +120,7 @@ func (h *host) start(cc *command.Context, argv []string) (*session, error) {
 		inW.Close()
 		return nil, err
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = cc.Dir
-	cmd.Env = processEnv(h.p)
-	cmd.Stdin = inR
-	cmd.Stdout = outW
-	cmd.Stderr = h.stderr
-	if cmd.Stderr == nil {
-		cmd.Stderr = os.Stderr
-	}
-	cmd.WaitDelay = time.Second
-	isolate(cmd)
-	err = cmd.Start()
+	proc, err := startProcess(argv, cc.Dir, processEnv(h.p), inR, outW, h.stderr)
 	inR.Close()
 	outW.Close()
 	if err != nil {
@@ -137,12 +128,8 @@ func (h *host) start(cc *command.Context, argv []string) (*session, error) {
 		outR.Close()
 		return nil, pluginError("plugins.start-failed", "source", h.p.Name, "program", argv[0], "error", err)
 	}
-	s := &session{h: h, cmd: cmd, out: outR, in: inW, w: protocol.NewWriter(inW),
-		events: make(chan event, 64), exited: make(chan struct{})}
-	go func() {
-		s.exitErr = cmd.Wait()
-		close(s.exited)
-	}()
+	s := &session{h: h, proc: proc, out: outR, in: inW, w: protocol.NewWriter(inW),
+		events: make(chan event, 64)}
 	go s.read()
 	return s, nil
 }
@@ -173,12 +160,12 @@ func (s *session) stop(clean bool) {
 	s.in.Close()
 	if clean {
 		select {
-		case <-s.exited:
+		case <-s.proc.done():
 		case <-time.After(ExitGrace):
 		}
 	}
-	kill(s.cmd)
-	<-s.exited
+	s.proc.kill()
+	<-s.proc.done()
 	// A grandchild may still hold the pipe; closing our end frees the
 	// reader either way.
 	s.out.Close()
@@ -308,15 +295,11 @@ func (s *session) broken(err error) error {
 		}
 	}
 	select {
-	case <-s.exited:
+	case <-s.proc.done():
 	case <-time.After(500 * time.Millisecond):
 		return pluginError("plugins.closed-stdout", "source", p.Name)
 	}
-	status := "exit status 0"
-	if s.exitErr != nil {
-		status = s.exitErr.Error()
-	}
-	return pluginError("plugins.exited-early", "source", p.Name, "status", status)
+	return pluginError("plugins.exited-early", "source", p.Name, "status", s.proc.status)
 }
 
 // runError is the error a plugin answered "run" with. An elemctl error

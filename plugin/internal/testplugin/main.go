@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/elemctl/elemctl/plugin/sdk"
@@ -18,6 +19,11 @@ import (
 func main() {
 	if f := os.Getenv("TESTPLUGIN_PIDFILE"); f != "" {
 		_ = os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o644)
+	}
+	if os.Getenv("TESTPLUGIN_SLEEPER") != "" {
+		// The child leave-child starts: it holds stderr and outlives its parent.
+		time.Sleep(time.Minute)
+		return
 	}
 	if os.Getenv("TESTPLUGIN_MUTE") != "" {
 		// Never answers the handshake.
@@ -175,6 +181,25 @@ var commands = []sdk.Command{
 		Name: "env", Help: "tell whether the client secret reached the plugin",
 		Run: func(ctx context.Context, cc *sdk.Context, in sdk.Args) (any, error) {
 			return sdk.NewObject("secret-seen", os.Getenv("ELEMENT_CLIENT_SECRET") != "", "plugin-dir", os.Getenv("ELEMCTL_PLUGIN_DIR")), nil
+		},
+	},
+	{
+		Name: "leave-child", Help: "start a child that keeps stderr open, then answer with its pid", NoMCP: true,
+		Run: func(ctx context.Context, cc *sdk.Context, in sdk.Args) (any, error) {
+			env := []string{"TESTPLUGIN_SLEEPER=1"}
+			for _, kv := range os.Environ() {
+				if !strings.HasPrefix(kv, "TESTPLUGIN_PIDFILE=") {
+					env = append(env, kv)
+				}
+			}
+			child, err := os.StartProcess(os.Args[0], os.Args[:1], &os.ProcAttr{
+				Env:   env,
+				Files: []*os.File{nil, nil, os.Stderr},
+			})
+			if err != nil {
+				return nil, err
+			}
+			return sdk.NewObject("child", child.Pid), nil
 		},
 	},
 }
