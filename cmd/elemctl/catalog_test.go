@@ -4,6 +4,7 @@ import (
 	"io"
 	"testing"
 
+	"github.com/elemctl/elemctl/internal/earlystart"
 	"github.com/elemctl/elemctl/internal/i18n"
 )
 
@@ -46,5 +47,28 @@ func TestTreeIsBuiltForTheCommandLine(t *testing.T) {
 	a = newApp(nil, io.Discard, io.Discard, func(string) string { return "" })
 	if n := len(a.buildRootFor("no-such-command").Commands()); n < 20 {
 		t.Errorf("an unknown word must build the whole tree: %d commands", n)
+	}
+}
+
+// earlystart's command lists name real commands: the servers among the
+// faces, and catalog commands that pack sources.
+func TestEarlyStartListsNameCommands(t *testing.T) {
+	a := newApp(nil, io.Discard, io.Discard, func(string) string { return "" })
+	root := a.buildRoot()
+	for _, name := range append(append([]string(nil), earlystart.LongRunning...), earlystart.Packing...) {
+		found := false
+		for _, c := range root.Commands() {
+			if c.Name() == name {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("earlystart names %q, which is no elemctl command", name)
+		}
+	}
+	for _, name := range earlystart.Packing {
+		if a.catalog.Path(name) == nil {
+			t.Errorf("%q: no catalog command of that name", name)
+		}
 	}
 }

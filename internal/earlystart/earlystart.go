@@ -3,33 +3,59 @@
 // versionflag does, so Go initialises it right after versionflag has
 // answered --version (or not) and ahead of the crypto stack, HTTP, the
 // protocol libraries and the catalog, whose initialisation then runs on
-// code already mapped in (see prefault).
+// code already mapped in (see prefault) and on one processor.
 package earlystart
 
 import (
+	"runtime"
+	"syscall"
+
 	"github.com/elemctl/elemctl/internal/prefault"
 	"github.com/elemctl/elemctl/internal/versionflag"
 )
 
-// longRunning are the commands that serve until stopped. They are left to
-// map their pages as they use them: their start is paid once, and their
-// resident memory should be what they use.
-var longRunning = []string{"mcp", "lsp", "dap", "stand"}
+// LongRunning are the commands that serve until stopped. They are left to
+// map their pages as they use them (their start is paid once, and their
+// resident memory should be what they use) and keep every processor.
+var LongRunning = []string{"mcp", "lsp", "dap", "stand"}
+
+// Packing are the commands that pack project sources, compressing files on
+// every processor.
+var Packing = []string{"build", "deploy", "probe"}
 
 func init() {
-	if args, ok := versionflag.EarlyArgs(); ok && ShortLived(args) {
+	args, ok := versionflag.EarlyArgs()
+	if !ok {
+		return
+	}
+	if ShortLived(args) {
 		prefault.Program()
+	}
+	if _, set := syscall.Getenv("GOMAXPROCS"); !set && OneProcessor(args) {
+		runtime.GOMAXPROCS(1)
 	}
 }
 
 // ShortLived tells whether a command line runs a command that ends by
 // itself (everything but the protocol servers and the stand).
 func ShortLived(args []string) bool {
+	return !isOneOf(versionflag.FirstWord(args), LongRunning)
+}
+
+// OneProcessor tells whether a command line's work fits one processor: a
+// request or two and some JSON, or relaying a plugin's. A second one buys
+// such a command nothing but threads the runtime starts to look for work,
+// which on a small virtual machine cost it more than they give.
+func OneProcessor(args []string) bool {
 	word := versionflag.FirstWord(args)
-	for _, name := range longRunning {
+	return !isOneOf(word, LongRunning) && !isOneOf(word, Packing)
+}
+
+func isOneOf(word string, names []string) bool {
+	for _, name := range names {
 		if word == name {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }

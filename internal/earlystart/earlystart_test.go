@@ -21,3 +21,24 @@ func TestShortLived(t *testing.T) {
 		}
 	}
 }
+
+func TestOneProcessor(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"apps", "list"}, true},
+		{[]string{"echo", "a"}, true}, // a plugin command
+		{[]string{"--json", "builds", "list"}, true},
+		{nil, true},
+		{[]string{"deploy", "--app", "x"}, false},
+		{[]string{"--env-file", "a.env", "build"}, false},
+		{[]string{"probe"}, false},
+		{[]string{"mcp"}, false},
+		{[]string{"lsp"}, false},
+	} {
+		if got := OneProcessor(c.args); got != c.want {
+			t.Errorf("OneProcessor(%q) = %v, want %v", c.args, got, c.want)
+		}
+	}
+}
