@@ -87,7 +87,7 @@ func TestPopulateMapsPagesIn(t *testing.T) {
 			populate(mapping{start: start, end: start + size, executable: !c.writable, writable: c.writable})
 			after := smapsKiB(t, start, c.field)
 			if after < size>>10 {
-				if kernelBefore514(t) {
+				if kernelBefore(t, 5, 14) {
 					t.Skipf("kernel older than 5.14 has no MADV_POPULATE_* (%s %d KiB)", c.field, after)
 				}
 				t.Fatalf("%s %d KiB after populate, want %d", c.field, after, size>>10)
@@ -136,7 +136,8 @@ func smapsKiB(t *testing.T, addr uintptr, field string) int {
 	return 0
 }
 
-func kernelBefore514(t *testing.T) bool {
+// kernelBefore tells whether the running kernel is older than major.minor.
+func kernelBefore(t *testing.T, major, minor int) bool {
 	b, err := os.ReadFile("/proc/sys/kernel/osrelease")
 	if err != nil {
 		return false
@@ -145,7 +146,83 @@ func kernelBefore514(t *testing.T) bool {
 	if len(parts) < 2 {
 		return false
 	}
-	major, _ := strconv.Atoi(parts[0])
-	minor, _ := strconv.Atoi(parts[1])
-	return major < 5 || major == 5 && minor < 14
+	gotMajor, _ := strconv.Atoi(parts[0])
+	gotMinor, _ := strconv.Atoi(parts[1])
+	return gotMajor < major || gotMajor == major && gotMinor < minor
+}
+
+func TestHugePageSpan(t *testing.T) {
+	maps := "00400000-00a80000 r-xp 00000000 fe:00 1 /x\n" +
+		"2f836c000000-2f836f800000 ---p 00000000 00:00 0 \n" +
+		"2f836f800000-2f8370000000 rw-p 00000000 00:00 0 \n" +
+		"2f8370000000-2f8370100000 rw-p 00000000 00:00 0"
+	for _, c := range []struct {
+		addr     uintptr
+		from, to uintptr
+		ok       bool
+	}{
+		// from the huge page holding addr to the mapping's end
+		{0x2f836f9c4000, 0x2f836f800000, 0x2f8370000000, true},
+		{0x2f836fe00010, 0x2f836fe00000, 0x2f8370000000, true},
+		// in a mapping smaller than a huge page: nothing to back
+		{0x2f8370000800, 0, 0, false},
+		// in no mapping
+		{0x1000, 0, 0, false},
+	} {
+		from, to, ok := hugePageSpan([]byte(maps), c.addr)
+		if from != c.from || to != c.to || ok != c.ok {
+			t.Errorf("hugePageSpan(%#x) = %#x, %#x, %v; want %#x, %#x, %v", c.addr, from, to, ok, c.from, c.to, c.ok)
+		}
+	}
+	// A mapping that starts off a huge page boundary starts at the next.
+	odd := "2f836f900000-2f8370000000 rw-p 00000000 00:00 0\n"
+	if from, to, ok := hugePageSpan([]byte(odd), 0x2f836f900010); !ok || from != 0x2f836fa00000 || to != 0x2f8370000000 {
+		t.Errorf("off-boundary mapping: %#x %#x %v", from, to, ok)
+	}
+}
+
+func TestHugePagesDisabled(t *testing.T) {
+	for v, want := range map[string]bool{
+		"":                           false,
+		"disablethp=1":               true,
+		"gctrace=1,disablethp=1":     true,
+		"disablethp=0":               false,
+		"xdisablethp=1,inittrace=1":  false,
+		"inittrace=1,disablethp=1,x": true,
+	} {
+		t.Setenv("GODEBUG", v)
+		if got := hugePagesDisabled(); got != want {
+			t.Errorf("GODEBUG=%q: hugePagesDisabled() = %v, want %v", v, got, want)
+		}
+	}
+}
+
+// collapse backs a mapping with a huge page now, pages already touched
+// included.
+func TestCollapseBacksWithHugePages(t *testing.T) {
+	const size = 4 << 20
+	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(mem)
+	start := uintptr(unsafe.Pointer(&mem[0]))
+	from := (start + hugePage - 1) &^ (hugePage - 1)
+	mem[from-start] = 7 // touched before, kept after
+	collapse(from, from+hugePage)
+	huge := smapsKiB(t, start, "AnonHugePages:")
+	if huge < hugePage>>10 {
+		if kernelBefore(t, 6, 1) || thpNever() {
+			t.Skipf("no MADV_COLLAPSE here (kernel before 6.1 or THP off): AnonHugePages %d KiB", huge)
+		}
+		t.Fatalf("AnonHugePages %d KiB after collapse, want %d", huge, hugePage>>10)
+	}
+	if mem[from-start] != 7 {
+		t.Fatal("collapse lost a page's content")
+	}
+}
+
+func thpNever() bool {
+	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	return err != nil || strings.Contains(string(b), "[never]")
 }
