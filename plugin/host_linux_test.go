@@ -33,10 +33,18 @@ func TestLeftoverChildIsStoppedWithThePlugin(t *testing.T) {
 	}
 	assertGone(t, pids)
 	// The child is not ours to reap (it passed to init when the plugin
-	// exited): dead is enough, a zombie or gone.
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(int(child)) + "/stat")
-	if err == nil && !strings.Contains(string(stat), ") Z ") {
-		t.Fatalf("the plugin's child %d outlived the call: %s", child, stat)
+	// exited): dead is enough, a zombie or gone. The kill was sent; its
+	// delivery may take the kernel a moment.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(int(child)) + "/stat")
+		if err != nil || strings.Contains(string(stat), ") Z ") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the plugin's child %d outlived the call: %s", child, stat)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	// Before, the call waited a second for the child to let stderr go.
 	if took > 900*time.Millisecond {

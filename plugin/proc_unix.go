@@ -26,6 +26,9 @@ type process struct {
 	startWait sync.Once
 	exited    chan struct{}
 	status    string // how it ended, once exited is closed: "exit status 3"
+
+	mu   sync.Mutex
+	gone bool // it has exited: its pid may be another process's soon
 }
 
 // startProcess starts argv in dir with env, its stdin and stdout on the
@@ -91,9 +94,13 @@ func (p *process) done() <-chan struct{} {
 
 func (p *process) reap() {
 	if awaitExit(p.pid) {
-		// The plugin is gone; whatever it left running in its group goes
-		// too, now rather than after the stderr copy times out on it.
+		// The plugin is gone, still unreaped; whatever it left running in
+		// its group goes too, now rather than after the stderr copy times
+		// out on it.
+		p.mu.Lock()
+		p.gone = true
 		_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+		p.mu.Unlock()
 	}
 	var ws syscall.WaitStatus
 	var err error
@@ -103,6 +110,14 @@ func (p *process) reap() {
 			break
 		}
 	}
+	p.mu.Lock()
+	if !p.gone {
+		// Reaped without waiting first (not Linux): the group's id stays
+		// reserved while it has members, so its leftovers can still go.
+		p.gone = true
+		_ = syscall.Kill(-p.pid, syscall.SIGKILL)
+	}
+	p.mu.Unlock()
 	switch {
 	case err != nil:
 		p.status = "wait: " + err.Error()
@@ -126,8 +141,14 @@ func (p *process) reap() {
 	close(p.exited)
 }
 
-// kill stops the plugin's whole process group.
+// kill stops the plugin's whole process group, unless it has exited (its
+// leftovers are stopped then, see reap).
 func (p *process) kill() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.gone {
+		return
+	}
 	if err := syscall.Kill(-p.pid, syscall.SIGKILL); err != nil {
 		_ = syscall.Kill(p.pid, syscall.SIGKILL)
 	}
