@@ -79,9 +79,12 @@ func hugePageSpan(maps []byte, addr uintptr) (from, to uintptr, ok bool) {
 // collapse backs [from, to) with huge pages now (MADV_COLLAPSE, Linux 6.1):
 // a short run of elemctl takes a page fault per 4 KiB of heap it touches
 // otherwise, some hundred of them, each dear on a virtual machine.
-func collapse(from, to uintptr) {
+// It answers the system's refusal, if any (an older kernel, huge pages
+// turned off), which leaves the heap as it was.
+func collapse(from, to uintptr) syscall.Errno {
 	syscall.Syscall(syscall.SYS_MADVISE, from, to-from, madvHugePage)
-	syscall.Syscall(syscall.SYS_MADVISE, from, to-from, madvCollapse)
+	_, _, errno := syscall.Syscall(syscall.SYS_MADVISE, from, to-from, madvCollapse)
+	return errno
 }
 
 // hugePagesDisabled honours GODEBUG=disablethp=1, the Go runtime's own
