@@ -17,6 +17,9 @@ lint:
 cross:
 	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./...
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./...
+	GOOS=linux GOARCH=arm64 $(GO) build -o /dev/null ./...
+	GOOS=linux GOARCH=arm64 $(GO) vet ./internal/versionflag ./internal/prefault ./plugin
+	GOOS=linux GOARCH=386 $(GO) build -o /dev/null ./internal/versionflag
 
 test: lint cross build
 	./scripts/ensure-tools.sh
