@@ -5,7 +5,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"testing"
 	"time"
 
@@ -19,7 +18,7 @@ func BenchmarkVersion(b *testing.B) {
 	env := os.Environ()
 	runTimed(b, env, "--version") // warm the page cache
 	b.ResetTimer()
-	reportMedian(b, "ms", 10, time.Millisecond, func() time.Duration { return runTimed(b, env, "--version") })
+	reportStartMedian(b, "ms", 10, time.Millisecond, func() time.Duration { return runTimed(b, env, "--version") })
 }
 
 // BenchmarkEmptyGoProgram: the start of a Go program that does nothing,
@@ -53,12 +52,7 @@ func BenchmarkEmptyGoProgram(b *testing.B) {
 	}
 	run() // warm the page cache
 	b.ResetTimer()
-	var samples []float64
-	for i := 0; i < b.N; i++ {
-		samples = append(samples, float64(run())/float64(time.Millisecond))
-	}
-	sort.Float64s(samples)
-	b.ReportMetric(samples[len(samples)/2], "ms")
+	b.ReportMetric(medianSample(b, startSamples, time.Millisecond, run), "ms")
 }
 
 // BenchmarkAppsListBrief5000: `apps list --brief` over 5,000 applications of

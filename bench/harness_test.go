@@ -114,14 +114,34 @@ func runTimed(b testing.TB, env []string, args ...string) time.Duration {
 	return d
 }
 
-// reportMedian runs f n times per benchmark iteration and reports the
-// median in the given unit beside the target.
+// reportMedian runs f once per benchmark iteration and reports the median
+// in the given unit beside the target.
 func reportMedian(b *testing.B, unit string, target float64, scale time.Duration, f func() time.Duration) {
+	b.ReportMetric(medianSample(b, 1, scale, f), unit)
+	b.ReportMetric(target, "target-"+unit)
+}
+
+// startSamples is how many starts each iteration of a start figure times:
+// a start of a few milliseconds moves by as much from one run to the next
+// on a shared machine, so its median is taken over several per iteration.
+const startSamples = 5
+
+// reportStartMedian is reportMedian over startSamples runs of f per
+// iteration.
+func reportStartMedian(b *testing.B, unit string, target float64, scale time.Duration, f func() time.Duration) {
+	b.ReportMetric(medianSample(b, startSamples, scale, f), unit)
+	b.ReportMetric(target, "target-"+unit)
+}
+
+// medianSample is the median of perIteration runs of f per benchmark
+// iteration, in scale units.
+func medianSample(b *testing.B, perIteration int, scale time.Duration, f func() time.Duration) float64 {
 	var samples []float64
 	for i := 0; i < b.N; i++ {
-		samples = append(samples, float64(f())/float64(scale))
+		for k := 0; k < perIteration; k++ {
+			samples = append(samples, float64(f())/float64(scale))
+		}
 	}
 	sort.Float64s(samples)
-	b.ReportMetric(samples[len(samples)/2], unit)
-	b.ReportMetric(target, "target-"+unit)
+	return samples[len(samples)/2]
 }
