@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
@@ -30,7 +31,19 @@ const pluginAnnotation = "elemctl-plugin"
 // tree is built. Discovery reads manifests only; no plugin process starts
 // here.
 func loadPlugins(a *app) {
-	plugin.Install(a.catalog, plugin.Options{Getenv: a.getenv, Version: version, Stderr: stderrLines{a}})
+	plugin.Install(a.catalog, plugin.Options{Getenv: a.getenv, Version: version, Stderr: pluginStderr(a)})
+}
+
+// pluginStderr is where a plugin's stderr goes. On a terminal the live
+// status line may be drawn, so the plugin's output passes through the lock
+// that clears it first. Anywhere else nothing is drawn over, and the plugin
+// writes to elemctl's stderr itself: whole lines from either side stay
+// whole, and no pipe and copy sit between.
+func pluginStderr(a *app) io.Writer {
+	if f, ok := a.stderr.(*os.File); ok && !isTerminal(f) {
+		return f
+	}
+	return stderrLines{a}
 }
 
 // stderrLines passes a plugin's stderr through the app's stderr lock, so
