@@ -32,11 +32,11 @@ type process struct {
 }
 
 // startProcess starts argv in dir with env, its stdin and stdout on the
-// given pipe ends and its stderr copied to w (inherited when w is nil or a
-// file, as os/exec does). It
-// gets a process group of its own, so stopping it also stops whatever it
-// started (a shell wrapper's child, an interpreter's worker), and a Ctrl-C
-// in the terminal reaches elemctl, which decides.
+// given pipe ends and its stderr copied to w (handed over when w is a file,
+// elemctl's own stderr when w is nil, as os/exec does). It gets a process
+// group of its own, so stopping it also stops whatever it started (a shell
+// wrapper's child, an interpreter's worker), and a Ctrl-C in the terminal
+// reaches elemctl, which decides.
 func startProcess(argv []string, dir string, env []string, stdin, stdout *os.File, w io.Writer) (*process, error) {
 	path := argv[0]
 	if !strings.Contains(path, "/") {
@@ -47,11 +47,13 @@ func startProcess(argv []string, dir string, env []string, stdin, stdout *os.Fil
 		path = found
 	}
 	p := &process{exited: make(chan struct{})}
-	stderrFd := os.Stderr.Fd()
+	var stderrFd uintptr
 	var stderrW *os.File
-	if f, ok := w.(*os.File); ok {
+	if w == nil {
+		stderrFd = os.Stderr.Fd()
+	} else if f, ok := w.(*os.File); ok {
 		stderrFd = f.Fd()
-	} else if w != nil {
+	} else {
 		r, wr, err := os.Pipe()
 		if err != nil {
 			return nil, err
