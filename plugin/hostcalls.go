@@ -128,13 +128,9 @@ func toolValue(a command.Argument, raw any) (any, bool) {
 			return nil, false
 		}
 		if typ == "" || typ == "str" {
-			out := make([]string, 0, len(list))
-			for _, e := range list {
-				s, ok := e.(string)
-				if !ok {
-					return nil, false
-				}
-				out = append(out, s)
+			out, ok := manifest.StringList(list)
+			if !ok {
+				return nil, false
 			}
 			return out, true
 		}

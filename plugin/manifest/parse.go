@@ -211,11 +211,11 @@ func (f fields) strings(key string) ([]string, bool) {
 	if v == nil {
 		return nil, true
 	}
-	return stringList(v)
+	return StringList(v)
 }
 
-// stringList reads a JSON array of strings.
-func stringList(v any) ([]string, bool) {
+// StringList reads a JSON array of strings (as decoded into []any).
+func StringList(v any) ([]string, bool) {
 	list, ok := v.([]any)
 	if !ok {
 		return nil, false
@@ -376,7 +376,7 @@ func parseInterpreter(raw any) ([]string, error) {
 		}
 		return []string{one}, nil
 	}
-	many, ok := stringList(raw)
+	many, ok := StringList(raw)
 	if !ok || len(many) == 0 {
 		return nil, fmt.Errorf("not a list of names")
 	}
