@@ -4,6 +4,7 @@ package prefault
 
 import (
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -14,12 +15,29 @@ const (
 	madvCollapse      = 25
 
 	hugePage = 2 << 20
+
+	// faultWindow is the stretch a fault on file-backed code maps with its
+	// page (the kernel's fault-around, 64 KiB by default): probes are set
+	// further apart, so each takes a fault of its own unless faults map
+	// more (large folios). Then later probes find their page mapped and
+	// take next to no time, which is right: so do the first touches that
+	// populating would spare.
+	faultWindow = 64 << 10
+	// probes is how many first touches of code are timed.
+	probes = 5
+	// dearFault is the median first touch from which mapping all code in
+	// ahead pays. Measured: 4–6 µs on a virtual machine with nested paging,
+	// where populating costs a short run some 0.7 ms more than it saves;
+	// tens of µs on one that exits to its hypervisor on faults, where
+	// populating code and data saved about 1 ms of a plugin round trip.
+	dearFault = 8 * time.Microsecond
 )
 
-// Program maps the executable's code and its writable data, and backs the
-// part of the Go heap that allocation goes on into with a huge page. It
-// reads where they are from /proc/self/maps, and imports only syscall (and
-// unsafe), so it can run from the first packages to initialise.
+// Program maps the executable's writable data in, its code too where page
+// faults are dear, and backs the part of the Go heap that allocation goes
+// on into with a huge page. It reads where they are from /proc/self/maps,
+// and imports only syscall and time (and unsafe), so it can run from the
+// first packages to initialise.
 func Program() {
 	fd, err := syscall.Open("/proc/self/maps", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
@@ -33,7 +51,7 @@ func Program() {
 	}
 	maps := buf[:n]
 	for _, m := range executableMappings(maps) {
-		if m.executable || m.writable {
+		if m.writable || m.executable && faultsDear(m) {
 			populate(m)
 		}
 	}
@@ -43,6 +61,57 @@ func Program() {
 			collapse(from, to)
 		}
 	}
+}
+
+// faultsDear tells whether mapping all of m in ahead pays. Populating walks
+// every page of it, most of which a short run never reaches; that pays
+// only where each fault is dear. It times the first touch of a few pages
+// of m's later half, which start-up has not reached yet (the linker lays
+// packages out in initialisation order, the program's own last).
+func faultsDear(m mapping) bool {
+	addrs, ok := probeAddresses(m)
+	if !ok {
+		return false
+	}
+	var took [probes]time.Duration
+	for i, addr := range addrs {
+		start := time.Now()
+		touch(addr)
+		took[i] = time.Since(start)
+	}
+	return median(took) >= dearFault
+}
+
+// probeAddresses spreads the probes over the later half of m, a fault
+// window or more apart; a mapping too small for that is not probed.
+func probeAddresses(m mapping) (addrs [probes]uintptr, ok bool) {
+	half := (m.end - m.start) / 2
+	step := half / probes &^ (faultWindow - 1)
+	if step < faultWindow {
+		return addrs, false
+	}
+	for i := range addrs {
+		addrs[i] = m.start + half&^(faultWindow-1) + uintptr(i)*step
+	}
+	return addrs, true
+}
+
+// probeSink keeps the probes' reads from being left out.
+var probeSink byte
+
+// touch reads the byte at addr, an address in a mapping of the program's
+// own, so the page gets mapped if it is not.
+func touch(addr uintptr) {
+	probeSink += **(**byte)(unsafe.Pointer(&addr))
+}
+
+func median(took [probes]time.Duration) time.Duration {
+	for i := 1; i < len(took); i++ {
+		for j := i; j > 0 && took[j] < took[j-1]; j-- {
+			took[j], took[j-1] = took[j-1], took[j]
+		}
+	}
+	return took[len(took)/2]
 }
 
 // heapAnchor is an allocation whose address tells where the heap is.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -227,4 +228,71 @@ func TestCollapseBacksWithHugePages(t *testing.T) {
 func thpNever() bool {
 	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
 	return err != nil || strings.Contains(string(b), "[never]")
+}
+
+func TestProbeAddresses(t *testing.T) {
+	m := mapping{start: 0x401000, end: 0x401000 + 6<<20, executable: true}
+	addrs, ok := probeAddresses(m)
+	if !ok {
+		t.Fatal("a 6 MiB mapping is not probed")
+	}
+	half := m.start + (m.end-m.start)/2
+	for i, a := range addrs {
+		if a < half-faultWindow || a >= m.end {
+			t.Errorf("probe %d at %#x, outside the later half [%#x, %#x)", i, a, half, m.end)
+		}
+		if i > 0 && a-addrs[i-1] < faultWindow {
+			t.Errorf("probes %d and %d only %#x apart: one fault could map both", i-1, i, a-addrs[i-1])
+		}
+	}
+	if _, ok := probeAddresses(mapping{start: 0x401000, end: 0x401000 + 256<<10}); ok {
+		t.Error("a 256 KiB mapping is probed: its probes would share fault windows")
+	}
+}
+
+func TestMedian(t *testing.T) {
+	us := time.Microsecond
+	for _, c := range []struct {
+		took [probes]time.Duration
+		want time.Duration
+	}{
+		{[probes]time.Duration{1 * us, 2 * us, 3 * us, 4 * us, 5 * us}, 3 * us},
+		{[probes]time.Duration{90 * us, 4 * us, 3 * us, 80 * us, 5 * us}, 5 * us}, // two preempted touches
+		{[probes]time.Duration{20 * us, 0, 30 * us, 25 * us, 0}, 20 * us},         // two pages already mapped
+	} {
+		if got := median(c.took); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", c.took, got, c.want)
+		}
+	}
+}
+
+// faultsDear really touches its probe pages: they are mapped afterwards,
+// and not the whole mapping, as populating would.
+func TestFaultsDearTouchesItsProbes(t *testing.T) {
+	const size = 4 << 20
+	path := filepath.Join(t.TempDir(), "code")
+	if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	mem, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(mem)
+	start := uintptr(unsafe.Pointer(&mem[0]))
+	if before := smapsKiB(t, start, "Rss:"); before != 0 {
+		t.Fatalf("Rss %d KiB before any touch", before)
+	}
+	faultsDear(mapping{start: start, end: start + size, executable: true})
+	after := smapsKiB(t, start, "Rss:")
+	// Each probe maps its page at least; fault-around and large folios map
+	// more with it, but nothing maps the first half, which no probe touches.
+	if after < probes*4 || after >= size>>10 {
+		t.Fatalf("Rss %d KiB after probing, want %d to %d", after, probes*4, size>>10)
+	}
 }
