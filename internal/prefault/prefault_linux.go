@@ -70,7 +70,7 @@ func Program() {
 // packages out in initialisation order, the program's own last).
 func faultsDear(m mapping) bool {
 	addrs, ok := probeAddresses(m)
-	if !ok {
+	if !ok || !m.readable {
 		return false
 	}
 	var took [probes]time.Duration
@@ -195,8 +195,8 @@ func populate(m mapping) {
 }
 
 type mapping struct {
-	start, end           uintptr
-	executable, writable bool
+	start, end                     uintptr
+	readable, executable, writable bool
 }
 
 // executableMappings reads the leading lines of /proc/self/maps that
@@ -227,7 +227,7 @@ func executableMappings(maps []byte) []mapping {
 		if !ok || len(f[1]) < 3 {
 			break
 		}
-		out = append(out, mapping{start: start, end: end, executable: f[1][2] == 'x', writable: f[1][1] == 'w'})
+		out = append(out, mapping{start: start, end: end, readable: f[1][0] == 'r', executable: f[1][2] == 'x', writable: f[1][1] == 'w'})
 	}
 	return out
 }

@@ -20,9 +20,9 @@ func TestExecutableMappings(t *testing.T) {
 		"7f8e4069d000-7f8e406a1000 r--p 00000000 00:00 0                          [vvar]\n"
 	got := executableMappings([]byte(maps))
 	want := []mapping{
-		{0x400000, 0xa80000, true, false},
-		{0xa80000, 0x1180000, false, false},
-		{0x1180000, 0x11ec000, false, true},
+		{0x400000, 0xa80000, true, true, false},
+		{0xa80000, 0x1180000, true, false, false},
+		{0x1180000, 0x11ec000, true, false, true},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d mappings %+v, want %+v", len(got), got, want)
@@ -85,7 +85,7 @@ func TestPopulateMapsPagesIn(t *testing.T) {
 			if before := smapsKiB(t, start, c.field); before != 0 {
 				t.Fatalf("%s %d KiB before any touch", c.field, before)
 			}
-			populate(mapping{start: start, end: start + size, executable: !c.writable, writable: c.writable})
+			populate(mapping{start: start, end: start + size, readable: true, executable: !c.writable, writable: c.writable})
 			after := smapsKiB(t, start, c.field)
 			if after < size>>10 {
 				if kernelBefore(t, 5, 14) {
@@ -288,11 +288,27 @@ func TestFaultsDearTouchesItsProbes(t *testing.T) {
 	if before := smapsKiB(t, start, "Rss:"); before != 0 {
 		t.Fatalf("Rss %d KiB before any touch", before)
 	}
-	faultsDear(mapping{start: start, end: start + size, executable: true})
+	faultsDear(mapping{start: start, end: start + size, readable: true, executable: true})
 	after := smapsKiB(t, start, "Rss:")
 	// Each probe maps its page at least; fault-around and large folios map
 	// more with it, but nothing maps the first half, which no probe touches.
 	if after < probes*4 || after >= size>>10 {
 		t.Fatalf("Rss %d KiB after probing, want %d to %d", after, probes*4, size>>10)
+	}
+}
+
+// Code that cannot be read (execute-only) is not probed: a touch would
+// crash the program. Here the mapping is not even accessible, so a touch
+// would end the test.
+func TestFaultsDearLeavesUnreadableCodeAlone(t *testing.T) {
+	const size = 4 << 20
+	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_NONE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(mem)
+	start := uintptr(unsafe.Pointer(&mem[0]))
+	if faultsDear(mapping{start: start, end: start + size, executable: true}) {
+		t.Fatal("an unreadable mapping was judged dear")
 	}
 }
