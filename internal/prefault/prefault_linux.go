@@ -67,7 +67,7 @@ func Program() {
 // every page of it, most of which a short run never reaches; that pays
 // only where each fault is dear. It times the first touch of a few pages
 // of m's later half, which start-up has not reached yet (the linker lays
-// packages out in initialisation order, the program's own last).
+// packages out dependencies first, the program's own last).
 func faultsDear(m mapping) bool {
 	addrs, ok := probeAddresses(m)
 	if !ok || !m.readable {
