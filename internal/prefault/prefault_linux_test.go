@@ -57,15 +57,7 @@ func TestExecutableMappingsRefusesOddInput(t *testing.T) {
 // data as private copies.
 func TestPopulateMapsPagesIn(t *testing.T) {
 	const size = 1 << 20
-	path := filepath.Join(t.TempDir(), "pages")
-	if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := zeroFile(t, size)
 	for _, c := range []struct {
 		name     string
 		prot     int
@@ -109,6 +101,21 @@ func TestProgramFindsTheExecutable(t *testing.T) {
 		t.Fatalf("executable mappings %+v from\n%s", got, b)
 	}
 	Program()
+}
+
+// zeroFile is a file of size zero bytes, open for reading until the test ends.
+func zeroFile(t *testing.T, size int) *os.File {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "pages")
+	if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
 
 // smapsKiB reads one field of the /proc/self/smaps entry starting at addr.
@@ -270,15 +277,7 @@ func TestMedian(t *testing.T) {
 // and not the whole mapping, as populating would.
 func TestFaultsDearTouchesItsProbes(t *testing.T) {
 	const size = 4 << 20
-	path := filepath.Join(t.TempDir(), "code")
-	if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := zeroFile(t, size)
 	mem, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_PRIVATE)
 	if err != nil {
 		t.Fatal(err)
