@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -61,6 +62,66 @@ type app struct {
 	ranHandler bool
 }
 
+// Commands keep the order orderTree gives them (cobra would sort them).
+func init() { cobra.EnableCommandSorting = false }
+
+// cliOrder is the order of the reference's command tree (spec cli.md §2),
+// per group ("" is the root). Help lists commands in it, and the action
+// lists of errors and of the action-first hint follow it, so the action
+// the hint suggests is a group's harmless first one (list), not the
+// alphabetically first (delete). Commands it does not name (plugin
+// commands, completion, help) follow in the order they were added.
+var cliOrder = map[string][]string{
+	"": {"token", "apps", "spaces", "projects", "builds", "build", "inspect", "deploy", "user-lists", "probe",
+		"verify-deploy", "branches", "dumps", "tasks", "tech", "debug-adapter", "plugins", "mcp", "lsp", "dap", "stand"},
+	"apps": {"list", "get", "find", "create", "ensure", "apply", "delete", "start", "stop", "debug", "users",
+		"token-access", "export", "export-extension"},
+	"spaces":        {"list"},
+	"projects":      {"list", "get", "delete"},
+	"builds":        {"list", "get", "upload", "delete"},
+	"user-lists":    {"list", "get", "self-registration", "password-login", "calculation-rules"},
+	"branches":      {"list", "get", "create", "update", "delete", "merge"},
+	"dumps":         {"create", "get"},
+	"tasks":         {"list", "get-group"},
+	"tech":          {"get", "set"},
+	"debug-adapter": {"extract"},
+}
+
+// orderTree puts the root's and each group's commands in cliOrder.
+func orderTree(root *cobra.Command) {
+	order := func(c *cobra.Command, key string) {
+		rank := map[string]int{}
+		for i, name := range cliOrder[key] {
+			rank[name] = i + 1
+		}
+		children := c.Commands()
+		sorted := slices.Clone(children)
+		slices.SortStableFunc(sorted, func(x, y *cobra.Command) int {
+			rx, ry := rank[x.Name()], rank[y.Name()]
+			switch {
+			case rx == 0 && ry == 0:
+				return 0
+			case rx == 0:
+				return 1
+			case ry == 0:
+				return -1
+			}
+			return rx - ry
+		})
+		if slices.Equal(children, sorted) {
+			return
+		}
+		c.RemoveCommand(children...)
+		c.AddCommand(sorted...)
+	}
+	order(root, "")
+	for _, c := range root.Commands() {
+		if _, ok := cliOrder[c.Name()]; ok {
+			order(c, c.Name())
+		}
+	}
+}
+
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
 	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, catalog: command.Core()}
 }
@@ -86,6 +147,11 @@ func (a *app) run(args []string) int {
 	}
 	i18n.SetLang(i18n.Detect(prescanLang(args), a.getenv))
 	root := a.buildRootFor(commandWord(args))
+	args, err := expandAbbreviations(root, args)
+	if err != nil {
+		fmt.Fprintln(a.stderr, i18n.T("cli.usage-error", "error", err))
+		return exitUsage
+	}
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
@@ -93,7 +159,7 @@ func (a *app) run(args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := root.ExecuteContext(ctx)
+	failed, err := root.ExecuteContextC(ctx)
 	if a.status != nil {
 		a.status.clear()
 	}
@@ -112,7 +178,11 @@ func (a *app) run(args []string) int {
 		}
 		return exitFailure
 	}
-	// Anything else is cobra refusing the command line.
+	// Anything else is cobra refusing the command line: the usage of the
+	// command it was given, then why.
+	if failed != nil {
+		fmt.Fprintf(a.stderr, "%s: %s\n", i18n.T("cli.help.usage"), useLine(failed))
+	}
 	fmt.Fprintln(a.stderr, i18n.T("cli.usage-error", "error", err))
 	if hint := actionFirstHint(root, args); hint != "" {
 		fmt.Fprintln(a.stderr, hint)
@@ -198,15 +268,17 @@ func (a *app) buildRootFor(only string) *cobra.Command {
 		SilenceErrors: true,
 		// elemctl alone prints help on stderr and fails.
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if a.showVersion {
-				io.WriteString(a.stdout, versionflag.Line())
-				return nil
-			}
+			// An unknown command is refused even with --version after it:
+			// there --version would be that command's own option.
 			if len(args) > 0 {
 				if err := a.refuseUnknownWithFailures(args[0]); err != nil {
 					return err
 				}
 				return fmt.Errorf("%s", i18n.T("cli.unknown-command", "name", args[0]))
+			}
+			if a.showVersion {
+				io.WriteString(a.stdout, versionflag.Line())
+				return nil
 			}
 			cmd.SetOut(a.stderr)
 			_ = cmd.Help()
@@ -279,6 +351,8 @@ func (a *app) buildRootFor(only string) *cobra.Command {
 			root.AddCommand(extra)
 		}
 	}
+	orderTree(root)
+	localizeScaffolding(root)
 	return root
 }
 

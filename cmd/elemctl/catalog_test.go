@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/elemctl/elemctl/internal/earlystart"
@@ -41,8 +42,14 @@ func TestCommandWord(t *testing.T) {
 // whole tree (so cobra can suggest and plugins' failures can be listed).
 func TestTreeIsBuiltForTheCommandLine(t *testing.T) {
 	a := newApp(nil, io.Discard, io.Discard, func(string) string { return "" })
-	if cmds := a.buildRootFor("apps").Commands(); len(cmds) != 1 || cmds[0].Name() != "apps" {
-		t.Errorf("apps: %d top-level commands", len(cmds))
+	var names []string
+	for _, c := range a.buildRootFor("apps").Commands() {
+		if c.Name() != "help" { // cobra's own, added to any tree with commands
+			names = append(names, c.Name())
+		}
+	}
+	if len(names) != 1 || names[0] != "apps" {
+		t.Errorf("apps: top-level commands %q", names)
 	}
 	a = newApp(nil, io.Discard, io.Discard, func(string) string { return "" })
 	if n := len(a.buildRootFor("no-such-command").Commands()); n < 20 {
@@ -70,5 +77,61 @@ func TestEarlyStartListsNameCommands(t *testing.T) {
 		if a.catalog.Path(name) == nil {
 			t.Errorf("%q: no catalog command of that name", name)
 		}
+	}
+}
+
+// cliOrder places every command of the tree: a command added later must be
+// given its place in help and in the action lists on purpose.
+func TestCLIOrderNamesEveryCommand(t *testing.T) {
+	a := newApp(nil, io.Discard, io.Discard, func(string) string { return "" })
+	root := a.buildRoot()
+	ranked := func(group, name string) bool {
+		for _, n := range cliOrder[group] {
+			if n == name {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range root.Commands() {
+		if c.Name() == "help" || c.Name() == "completion" {
+			continue
+		}
+		if !ranked("", c.Name()) {
+			t.Errorf("cliOrder lacks the command %q", c.Name())
+		}
+		if !c.HasSubCommands() {
+			continue
+		}
+		for _, sub := range c.Commands() {
+			if !ranked(c.Name(), sub.Name()) {
+				t.Errorf("cliOrder lacks the action %q of %q", sub.Name(), c.Name())
+			}
+		}
+	}
+}
+
+func TestExpandAbbreviations(t *testing.T) {
+	a := newApp(nil, io.Discard, io.Discard, func(string) string { return "" })
+	root := a.buildRoot()
+	for _, c := range []struct{ in, want string }{
+		{"--lan en apps list --bri", "--lang en apps list --brief"},
+		{"apps list --stat=Running --inc", "apps list --status=Running --include-deleted"},
+		// a value is never read as an option, whatever it looks like
+		{"builds list --project --lim 3", "builds list --project-id --lim 3"},
+		// exact names, short options, unknown options and words stay
+		{"--json apps get -h --no-such x", "--json apps get -h --no-such x"},
+		// nothing after --
+		{"apps find -- --inc", "apps find -- --inc"},
+		// the flags of the command named so far: --bri is no root option
+		{"--bri apps list", "--bri apps list"},
+	} {
+		got, err := expandAbbreviations(root, strings.Fields(c.in))
+		if err != nil || strings.Join(got, " ") != c.want {
+			t.Errorf("expandAbbreviations(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+	if _, err := expandAbbreviations(root, strings.Fields("apps list --c x")); err == nil || !strings.Contains(err.Error(), "--client-id, --client-secret") {
+		t.Errorf("an ambiguous prefix: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,8 +15,8 @@ import (
 // localizeHelp replaces cobra's English help scaffolding with the catalog's.
 func localizeHelp(root *cobra.Command) {
 	root.SetUsageTemplate(`{{T "cli.help.usage"}}:{{if .Runnable}}
-  {{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
-  {{.CommandPath}} [command]{{end}}{{if gt (len .Aliases) 0}}
+  {{useLine .}}{{end}}{{if .HasAvailableSubCommands}}
+  {{.CommandPath}} {{T "cli.help.command-placeholder"}}{{end}}{{if gt (len .Aliases) 0}}
 
 {{T "cli.help.aliases"}}:
   {{.NameAndAliases}}{{end}}{{if .HasAvailableSubCommands}}
@@ -29,15 +30,45 @@ func localizeHelp(root *cobra.Command) {
 {{T "cli.help.global-options"}}:
 {{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableSubCommands}}
 
-{{T "cli.help.more"}} "{{.CommandPath}} [command] --help"{{end}}
+{{T "cli.help.more"}} "{{.CommandPath}} {{T "cli.help.command-placeholder"}} --help"{{end}}
 `)
 	cobra.AddTemplateFunc("T", func(key string) string { return i18n.T(key) })
-	root.InitDefaultHelpFlag()
-	root.Flags().Lookup("help").Usage = i18n.T("cli.flag.help")
+	cobra.AddTemplateFunc("useLine", useLine)
+}
+
+// useLine is a command's usage line with cobra's "[flags]" in the user's
+// language.
+func useLine(c *cobra.Command) string {
+	return strings.Replace(c.UseLine(), "[flags]", i18n.T("cli.help.flags-placeholder"), 1)
+}
+
+// localizeScaffolding gives every command of a built tree a localized
+// -h/--help, and cobra's completion command localized descriptions; cobra
+// would add both in English while it runs.
+func localizeScaffolding(root *cobra.Command) {
 	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Flags().Lookup("help") == nil {
+			c.Flags().BoolP("help", "h", false, i18n.T("cli.flag.help"))
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
 	for _, c := range root.Commands() {
 		if c.Name() == "help" {
 			c.Short = i18n.T("cli.help.help")
+		}
+		if c.Name() != "completion" {
+			continue
+		}
+		c.Short = i18n.T("cli.help.completion")
+		c.Long = c.Short
+		for _, shell := range c.Commands() {
+			shell.Short = i18n.T("cli.help.completion-shell", "shell", shell.Name())
 		}
 	}
 }
