@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -388,5 +390,42 @@ func TestPluginCommandsInTheCatalogComeAfterTheCore(t *testing.T) {
 	}
 	if h.stderr.String() != "" {
 		t.Errorf("no clash, no stderr: %s", h.stderr.String())
+	}
+}
+
+// A plugin tool resolves its env_file before the plugin runs (spec §1.7):
+// a missing one is the standard error and the plugin is not started; and
+// a plugin's null answer is no content, as the reference server sends it.
+func TestPluginToolEnvFileAndNullAnswer(t *testing.T) {
+	var runs atomic.Int32
+	quiet := &command.Command{Path: []string{"quiet"}, Tool: "acme_quiet", Source: "acme", Help: "answers null",
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+			runs.Add(1)
+			return nil, nil
+		}}
+	h := start(t, setup{extra: []*command.Command{quiet}})
+
+	msg := h.fails("acme_quiet", map[string]any{"env_file": "no-such.env"})
+	if !strings.Contains(msg, "не найден") || !strings.Contains(msg, "no-such.env") {
+		t.Errorf("missing env_file: %s", msg)
+	}
+	if n := runs.Load(); n != 0 {
+		t.Errorf("the plugin ran %d times for a call with a missing env_file", n)
+	}
+
+	res := h.call("acme_quiet", nil)
+	if res.IsError || len(res.Content) != 0 {
+		t.Errorf("a null answer: error %v, content %q", res.IsError, texts(res))
+	}
+	if raw, _ := json.Marshal(res.StructuredContent); string(raw) != `{"result":null}` {
+		t.Errorf("structuredContent %s", raw)
+	}
+	// An env_file that is there works as for any tool.
+	writeFile(t, filepath.Join(h.dir, "other.env"), envText(h.stand))
+	if res := h.call("acme_quiet", map[string]any{"env_file": "other.env"}); res.IsError {
+		t.Errorf("an existing env_file: %s", textOf(res))
+	}
+	if n := runs.Load(); n != 2 {
+		t.Errorf("runs %d, want 2", n)
 	}
 }

@@ -62,6 +62,14 @@ func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
 			return errorResult(aErr, k.scrub), nil
 		}
 		k.envFile = args.envFile
+		if k.envFile != "" && isPlugin(c) {
+			// A plugin tool names its stand like any other (spec §1.7):
+			// a missing env_file fails the call before the plugin starts,
+			// not only when the plugin asks the host for platform work.
+			if _, cfgErr := k.config(); cfgErr != nil {
+				return errorResult(cfgErr, k.scrub), nil
+			}
+		}
 		answer, runErr := c.Run(ctx, k.context(), args.values)
 		if runErr != nil {
 			return errorResult(runErr, k.scrub), nil

@@ -40,7 +40,8 @@ func itemText(v any) (string, error) {
 
 // answerResult renders a command's answer: an object is one text block
 // plus structuredContent; a list is one text block per element (what
-// older clients read) plus structuredContent {"result": [...]}.
+// older clients read) plus structuredContent {"result": [...]}; null is
+// no block.
 func answerResult(answer any) (*mcpgo.CallToolResult, error) {
 	v, err := normalize(answer)
 	if err != nil {
@@ -48,6 +49,10 @@ func answerResult(answer any) (*mcpgo.CallToolResult, error) {
 	}
 	res := &mcpgo.CallToolResult{Content: []mcpgo.Content{}}
 	switch x := v.(type) {
+	case nil:
+		// No answer (a plugin's null) is no content, as the reference
+		// server sends it.
+		res.StructuredContent = jsonx.New("result", nil)
 	case *jsonx.Object:
 		text, err := jsonText(x)
 		if err != nil {
