@@ -94,7 +94,7 @@ func init() {
 	handle("PUT", "/applications/*/users/change-token-access", "2,2.1", (*Stand).changeTokenAccess)
 	handle("GET", "/applications/*/userlists", "2", (*Stand).listAppUserLists)
 	handle("POST", "/applications/*/userlists", "2", (*Stand).connectAppUserList)
-	handle("DELETE", "/applications/*/userlists/*", "2", (*Stand).disconnectAppUserList)
+	handle("DELETE", "/applications/*/userlists", "2", (*Stand).disconnectAppUserList)
 	handleGated("POST", "/applications/*/project/export", "2,2.1",
 		func(s *Stand, v21 bool) bool { return v21 || s.exportOn }, (*Stand).exportApp)
 

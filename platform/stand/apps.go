@@ -13,7 +13,6 @@ const (
 	statusRunning      = "Running"
 	statusStopped      = "Stopped"
 	statusError        = "Error"
-	statusCreating     = "Creating"
 	statusInitializing = "Initializing"
 	statusUpdating     = "Updating"
 	statusStarting     = "Starting"
@@ -38,10 +37,13 @@ const (
 	defaultTechnologyVersion = "8.0.25.100"
 )
 
-// statusAt is the status an application shows at now: a create shows
-// Creating for the first half of its duration, then Initializing.
-func statusAt(a *App, now time.Time) string {
-	if op := a.Op; op != nil && op.Kind == opCreate && now.Sub(op.Started) >= op.Due.Sub(op.Started)/2 {
+// statusAt is the status an application shows. While the
+// CreateApplication task runs the console reports Initializing whatever
+// the server says (spec §4.1), so a create shows Initializing from the
+// POST answer until it ends; a state saved by an older stand, whose
+// creating application stored Creating, shows the same.
+func statusAt(a *App) string {
+	if op := a.Op; op != nil && op.Kind == opCreate {
 		return statusInitializing
 	}
 	return a.Status
@@ -59,7 +61,7 @@ func (s *Stand) startOp(a *App, kind string, d time.Duration, buildID, failure, 
 		op.TaskID = t.ID
 	}
 	a.Op = op
-	a.Status = map[string]string{opCreate: statusCreating, opApply: statusUpdating, opStart: statusStarting, opStop: statusStopping, opDelete: statusDeleting}[kind]
+	a.Status = map[string]string{opCreate: statusInitializing, opApply: statusUpdating, opStart: statusStarting, opStop: statusStopping, opDelete: statusDeleting}[kind]
 	a.Updated = now
 	s.st.pending[a.ID] = a
 	s.changed()
@@ -195,7 +197,7 @@ type appJSON struct {
 }
 
 func (s *Stand) appCard(a *App, q *req) appJSON {
-	status := statusAt(a, q.now)
+	status := statusAt(a)
 	card := appJSON{
 		ID: a.ID, Name: a.Name, DisplayName: a.DisplayName, PublicationContext: a.PublicationContext,
 		Status: status, Error: a.Error, TechnologyVersion: a.TechnologyVersion,

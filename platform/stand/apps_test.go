@@ -25,23 +25,49 @@ func TestApplicationLifecycle(t *testing.T) {
 		"source": map[string]any{"type": "repository", "project-version-id": buildID},
 	})
 	id := card["id"].(string)
-	if card["status"] != "Creating" {
-		t.Fatalf("new card status %v", card["status"])
+	// While the CreateApplication task runs the console reports
+	// Initializing, from the POST answer on.
+	if card["status"] != "Initializing" {
+		t.Fatalf("new card status %v, want Initializing", card["status"])
 	}
 	if _, has := card["uri"]; has {
 		t.Fatal("a new application has no uri yet")
 	}
 	seen := map[string]bool{}
 	for !seen["Running"] {
+		tasks := c.appTasks(id)
+		if len(tasks) != 1 || tasks[0]["operation-type"] != "CreateApplication" {
+			t.Fatalf("tasks %v", tasks)
+		}
+		taskRuns := tasks[0]["status"] == "InProgress"
 		card = c.obj("GET", "/applications/"+id, nil)
-		seen[card["status"].(string)] = true
-		if card["status"] != "Running" && card["uri"] != nil {
-			t.Fatalf("uri while %v", card["status"])
+		var listed map[string]any
+		for _, a := range c.list("/applications") {
+			if a["id"] == id {
+				listed = a
+			}
+		}
+		st := card["status"].(string)
+		seen[st] = true
+		if st != "Running" && card["uri"] != nil {
+			t.Fatalf("uri while %v", st)
+		}
+		// The task read first still running means the card and the list
+		// read after it may show Initializing or already Running, never
+		// anything else; a finished task means Running.
+		if taskRuns && st != "Initializing" && st != "Running" || !taskRuns && st != "Running" {
+			t.Fatalf("card status %q while the task is %v", st, tasks[0]["status"])
+		}
+		if ls := listed["status"].(string); ls != "Initializing" && ls != "Running" || st == "Running" && ls != "Running" {
+			t.Fatalf("listed status %q, card %q", ls, st)
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	if !seen["Creating"] || !seen["Initializing"] {
-		t.Fatalf("statuses seen during create: %v", seen)
+	if !seen["Initializing"] || len(seen) != 2 {
+		t.Fatalf("statuses seen during create: %v, want Initializing then Running", seen)
+	}
+	if tasks := c.appTasks(id); tasks[0]["status"] != "Completed" {
+		t.Fatalf("task after Running: %v", tasks[0])
 	}
 	if card["uri"] != c.base+"/applications/crm-app" {
 		t.Fatalf("uri %v", card["uri"])

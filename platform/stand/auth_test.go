@@ -93,6 +93,47 @@ func TestAPINeedsAnIssuedToken(t *testing.T) {
 	c.must(200, "GET", "/applications", nil)
 }
 
+// A bearer token that is not JWT-shaped is the platform's 400 in both
+// stale-token modes; a JWT-shaped refused token keeps the mode's answer.
+func TestMalformedTokenIs400(t *testing.T) {
+	s, c := start(t, stand.Options{})
+	good := c.tok
+	check := func(tok string, wantStatus int, wantBody string) {
+		t.Helper()
+		c.tok = tok
+		st, body := c.do("GET", "/applications", nil)
+		if st != wantStatus || string(body) != wantBody {
+			t.Fatalf("token %q: HTTP %d %s, want %d %s", tok, st, body, wantStatus, wantBody)
+		}
+	}
+	malformed := func(n int) string {
+		return fmt.Sprintf(`{"error_code":"invalid_request","error_description":"JWT strings must contain exactly 2 period characters. Found: %d"}`, n)
+	}
+	for _, mode := range []int{401, 400} {
+		s.SetStaleTokenAnswer(mode)
+		check("abc", 400, malformed(0))
+		check("a.b", 400, malformed(1))
+		check("a.b.c.d", 400, malformed(3))
+		check(good+".", 400, malformed(3))
+		check(strings.ReplaceAll(good, ".", ""), 400, malformed(0))
+		// No bearer token at all is not a token the parser sees.
+		check("", 401, `{"error":{"message":"Unauthorized"}}`)
+	}
+	s.SetStaleTokenAnswer(401)
+	check("a.b.c", 401, `{"error":{"message":"Invalid token"}}`)
+	s.SetStaleTokenAnswer(400)
+	check("a.b.c", 400, `{"error_code":"invalid_request","error_description":"Unable to verify RSA signature of the JWT"}`)
+
+	// The issued token still works, and the 400 is not the unknown-method
+	// answer: a missing handler is 401 whatever the token.
+	s.SetStaleTokenAnswer(401)
+	check(good, 200, "[]")
+	c.tok = "abc"
+	if st, body := c.do("GET", "/no-such-thing", nil); st != 401 || !strings.Contains(string(body), "Handler of HTTP request") {
+		t.Fatalf("unknown path with a malformed token: HTTP %d %s", st, body)
+	}
+}
+
 func TestUnknownMethodIs401Handler(t *testing.T) {
 	s, c := start(t, stand.Options{})
 	check := func(method, path, want string) {

@@ -14,10 +14,14 @@
 //
 //   - Token: POST /console/sys/token with Basic auth and
 //     grant_type=client_credentials answers {"id_token": <JWT-shaped>}. A
-//     refused bearer token is 401, or in SetStaleTokenAnswer(400) mode
-//     400 {"error_code":"invalid_request","error_description":"JWT ..."}
-//     ("JWT strings must contain exactly 2 period characters. Found: N"
-//     for a malformed one).
+//     bearer token that is not JWT-shaped (not exactly two periods) is 400
+//     {"error_code":"invalid_request","error_description":"JWT strings
+//     must contain exactly 2 period characters. Found: N"} (N = its
+//     periods), whatever the stale-token mode. A JWT-shaped token that is
+//     refused (expired, or not issued by the stand) is 401, or in
+//     SetStaleTokenAnswer(400) mode 400 {"error_code":"invalid_request",
+//     "error_description":"JWT expired at ..." / "Unable to verify RSA
+//     signature of the JWT"}.
 //   - An unknown path or method under /console/api answers 401
 //     {"error":{"code":16,"status":"UNAUTHENTICATED","message":"Handler of
 //     HTTP request \"[M] /v2...\" in application \"console\" not found.",
@@ -32,9 +36,11 @@
 //     projects stay with "deleted": true; a group entry
 //     "<presentation>(Группа)" with project-kind Group stands beside its
 //     project.
-//   - Lifecycle: create shows Creating then Initializing without uri, then
-//     Running with uri <base>/applications/<publication-context> (a plain
-//     GET there answers 401), or Error with "Неизвестная ошибка.
+//   - Lifecycle: create shows Initializing without uri for as long as its
+//     CreateApplication task runs, the POST answer included (the console
+//     reports Initializing whatever the server says), then Running with
+//     uri <base>/applications/<publication-context> (a plain GET there
+//     answers 401), or Error with "Неизвестная ошибка.
 //     Обратитесь к администратору" and a failed CreateApplication task;
 //     start/stop pass Starting/Stopping; delete passes Deleting with a
 //     DeleteApplication task to Deleted; an application in Error stays in
@@ -86,6 +92,8 @@
 //     and presented by their login; change-token-access of an unconnected
 //     user is 500 "Can't change user token access". Each application gets
 //     its own empty list "Список пользователей приложения \"<name>\"".
+//     GET|POST|DELETE /applications/{id}/userlists (no dash) read and
+//     change the lists connected to an application, a plain set of ids.
 //     Self-registration and account services take whole objects;
 //     userPropertiesCalculationRules is accepted and never returned,
 //     calculation-rules is 400; an incomplete POST /user-lists is 500
@@ -96,9 +104,10 @@
 // # Our choices where the platform's behaviour is not recorded
 //
 //   - Durations: Create 4 s, Apply 3 s, Start 2 s, Stop 2 s, Delete 2 s at
-//     speed 1; a create is Creating for its first half, Initializing for the
-//     second. Dumps take the Stop duration, technology group tasks the Apply
-//     duration. Tokens live one real hour (not scaled).
+//     speed 1. The stand never shows Creating: the only status of a create
+//     it reports is the console's Initializing. Dumps take the Stop
+//     duration, technology group tasks the Apply duration. Tokens live one
+//     real hour (not scaled).
 //   - Busy: while any operation runs, apply, start, stop and delete answer
 //     404 {"message":"Application \"<id>\" is busy"}; reads are never
 //     refused. start of a Running or stop of a Stopped application is a
@@ -135,6 +144,16 @@
 //   - Deleting a project is 500 while a live application uses it; it
 //     deletes its builds and, when it was the last member, its group. A
 //     refused 409 upload leaves no project behind.
+//   - A request without a bearer token is 401 {"error":{"message":
+//     "Unauthorized"}} in both stale-token modes; a refused JWT-shaped
+//     token in the default mode is 401 "Invalid token" (not issued) or
+//     "Token expired".
+//   - The app↔list links GET|POST|DELETE /applications/{id}/userlists: GET
+//     answers the array of connected list ids; POST and DELETE take
+//     {"user-list-id": "<id>"} ("id" also accepted) and answer 204; no id
+//     is 400, an unknown list (POST) or one not connected (DELETE) is 404.
+//     There is no /userlists/{listId} sub-path (401 "Handler ... not
+//     found").
 //   - A build card has branch-name null (the branch-name query is accepted
 //     and not shown) and commit-id null unless given by the commit-id query.
 //   - The stand starts with one space, the control-panel user list and the

@@ -206,11 +206,23 @@ func (s *Stand) handleToken(w http.ResponseWriter, r *http.Request) {
 }
 
 // tokenAccepted checks the bearer token of an API request and answers the
-// refusal itself when it is not accepted.
+// refusal itself when it is not accepted: a token that is not JWT-shaped
+// (not exactly two periods) is always the platform's 400 "JWT strings must
+// contain exactly 2 period characters. Found: N"; a JWT-shaped token the
+// stand did not issue, or issued and expired, is 401 or, in
+// SetStaleTokenAnswer(400) mode, a 400 naming the signature or the expiry;
+// a request without a bearer token is 401 in both modes.
 func (s *Stand) tokenAccepted(w http.ResponseWriter, r *http.Request, now time.Time) bool {
 	tok := ""
 	if h := r.Header.Get("Authorization"); len(h) > 7 && strings.EqualFold(h[:7], "Bearer ") {
 		tok = strings.TrimSpace(h[7:])
+	}
+	if periods := strings.Count(tok, "."); tok != "" && periods != 2 {
+		// A token that is not JWT-shaped fails the platform's JWT parser
+		// whatever the stale-token mode: the recorded 400.
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error_code": "invalid_request",
+			"error_description": fmt.Sprintf("JWT strings must contain exactly 2 period characters. Found: %d", periods)})
+		return false
 	}
 	s.mu.Lock()
 	it, known := s.tokens[tok]
@@ -220,11 +232,9 @@ func (s *Stand) tokenAccepted(w http.ResponseWriter, r *http.Request, now time.T
 	if ok {
 		return true
 	}
-	if mode == http.StatusBadRequest {
+	if mode == http.StatusBadRequest && tok != "" {
 		var desc string
 		switch {
-		case strings.Count(tok, ".") != 2:
-			desc = fmt.Sprintf("JWT strings must contain exactly 2 period characters. Found: %d", strings.Count(tok, "."))
 		case known:
 			desc = fmt.Sprintf("JWT expired at %s. Current time: %s", isoTime(it.expires), isoTime(now))
 		default:
@@ -253,7 +263,7 @@ func (s *Stand) handleAppAddress(w http.ResponseWriter, r *http.Request) {
 	s.settle(now)
 	found := false
 	for _, a := range s.st.apps {
-		if a.Status == statusDeleted || !a.Published || statusAt(a, now) == statusDeleting {
+		if a.Status == statusDeleted || !a.Published || statusAt(a) == statusDeleting {
 			continue
 		}
 		ctx := a.PublicationContext

@@ -261,8 +261,12 @@ func (s *Stand) ExpireTokens() {
 	s.expiredUpTo = s.tokenSeq
 }
 
-// SetStaleTokenAnswer chooses how a refused token is answered: 401 (the
-// default) or 400 {"error_code":"invalid_request","error_description":"JWT ..."}.
+// SetStaleTokenAnswer chooses how a refused JWT-shaped token (expired, or
+// not issued by the stand) is answered: 401 (the default) or 400
+// {"error_code":"invalid_request","error_description":"JWT expired at ..."}
+// ("Unable to verify RSA signature of the JWT" for a token the stand did
+// not issue). A token that is not JWT-shaped is the platform's 400 "JWT
+// strings must contain exactly 2 period characters. Found: N" in both modes.
 func (s *Stand) SetStaleTokenAnswer(code int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -356,7 +360,7 @@ func (s *Stand) Snapshot() Snapshot {
 	s.saveIfDirty()
 	sn := s.st.snapshot()
 	for i := range sn.Apps {
-		sn.Apps[i].Status = statusAt(&sn.Apps[i], now)
+		sn.Apps[i].Status = statusAt(&sn.Apps[i])
 	}
 	return sn
 }

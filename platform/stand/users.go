@@ -112,19 +112,35 @@ func (s *Stand) listAppUserLists(q *req) {
 	writeJSON(q.w, http.StatusOK, append([]string{}, a.UserLists...))
 }
 
-func (s *Stand) connectAppUserList(q *req) {
+// appUserListLink reads the application and the user-list id of a POST or
+// DELETE on /applications/{id}/userlists. The body is the stand's own
+// choice (the spec records none): {"user-list-id": "<id>"}, "id" also
+// accepted; without an id the call is 400.
+func (s *Stand) appUserListLink(q *req) (*App, string, bool) {
 	a, err := s.liveApp(q.param(0))
 	if err != nil {
 		answer(q.w, err)
-		return
+		return nil, "", false
 	}
 	body, ok := q.decodeJSON()
 	if !ok {
-		return
+		return nil, "", false
 	}
 	id := str(body["user-list-id"])
 	if id == "" {
 		id = str(body["id"])
+	}
+	if id == "" {
+		refuseInvalid("user-list-id must be set").write(q.w)
+		return nil, "", false
+	}
+	return a, id, true
+}
+
+func (s *Stand) connectAppUserList(q *req) {
+	a, id, ok := s.appUserListLink(q)
+	if !ok {
+		return
 	}
 	if s.st.userListByID[id] == nil {
 		refuseMessage(http.StatusNotFound, "User list %q not found", id).write(q.w)
@@ -138,14 +154,13 @@ func (s *Stand) connectAppUserList(q *req) {
 }
 
 func (s *Stand) disconnectAppUserList(q *req) {
-	a, err := s.liveApp(q.param(0))
-	if err != nil {
-		answer(q.w, err)
+	a, id, ok := s.appUserListLink(q)
+	if !ok {
 		return
 	}
-	i := slices.Index(a.UserLists, q.param(1))
+	i := slices.Index(a.UserLists, id)
 	if i < 0 {
-		refuseMessage(http.StatusNotFound, "User list %q not found", q.param(1)).write(q.w)
+		refuseMessage(http.StatusNotFound, "User list %q not found", id).write(q.w)
 		return
 	}
 	a.UserLists = slices.Delete(a.UserLists, i, i+1)

@@ -1,6 +1,9 @@
 package stand_test
 
 import (
+	"io"
+	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -165,4 +168,80 @@ func mustRaw(c *client, method, path string) []byte {
 		c.t.Fatalf("%s %s: HTTP %d", method, path, st)
 	}
 	return body
+}
+
+// GET|POST|DELETE /applications/{id}/userlists: the connected lists as a
+// plain set of ids; POST and DELETE take {"user-list-id": ...}.
+func TestAppUserListLinks(t *testing.T) {
+	_, c := start(t, stand.Options{})
+	d := c.createDemo()
+	card := c.obj("GET", "/applications/"+d.AppID, nil)
+	own := card["default-user-list"].(string)
+	path := "/applications/" + d.AppID + "/userlists"
+	links := func() []any {
+		t.Helper()
+		return c.must(200, "GET", path, nil).([]any)
+	}
+	before := links()
+	if len(before) != 2 || !slices.Contains(before, any(own)) {
+		t.Fatalf("links %v", before)
+	}
+	extra := c.obj("POST", "/user-lists", map[string]any{"presentation": "Внешние", "password-policy-enabled": false,
+		"self-registration": map[string]any{"enabled": false, "phone-required": false, "email-required": false}})
+	extraID := extra["id"].(string)
+
+	expect := func(method string, body any, wantStatus int, wantBody string) {
+		t.Helper()
+		st, got := c.do(method, path, body)
+		if st != wantStatus || string(got) != wantBody {
+			t.Fatalf("%s %s %v: HTTP %d %s, want %d %s", method, path, body, st, got, wantStatus, wantBody)
+		}
+	}
+	expect("POST", map[string]any{"user-list-id": extraID}, 204, "")
+	expect("POST", map[string]any{"user-list-id": extraID}, 204, "") // a set: no duplicate
+	if got := links(); len(got) != 3 || got[2] != extraID {
+		t.Fatalf("after connecting: %v", got)
+	}
+	if ids := c.obj("GET", "/applications/"+d.AppID, nil)["user-lists"].([]any); len(ids) != 3 {
+		t.Fatalf("card user-lists %v", ids)
+	}
+
+	expect("DELETE", map[string]any{"user-list-id": extraID}, 204, "")
+	if got := links(); !slices.Equal(got, before) {
+		t.Fatalf("after disconnecting: %v, want %v", got, before)
+	}
+	expect("DELETE", map[string]any{"user-list-id": extraID}, 404, `{"message":"User list \"`+extraID+`\" not found"}`)
+	expect("POST", map[string]any{"id": extraID}, 204, "")
+	expect("DELETE", map[string]any{"id": extraID}, 204, "")
+	expect("DELETE", nil, 400, `{"error_code":"invalid_request","error_description":"user-list-id must be set"}`)
+	expect("POST", map[string]any{}, 400, `{"error_code":"invalid_request","error_description":"user-list-id must be set"}`)
+	expect("POST", map[string]any{"user-list-id": "no-such-list"}, 404, `{"message":"User list \"no-such-list\" not found"}`)
+	st, body := c.send(func() *http.Request {
+		req := c.request("DELETE", "/v2"+path, nil)
+		req.Body = io.NopCloser(strings.NewReader("{"))
+		req.ContentLength = 1
+		req.Header.Set("Content-Type", "application/json")
+		return req
+	}())
+	if want := `{"error_code":"invalid_request","error_description":"Failed to parse json"}`; st != 400 || string(body) != want {
+		t.Fatalf("malformed body: HTTP %d %s", st, body)
+	}
+
+	// The spec documents no sub-path form.
+	st, body = c.do("DELETE", path+"/"+own, nil)
+	if want := `{"error":{"code":16,"details":[],"message":"Handler of HTTP request \"[DELETE] /v2` + path + `/` + own +
+		`\" in application \"console\" not found.","status":"UNAUTHENTICATED"}}`; st != 401 || string(body) != want {
+		t.Fatalf("sub-path: HTTP %d %s", st, body)
+	}
+
+	// An unknown application is 404 on every method.
+	for _, m := range []string{"GET", "POST", "DELETE"} {
+		st, body := c.do(m, "/applications/no-such-app/userlists", map[string]any{"user-list-id": own})
+		if want := `{"message":"Application \"no-such-app\" not found"}`; st != 404 || string(body) != want {
+			t.Fatalf("%s for an unknown app: HTTP %d %s", m, st, body)
+		}
+	}
+	if got := links(); !slices.Equal(got, before) {
+		t.Fatalf("links at the end: %v, want %v", got, before)
+	}
 }
