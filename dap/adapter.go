@@ -75,6 +75,9 @@ func findAdapterDir(opts *Options) (string, error) {
 
 // findJava applies the order --java, $JAVA_HOME/bin/java, java on PATH.
 // A stale JAVA_HOME falls through to PATH, which is what a shell would run.
+// A java found in JAVA_HOME or on PATH that is elemctl itself (a link or
+// a java setting pointed at elemctl) is passed over: starting it would
+// start this proxy again. --java is taken as the user gives it.
 func findJava(opts *Options) (string, error) {
 	if opts.Java != "" {
 		path, err := exec.LookPath(opts.Java)
@@ -86,17 +89,66 @@ func findJava(opts *Options) (string, error) {
 		}
 		return path, nil
 	}
+	var self string // a java that is elemctl, passed over
 	if home := opts.getenv("JAVA_HOME"); home != "" {
 		candidate := filepath.Join(home, "bin", javaExecutable())
 		if st, err := os.Stat(candidate); err == nil && !st.IsDir() {
-			return candidate, nil
+			if !isSelf(candidate) {
+				return candidate, nil
+			}
+			self = candidate
 		}
 	}
 	path, err := exec.LookPath("java")
-	if err != nil {
-		return "", &startError{i18n.T("dap.java-missing")}
+	if err == nil && !isSelf(path) {
+		return path, nil
 	}
-	return path, nil
+	if err == nil {
+		self = path
+		// Look further down PATH, in absolute directories only (as
+		// exec.LookPath trusts no relative one).
+		for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+			if !filepath.IsAbs(dir) {
+				continue
+			}
+			if p, err := exec.LookPath(filepath.Join(dir, "java")); err == nil && !isSelf(p) {
+				return p, nil
+			}
+		}
+	}
+	switch {
+	case self != "":
+		return "", &startError{i18n.T("dap.java-is-elemctl", "java", self)}
+	case len(opts.JVMArgs) > 0:
+		return "", &startError{i18n.T("dap.java-missing-stand-in")}
+	}
+	return "", &startError{i18n.T("dap.java-missing")}
+}
+
+// isSelf tells whether path is the running executable, through links too.
+func isSelf(path string) bool {
+	exe, err := os.Executable()
+	if err != nil {
+		return false
+	}
+	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = resolved
+	}
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		if abs, err := filepath.Abs(resolved); err == nil && samePath(abs, exe) {
+			return true
+		}
+	}
+	a, errA := os.Stat(exe)
+	b, errB := os.Stat(path)
+	return errA == nil && errB == nil && os.SameFile(a, b)
+}
+
+func samePath(a, b string) bool {
+	if runtime.GOOS == "windows" {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
 }
 
 func javaExecutable() string {

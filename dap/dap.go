@@ -26,6 +26,12 @@ type Options struct {
 	AdapterDir string // --adapter DIR
 	Java       string // --java PATH
 
+	// JVMArgs, when set, is the exact argument vector the JVM is started
+	// with: elemctl stands in for java (see IsAdapterLaunch) and was given
+	// it by the editor. AdapterDir and LocateAdapter are then not used;
+	// java is still Java, else JAVA_HOME, else PATH, never elemctl itself.
+	JVMArgs []string
+
 	// Getenv reads the environment (ELEMCTL_DEBUG_ADAPTER, JAVA_HOME);
 	// nil means os.Getenv.
 	Getenv func(string) string

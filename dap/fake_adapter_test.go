@@ -13,14 +13,13 @@ import (
 )
 
 // The fast fake adapter is this test binary started again by the proxy
-// with the JVM argument vector: TestMain recognises the adapter's main
-// class as the last argument. It is a real process on real pipes, and its
+// with a JVM argument vector: TestMain recognises it as IsAdapterLaunch
+// does (the main class, possibly followed by the adapter's arguments). It is a real process on real pipes, and its
 // behaviour is driven by custom requests (fake/...), which also proves that
 // unknown commands and events pass the proxy.
 
 func isFakeAdapterInvocation() bool {
-	n := len(os.Args)
-	return n > 1 && os.Args[n-1] == AdapterMainClass
+	return IsAdapterLaunch(os.Args[1:])
 }
 
 type fakeAdapter struct {
@@ -159,7 +158,7 @@ func (f *fakeAdapter) handle(req map[string]any, raw []byte) (exitCode int, exit
 		return 0, true
 	case "fake/argv":
 		wd, _ := os.Getwd()
-		f.respond(req, true, map[string]any{"argv": os.Args[1:], "cwd": wd, "pid": os.Getpid()}, "")
+		f.respond(req, true, map[string]any{"argv": os.Args[1:], "cwd": wd, "pid": os.Getpid(), "standIn": os.Getenv(StandInEnv)}, "")
 	case "fake/log":
 		f.respond(req, true, map[string]any{"requests": f.log}, "")
 	case "fake/raw-last":

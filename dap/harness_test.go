@@ -25,8 +25,15 @@ func TestMain(m *testing.M) {
 	if os.Getenv("GORACE") == "" {
 		os.Setenv("GORACE", "atexit_sleep_ms=0")
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	for _, f := range afterTests {
+		f()
+	}
+	os.Exit(code)
 }
+
+// afterTests are run once every test is done (removing what tests shared).
+var afterTests []func()
 
 // waitLimit bounds every wait in these tests; nothing should come close.
 const waitLimit = 20 * time.Second

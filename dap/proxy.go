@@ -41,7 +41,11 @@ func newProxy(opts Options) *proxy {
 		secrets: &secrets{},
 		started: make(chan *adapterProcess, 1),
 	}
-	p.seq.Store(syntheticSeqBase - 1)
+	base := syntheticSeqBase
+	if len(opts.JVMArgs) > 0 {
+		base = standInSeqBase
+	}
+	p.seq.Store(int64(base) - 1)
 	return p
 }
 
@@ -174,12 +178,36 @@ func (p *proxy) findAdapter() (dir, java string, err error) {
 	return dir, java, nil
 }
 
-func (p *proxy) startAdapter() (*adapterProcess, error) {
+// adapterCommand is the JVM and the argument vector to start it with: the
+// vector the editor gave when elemctl stands in for java, else the one
+// built from the adapter directory.
+func (p *proxy) adapterCommand() (java string, args []string, err error) {
+	if len(p.opts.JVMArgs) > 0 {
+		if p.opts.getenv(StandInEnv) != "" {
+			return "", nil, &startError{i18n.T("dap.stand-in-loop", "var", StandInEnv)}
+		}
+		if java, err = findJava(&p.opts); err != nil {
+			return "", nil, err
+		}
+		p.logf("dap.stand-in-java", "java", java)
+		return java, append([]string(nil), p.opts.JVMArgs...), nil
+	}
 	dir, java, err := p.findAdapter()
+	if err != nil {
+		return "", nil, err
+	}
+	return java, AdapterArgs(dir), nil
+}
+
+func (p *proxy) startAdapter() (*adapterProcess, error) {
+	java, args, err := p.adapterCommand()
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(java, AdapterArgs(dir)...)
+	cmd := exec.Command(java, args...)
+	if len(p.opts.JVMArgs) > 0 {
+		cmd.Env = append(os.Environ(), StandInEnv+"=1")
+	}
 	hideWindow(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

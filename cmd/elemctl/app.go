@@ -146,6 +146,9 @@ func (a *app) run(args []string) int {
 		return exitOK
 	}
 	i18n.SetLang(i18n.Detect(prescanLang(args), a.getenv))
+	if handled, code := a.jvmStandIn(args); handled {
+		return code
+	}
 	root := a.buildRootFor(commandWord(args))
 	args, err := expandAbbreviations(root, args)
 	if err != nil {

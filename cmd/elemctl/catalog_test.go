@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elemctl/elemctl/dap"
 	"github.com/elemctl/elemctl/internal/earlystart"
 	"github.com/elemctl/elemctl/internal/i18n"
 )
@@ -133,5 +134,12 @@ func TestExpandAbbreviations(t *testing.T) {
 	}
 	if _, err := expandAbbreviations(root, strings.Fields("apps list --c x")); err == nil || !strings.Contains(err.Error(), "--client-id, --client-secret") {
 		t.Errorf("an ambiguous prefix: %v", err)
+	}
+}
+
+// earlystart knows a debug adapter's launch by the adapter's main class.
+func TestEarlyStartKnowsTheAdapterMainClass(t *testing.T) {
+	if earlystart.AdapterMainClass != dap.AdapterMainClass {
+		t.Errorf("earlystart.AdapterMainClass %q, dap.AdapterMainClass %q", earlystart.AdapterMainClass, dap.AdapterMainClass)
 	}
 }

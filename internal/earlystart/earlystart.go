@@ -36,10 +36,16 @@ func init() {
 	}
 }
 
+// AdapterMainClass is the debug adapter's main class (dap.AdapterMainClass):
+// a command line that names it is the JVM's, given to elemctl standing in
+// for java, and serves a debug session like `elemctl dap`.
+const AdapterMainClass = "com.e1c.g5rt.debugger.adapter.App"
+
 // ShortLived tells whether a command line runs a command that ends by
-// itself (everything but the protocol servers and the stand).
+// itself (everything but the protocol servers, the stand and a debug
+// adapter's launch).
 func ShortLived(args []string) bool {
-	return !isOneOf(versionflag.FirstWord(args), LongRunning)
+	return !isOneOf(versionflag.FirstWord(args), LongRunning) && !isOneOf(AdapterMainClass, args)
 }
 
 // OneProcessor tells whether a command line's work fits one processor: a
@@ -48,7 +54,7 @@ func ShortLived(args []string) bool {
 // which on a small virtual machine cost it more than they give.
 func OneProcessor(args []string) bool {
 	word := versionflag.FirstWord(args)
-	return !isOneOf(word, LongRunning) && !isOneOf(word, Packing)
+	return ShortLived(args) && !isOneOf(word, Packing)
 }
 
 func isOneOf(word string, names []string) bool {

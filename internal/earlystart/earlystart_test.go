@@ -15,6 +15,7 @@ func TestShortLived(t *testing.T) {
 		{[]string{"--env-file", "x.env", "lsp"}, false},
 		{[]string{"--json", "dap"}, false},
 		{[]string{"stand", "--port", "0"}, false},
+		{[]string{"-Dfile.encoding=UTF-8", "-cp", "/a/repo/*", "com.e1c.g5rt.debugger.adapter.App"}, false},
 	} {
 		if got := ShortLived(c.args); got != c.want {
 			t.Errorf("ShortLived(%q) = %v, want %v", c.args, got, c.want)
@@ -36,6 +37,7 @@ func TestOneProcessor(t *testing.T) {
 		{[]string{"probe"}, false},
 		{[]string{"mcp"}, false},
 		{[]string{"lsp"}, false},
+		{[]string{"-Dfile.encoding=UTF-8", "com.e1c.g5rt.debugger.adapter.App"}, false},
 	} {
 		if got := OneProcessor(c.args); got != c.want {
 			t.Errorf("OneProcessor(%q) = %v, want %v", c.args, got, c.want)

@@ -39,6 +39,13 @@ public final class App {
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             note("jvm", a);
         }
+        // The exact argument vector the java launcher got, where the
+        // platform tells it (Linux, macOS; not Windows).
+        String[] argv = ProcessHandle.current().info().arguments().orElse(new String[0]);
+        for (String a : argv) {
+            note("argv", a);
+        }
+        note("env", "ELEMCTL_JAVA_STAND_IN=" + System.getenv("ELEMCTL_JAVA_STAND_IN"));
         for (String p : new String[] {"file.encoding", "sun.java.command", "java.class.path"}) {
             note("prop", p + "=" + System.getProperty(p));
         }

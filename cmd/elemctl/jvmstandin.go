@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/elemctl/elemctl/dap"
+)
+
+// jvmStandIn runs elemctl in place of java. The XBSL extension spawns the
+// debug adapter's JVM itself, and its xbsl.debug.javaPath setting may name
+// elemctl: elemctl then gets the JVM's argument vector (JVM options, the
+// adapter's main class, the adapter's arguments) instead of a command
+// line. It runs the DAP proxy of `elemctl dap` on its stdio – variables
+// fix, attach completion – in front of the real java started with exactly
+// that vector, and exits with the adapter's code. handled is false, and
+// nothing happened, when args is no such launch; cobra then parses them.
+//
+// It must run before cobra sees the arguments (which it would refuse:
+// "unknown shorthand flag: 'D'"), from app.run.
+func (a *app) jvmStandIn(args []string) (handled bool, code int) {
+	if !dap.IsAdapterLaunch(args) {
+		return false, 0
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	_, out, done, err := a.startProtocol()
+	if err != nil {
+		var he *handlerError
+		if errors.As(err, &he) {
+			err = he.err
+		}
+		a.printError(err)
+		return true, exitFailure
+	}
+	defer done()
+	code, err = dap.Run(ctx, dap.Options{
+		Stdin:   a.stdin,
+		Stdout:  out,
+		Stderr:  a.stderr,
+		JVMArgs: args,
+		Getenv:  a.getenv,
+		Session: a.debugSession,
+	})
+	if err != nil && ctx.Err() == nil {
+		a.printError(err)
+		return true, exitFailure
+	}
+	return true, code
+}
