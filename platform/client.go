@@ -10,7 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -42,7 +44,8 @@ type ClientOptions struct {
 	// "-" turns the file cache off.
 	TokenCacheDir string
 	// ReadRetryPauses are the pauses between attempts of an idempotent GET
-	// whose connection broke off; nil means 1 s then 2 s.
+	// whose connection broke off (reset, closed, cut short mid-body,
+	// refused); nil means 1 s then 2 s. A timeout is never repeated.
 	ReadRetryPauses []time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -108,9 +111,10 @@ type Request struct {
 	// HTTP request" answer becomes an "unknown method" error.
 	MayBeUnknown bool
 	// ReadRetries overrides the pauses between attempts after a broken
-	// connection (GET only).
+	// connection (GET only; a timeout is never repeated).
 	ReadRetries []time.Duration
-	// Timeout overrides the configured per-request timeout.
+	// Timeout overrides the configured per-request timeout. Either bounds
+	// connecting and each network operation, not the whole exchange.
 	Timeout time.Duration
 }
 
@@ -167,7 +171,8 @@ func encodeQuery(q url.Values) string {
 // refused token (401 other than "Handler of HTTP request", or the stale-token
 // 400) makes the client forget the token, fetch a new one and repeat the
 // request once; the second answer is final. An idempotent GET whose
-// connection broke off is repeated with pauses; nothing else is retried.
+// connection broke off is repeated with pauses; nothing else is retried,
+// a timeout in particular.
 func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 	for attempt := 0; ; attempt++ {
 		token, err := c.Token(ctx, attempt > 0)
@@ -195,7 +200,8 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 	}
 }
 
-// send performs one HTTP exchange, repeating a GET whose connection broke.
+// send performs one HTTP exchange, repeating a GET whose connection broke
+// (see brokenConnection); a timeout is final at once.
 func (c *Client) send(ctx context.Context, req Request, token string) (*Response, error) {
 	method := req.Method
 	if method == "" {
@@ -221,12 +227,19 @@ func (c *Client) send(ctx context.Context, req Request, token string) (*Response
 		}
 		body, contentType = b, "application/json"
 	}
+	header := http.Header{}
+	if token != "" {
+		header.Set("Authorization", "Bearer "+token)
+	}
+	if contentType != "" {
+		header.Set("Content-Type", contentType)
+	}
 	for attempt := 0; ; attempt++ {
-		resp, err := c.exchange(ctx, method, u, body, contentType, token, req.Timeout)
+		resp, err := c.exchange(ctx, method, u, body, header, req.Timeout)
 		if err == nil {
 			return resp, nil
 		}
-		if attempt >= len(pauses) || !IsTransport(err) || ctx.Err() != nil {
+		if attempt >= len(pauses) || ctx.Err() != nil || !brokenConnection(err) {
 			return nil, err
 		}
 		select {
@@ -237,12 +250,89 @@ func (c *Client) send(ctx context.Context, req Request, token string) (*Response
 	}
 }
 
-func (c *Client) exchange(ctx context.Context, method, u string, body []byte, contentType, token string, timeout time.Duration) (*Response, error) {
+// brokenConnection tells a connection that broke – reset, closed before
+// or during the answer, an answer cut short, a refused connect – from
+// every other failure. Only these are worth repeating a GET for: they are
+// quick, and typical of a keep-alive connection the server dropped or of
+// a short outage. A timeout is not one of them (a hung server would cost
+// a timeout per attempt), nor are DNS, TLS or protocol errors, which a
+// repetition does not cure.
+func brokenConnection(err error) bool {
+	if isTimeout(err) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	var op *net.OpError
+	if !errors.As(err, &op) {
+		return false
+	}
+	switch op.Op {
+	case "read", "write":
+		return true
+	case "dial":
+		var se *os.SyscallError
+		return errors.As(op.Err, &se)
+	}
+	return false
+}
+
+// isTimeout tells a network timeout, ours or one the stack reports.
+func isTimeout(err error) bool {
+	var te *timeoutError
+	if errors.As(err, &te) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() &&
+		!errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled)
+}
+
+// exchange performs one HTTP exchange and reads the whole answer. The
+// timeout (0: the configured one) bounds connecting and each network
+// operation – sending a piece of the request, waiting for the next bytes of
+// the answer – not the whole exchange: a large upload or answer that keeps
+// flowing takes as long as it takes. The caller's context still aborts it
+// at any moment.
+func (c *Client) exchange(ctx context.Context, method, u string, body []byte, header http.Header, timeout time.Duration) (*Response, error) {
 	if timeout <= 0 {
 		timeout = c.cfg.Timeout
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var (
+		mu    sync.Mutex
+		owned *deadlineConn
+		gen   uint64
+	)
+	release := func() {
+		if owned != nil {
+			owned.disarm(gen)
+			owned = nil
+		}
+	}
+	trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
+		dc := connOf(info.Conn)
+		if dc == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		release()
+		owned, gen = dc, dc.arm(timeout, cancel)
+	}}
+	// The connection goes back to the pool without a deadline once the
+	// answer is read (or the exchange failed).
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		release()
+	}()
+	ctx = httptrace.WithClientTrace(withTimeout(ctx, timeout), trace)
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -251,33 +341,45 @@ func (c *Client) exchange(ctx context.Context, method, u string, body []byte, co
 	if err != nil {
 		return nil, &Error{Kind: KindGeneral, Message: i18n.T("client.invalid-url", "url", u, "error", err), Err: err}
 	}
-	if token != "" {
-		hr.Header.Set("Authorization", "Bearer "+token)
-	}
-	if contentType != "" {
-		hr.Header.Set("Content-Type", contentType)
+	for k, vs := range header {
+		hr.Header[k] = vs
 	}
 	if c.opts.UserAgent != "" {
 		hr.Header.Set("User-Agent", c.opts.UserAgent)
 	}
 	resp, err := c.http.Do(hr)
 	if err != nil {
-		return nil, c.transportError(method, hr.URL, err)
+		return nil, c.transportError(method, hr.URL, context.Cause(ctx), err)
 	}
 	defer resp.Body.Close()
 	data, err := readBody(resp)
 	if err != nil {
-		return nil, c.transportError(method, hr.URL, err)
+		return nil, c.transportError(method, hr.URL, context.Cause(ctx), err)
 	}
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
 }
 
-func (c *Client) transportError(method string, u *url.URL, err error) error {
+// transportError maps a network failure to the error users see. cause is
+// the cause of the exchange's context: a timeout of one of its network
+// operations, or the caller's cancellation.
+func (c *Client) transportError(method string, u *url.URL, cause, err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	msg := i18n.T("client.network-error", "method", method, "url", u.Redacted(), "error", err)
+	var te *timeoutError
+	if !errors.As(err, &te) {
+		if errors.As(cause, &te) {
+			err = te
+		}
+	}
+	var msg string
+	if te != nil {
+		msg = i18n.T("client.timeout", "method", method, "url", u.Redacted(),
+			"seconds", seconds(te.after), "phase", i18n.T("client.timeout-"+te.op))
+	} else {
+		msg = i18n.T("client.network-error", "method", method, "url", u.Redacted(), "error", err)
+	}
 	if p := proxyFor(c.cfg, u); p != "" {
 		msg += " – " + i18n.T("client.proxy-hint", "proxy", p)
 	}
@@ -339,34 +441,21 @@ func (c *Client) invalidate() {
 
 func (c *Client) requestToken(ctx context.Context) (string, error) {
 	u := c.cfg.BaseURL + "/console/sys/token"
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader("grant_type=client_credentials"))
-	if err != nil {
-		return "", &Error{Kind: KindGeneral, Message: i18n.T("client.invalid-url", "url", u, "error", err), Err: err}
-	}
 	basic := base64.StdEncoding.EncodeToString([]byte(c.cfg.ClientID + ":" + c.cfg.ClientSecret))
-	hr.Header.Set("Authorization", "Basic "+basic)
-	hr.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	if c.opts.UserAgent != "" {
-		hr.Header.Set("User-Agent", c.opts.UserAgent)
-	}
-	resp, err := c.http.Do(hr)
+	header := http.Header{}
+	header.Set("Authorization", "Basic "+basic)
+	header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := c.exchange(ctx, http.MethodPost, u, []byte("grant_type=client_credentials"), header, 0)
 	if err != nil {
-		return "", c.transportError(http.MethodPost, hr.URL, err)
+		return "", err
 	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return "", c.transportError(http.MethodPost, hr.URL, err)
+	body := decodeBody(resp.Body)
+	if resp.Status == http.StatusNotFound && reConsoleNotFound().MatchString(bodyText(body)) {
+		return "", newAPIError(resp.Status, http.MethodPost, u, body, false, API20, c.cfg.BaseURL)
 	}
-	body := decodeBody(data)
-	if resp.StatusCode == http.StatusNotFound && reConsoleNotFound().MatchString(bodyText(body)) {
-		return "", newAPIError(resp.StatusCode, http.MethodPost, u, body, false, API20, c.cfg.BaseURL)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
-		return "", &APIError{Message: i18n.T("auth.token-http", "status", resp.StatusCode),
-			Status: resp.StatusCode, Method: http.MethodPost, URL: u, Body: redactTokenBody(body)}
+	if resp.Status < 200 || resp.Status >= 300 {
+		return "", &APIError{Message: i18n.T("auth.token-http", "status", resp.Status),
+			Status: resp.Status, Method: http.MethodPost, URL: u, Body: redactTokenBody(body)}
 	}
 	if o, ok := body.(*jsonx.Object); ok {
 		for _, k := range []string{"id_token", "token", "value", "access_token"} {
@@ -376,7 +465,7 @@ func (c *Client) requestToken(ctx context.Context) (string, error) {
 			}
 		}
 	}
-	return "", &APIError{Message: i18n.T("auth.no-token"), Status: resp.StatusCode, Method: http.MethodPost, URL: u}
+	return "", &APIError{Message: i18n.T("auth.no-token"), Status: resp.Status, Method: http.MethodPost, URL: u}
 }
 
 // redactTokenBody keeps token-like fields of a refused token answer out of

@@ -93,6 +93,13 @@ func IsTransport(err error) bool {
 	return errors.As(err, &e) && e.Kind == KindTransport
 }
 
+// IsTimeout tells whether err is a network operation (connecting, sending,
+// waiting for the answer) that made no progress within the timeout.
+func IsTimeout(err error) bool {
+	var te *timeoutError
+	return errors.As(err, &te)
+}
+
 // IsConfig tells whether err is a configuration error.
 func IsConfig(err error) bool {
 	var e *Error

@@ -45,6 +45,11 @@ func newHTTPClient(c *Config) (*http.Client, error) {
 		tlsConf.InsecureSkipVerify = true
 	}
 	noProxy := c.NoProxy
+	// HTTP/1.1 only, as the reference: the timeout is enforced per network
+	// operation on each connection (netconn.go), which a multiplexed
+	// HTTP/2 connection read in the background does not fit.
+	var protocols http.Protocols
+	protocols.SetHTTP1(true)
 	tr := &http.Transport{
 		Proxy: func(r *http.Request) (*url.URL, error) {
 			if noProxy || IsLocalHost(r.URL.Hostname()) {
@@ -52,13 +57,15 @@ func newHTTPClient(c *Config) (*http.Client, error) {
 			}
 			return http.ProxyFromEnvironment(r)
 		},
-		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		// Connect, proxy CONNECT and TLS handshake are bounded per
+		// operation by the request's timeout (no total handshake bound,
+		// as with the reference's socket timeout).
+		DialContext:           dialFunc(c.Timeout),
 		TLSClientConfig:       tlsConf,
-		ForceAttemptHTTP2:     true,
+		Protocols:             &protocols,
 		MaxIdleConns:          16,
 		MaxIdleConnsPerHost:   8,
 		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   15 * time.Second,
 		ExpectContinueTimeout: time.Second,
 	}
 	return &http.Client{
