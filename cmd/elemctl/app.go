@@ -311,6 +311,7 @@ func (a *app) buildRootFor(only string) *cobra.Command {
 		return nil
 	}
 	localizeHelp(root)
+	root.SetFlagErrorFunc(localizeFlagError)
 	for _, hook := range catalogHooks {
 		hook(a)
 	}
