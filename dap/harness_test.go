@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -333,4 +334,17 @@ func lastRequest(log []map[string]any, command string) map[string]any {
 		}
 	}
 	return nil
+}
+
+// checkVariablesSplit reads the children counts of reference 1 and asks
+// for reference 10 without a filter, which an adapter fails (the platform
+// would hang on it): the proxy must split the request and merge the
+// answers, indexed children first.
+func (c *testClient) checkVariablesSplit(t *testing.T, want ...string) {
+	t.Helper()
+	c.call("variables", map[string]any{"variablesReference": 1})
+	merged := c.call("variables", map[string]any{"variablesReference": 10})
+	if got := names(merged); !reflect.DeepEqual(got, want) {
+		t.Errorf("merged variables = %v, want %v", got, want)
+	}
 }

@@ -167,13 +167,7 @@ func TestStandInBinaryRunsTheJVMWithTheGivenVector(t *testing.T) {
 			if resp := c.initialize(); resp.body()["supportsFakeJavaAdapter"] != true {
 				t.Fatalf("initialize did not reach the Java adapter: %s\nstderr:\n%s", resp.raw, p.stderr)
 			}
-			c.call("variables", map[string]any{"variablesReference": 1})
-			// The Java fake fails a filterless request for ref 10, as the
-			// platform would hang on it: elemctl must split it.
-			merged := c.call("variables", map[string]any{"variablesReference": 10})
-			if got := names(merged); !reflect.DeepEqual(got, []string{"[0]", "[1]", "[2]", "a", "b"}) {
-				t.Errorf("merged variables = %v", got)
-			}
+			c.checkVariablesSplit(t, "[0]", "[1]", "[2]", "a", "b")
 			c.call("disconnect", map[string]any{"terminateDebuggee": false})
 			c.event("terminated")
 			c.drain() // stdout carried DAP frames only (the client is strict) until it closed

@@ -127,11 +127,7 @@ func TestStandInRunsTheGivenVector(t *testing.T) {
 
 	// The variables fix applies: a filterless request on a node with both
 	// kinds of children is split, with seqs out of the editor proxy's range.
-	c.call("variables", map[string]any{"variablesReference": 1})
-	merged := c.call("variables", map[string]any{"variablesReference": 10})
-	if got := names(merged); !reflect.DeepEqual(got, []string{"[0]", "[1]", "[2]", "n0", "n1"}) {
-		t.Errorf("merged variables = %v", got)
-	}
+	c.checkVariablesSplit(t, "[0]", "[1]", "[2]", "n0", "n1")
 	// A request the editor's own proxy already filtered passes as it is.
 	filtered := map[string]any{"variablesReference": 10, "filter": "indexed", "start": 0, "count": 3}
 	seq := c.request("variables", filtered)
