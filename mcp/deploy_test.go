@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,6 +72,75 @@ func TestDeployThroughMCPReportsWithLogAndProgress(t *testing.T) {
 	verify := h.ok("verify_deploy", map[string]any{"app_id": h.demo.AppID})
 	if !verify.Bool("ok") {
 		t.Errorf("verify after deploy: %v", verify)
+	}
+}
+
+// gitDemo copies the demo project into a fresh repository with one commit
+// and returns the project directory.
+func gitDemo(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := t.TempDir()
+	dir := filepath.Join(root, "Acme", "Tasks")
+	src := demoProject(t)
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"config", "user.name", "MCP Test"}, {"config", "user.email", "mcp@example.com"},
+		{"add", "-A"}, {"commit", "-q", "-m", "demo"}} {
+		if out, err := exec.Command("git", append([]string{"-C", root}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
+// TestDeployThroughMCPPassesAllowDataLoss: the deploy tool's
+// allow_data_loss reaches the schema guard: without it a shorter length
+// is refused (an error result), with it the apply goes through "allowed".
+func TestDeployThroughMCPPassesAllowDataLoss(t *testing.T) {
+	h := start(t, setup{})
+	needTools(t, h, "deploy")
+	fastPolls(h)
+	dir := gitDemo(t)
+	args := func(allow bool) map[string]any {
+		return map[string]any{"app_id": h.demo.AppID, "project_id": h.demo.ProjectID, "project_dir": dir, "allow_data_loss": allow}
+	}
+	if first := h.ok("deploy", args(false)); first.Value("schema-check") != "skipped:no-commit-id" {
+		t.Fatalf("first deploy: %v", first)
+	}
+	file := filepath.Join(dir, "Основное", "Задача.yaml")
+	data, _ := os.ReadFile(file)
+	os.WriteFile(file, []byte(strings.Replace(string(data), "Длина: 200", "Длина: 20", 1)), 0o644)
+	if out, err := exec.Command("git", "-C", dir, "commit", "-q", "-am", "shorter").CombinedOutput(); err != nil {
+		t.Fatalf("git commit: %v\n%s", err, out)
+	}
+	refusal := h.fails("deploy", args(false))
+	if !strings.Contains(refusal, "ОТКАЗ: применение уничтожит данные") || !strings.Contains(refusal, "длина уменьшается с 200 до 20") {
+		t.Errorf("refusal: %s", refusal)
+	}
+	allowed := h.ok("deploy", args(true))
+	if allowed.Value("schema-check") != "allowed" || !allowed.Bool("ok") || allowed.Value("schema-commit-source") != "platform" {
+		t.Fatalf("allowed deploy: %v", allowed)
+	}
+	if warnings, _ := allowed.Value("schema-warnings").([]any); len(warnings) != 1 {
+		t.Errorf("schema-warnings %v", allowed.Value("schema-warnings"))
 	}
 }
 

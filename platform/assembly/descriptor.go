@@ -167,7 +167,7 @@ func findDescriptorDir(dir string) string {
 		return ""
 	}
 	for _, e := range entries {
-		if e.IsDir() && !excludedDir(e.Name()) {
+		if e.IsDir() && !ExcludedDir(e.Name()) {
 			if found := findDescriptorDir(filepath.Join(dir, e.Name())); found != "" {
 				return found
 			}

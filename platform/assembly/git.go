@@ -3,6 +3,8 @@ package assembly
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -111,9 +113,17 @@ func RequireClean(ctx context.Context, dir string) error {
 	return nil
 }
 
-// runGit runs git in dir with an empty stdin, no prompts and the timeout
-// above, and returns its stdout.
+// runGit runs git in dir with an empty stdin (see Git) and returns its
+// stdout.
 func runGit(ctx context.Context, dir string, args ...string) (string, error) {
+	out, err := Git(ctx, dir, nil, args...)
+	return string(out), err
+}
+
+// Git runs git in dir with stdin (nil: empty), no prompts, no optional
+// locks and the timeout above, and returns its stdout. A failure names the
+// git command and the first line git wrote to stderr.
+func Git(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, GitTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
@@ -121,11 +131,15 @@ func runGit(ctx context.Context, dir string, args ...string) (string, error) {
 		"GIT_TERMINAL_PROMPT=0", // never wait for a password on a terminal
 		"GIT_OPTIONAL_LOCKS=0",  // status must not take the index lock another git holds
 	)
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
+	cmd.Stdin = stdin
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = time.Second
 	if err := cmd.Run(); err != nil {
-		return "", err
+		if msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n"); msg != "" {
+			return nil, fmt.Errorf("git %s: %s: %w", args[0], msg, err)
+		}
+		return nil, fmt.Errorf("git %s: %w", args[0], err)
 	}
-	return stdout.String(), nil
+	return stdout.Bytes(), nil
 }

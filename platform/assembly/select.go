@@ -31,7 +31,9 @@ var packedExtensions = map[string]bool{
 // parts included (Service.wsdl, Types.xsd.2).
 var soapDescription = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\.(wsdl|xsd)(\.\d+)?$`) })
 
-func excludedDir(name string) bool {
+// ExcludedDir tells whether a directory is left out of builds and of the
+// search for projects.
+func ExcludedDir(name string) bool {
 	return strings.HasPrefix(name, ".") || excludedDirNames[name]
 }
 
@@ -113,7 +115,7 @@ func collectProject(dir, entryPrefix, reportPrefix string) (files []projectFile,
 				childRel = rel + "/" + name
 			}
 			if e.IsDir() {
-				if !excludedDir(name) {
+				if !ExcludedDir(name) {
 					if err := walk(childAbs, childRel); err != nil {
 						return err
 					}

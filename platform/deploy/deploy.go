@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/platform"
 	"github.com/elemctl/elemctl/platform/assembly"
 	"github.com/elemctl/elemctl/platform/buildlist"
@@ -20,10 +21,6 @@ const (
 	SourceEnv  = "env"
 )
 
-// SchemaNotImplemented is the schema-check value until the schema guard
-// (spec cli.md §3.4) lands.
-const SchemaNotImplemented = "not-implemented"
-
 // DeployOptions are the inputs of a deploy after the CLI front resolved
 // them (spec cli.md §3.1).
 type DeployOptions struct {
@@ -36,7 +33,9 @@ type DeployOptions struct {
 	Version string
 	// Branch and Commit override git when not nil.
 	Branch, Commit *string
-	AllowDataLoss  bool
+	// AllowDataLoss lets an apply through that the schema guard finds
+	// destroys data (a warning instead of the refusal).
+	AllowDataLoss bool
 }
 
 // Deploy builds the project, uploads the build into the project, applies
@@ -57,10 +56,9 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	o.logf("deploy.target", "app", appID, "app_source", sourceWords(opts.AppIDSource),
 		"project", opts.ProjectID, "project_source", sourceWords(opts.ProjectIDSource))
 
-	reason := SchemaNotImplemented
-	o.logf("deploy.schema-skipped", "reason", reason)
-	if opts.AllowDataLoss {
-		o.logf("deploy.schema-allow-ignored")
+	schema, err := o.schemaGuard(ctx, opts, appID)
+	if err != nil {
+		return nil, err
 	}
 
 	dir, err := assembly.FindProjectDir(opts.ProjectDir)
@@ -79,7 +77,7 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 			o.logf("deploy.version-not-kept", "version", strings.TrimSpace(opts.Version), "base", base)
 		}
 	} else {
-		lastBuild = o.lastBuild(ctx, opts.ProjectID, base)
+		lastBuild = o.lastBuild(ctx, opts.ProjectID, base, schema)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -166,10 +164,9 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	if res.Dirty != nil {
 		r.DirtyFiles = append([]string{}, res.DirtyFiles...)
 	}
-	r.SchemaCheck = ptr("skipped:" + reason)
-	r.SchemaWarnings = []string{}
+	schema.fill(r)
 
-	o.logOutcome(r, res.Kind == assembly.KindExtension, reason)
+	o.logOutcome(r, res.Kind == assembly.KindExtension, schema.reason, schema.removals)
 	return r, nil
 }
 
@@ -178,10 +175,16 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 // when this machine remembers a higher one (the platform's housekeeping
 // may have removed the newest builds from the list). "" when neither
 // knows one: the CI or default rule then numbers the build.
-func (o *Ops) lastBuild(ctx context.Context, projectID, base string) string {
+//
+// The schema guard has read the list a moment before when it got that far;
+// its copy is used then.
+func (o *Ops) lastBuild(ctx context.Context, projectID, base string, schema *schemaOutcome) string {
 	best, bestCounter := "", -1
-	builds, err := o.listBuilds(ctx, projectID)
-	if err != nil {
+	var builds []*jsonx.Object
+	var err error
+	if schema != nil && schema.buildsRead {
+		builds = schema.builds
+	} else if builds, err = o.listBuilds(ctx, projectID); err != nil {
 		if ctx.Err() == nil {
 			o.logf("deploy.list-unreadable", "project", projectID, "error", err)
 		}
@@ -213,9 +216,10 @@ func sourceWords(source string) string {
 }
 
 // logOutcome tells the verdict: the extension evidence first, then the
-// passed line (with what was not checked), or every problem, the hint and
-// the failure line.
-func (o *Ops) logOutcome(r *Report, extension bool, schemaReason string) {
+// passed line (with what the schema guard did not check, and how many
+// removals it let through), or every problem, the hint and the failure
+// line.
+func (o *Ops) logOutcome(r *Report, extension bool, schemaReason string, removals int) {
 	if extension {
 		if r.Extension != nil {
 			enabled := "true"
@@ -231,6 +235,9 @@ func (o *Ops) logOutcome(r *Report, extension bool, schemaReason string) {
 		o.logf("deploy.passed")
 		if schemaReason != "" {
 			o.logf("deploy.schema-not-checked", "reason", schemaReason)
+		}
+		if removals > 0 {
+			o.logf("deploy.schema-removed", "count", removals)
 		}
 		return
 	}

@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -138,8 +139,8 @@ func (o *Ops) call(ctx context.Context, fn func(ctx context.Context) error) erro
 		}
 		waited := now.Sub(o.outage)
 		if waited >= o.ServerStart {
-			return platform.NewError(platform.KindGeneral, "deploy.server-start-timeout",
-				"seconds", seconds(o.ServerStart), "console", o.Client.Config().BaseURL+"/console")
+			return &serverStartTimeout{platform.NewError(platform.KindGeneral, "deploy.server-start-timeout",
+				"seconds", seconds(o.ServerStart), "console", o.Client.Config().BaseURL+"/console")}
 		}
 		if backoff == nil {
 			backoff = o.policy().Start()
@@ -160,4 +161,19 @@ func seconds(d time.Duration) string {
 		return fmt.Sprintf("%d", int64(s+0.5))
 	}
 	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.1f", s), "0"), ".")
+}
+
+// serverStartTimeout is the error of a server-start wait that ran out; it
+// reads as the platform error it wraps. Reads that may fail quietly (the
+// schema guard's) still end the call on it: the server is not there.
+type serverStartTimeout struct{ err error }
+
+func (e *serverStartTimeout) Error() string { return e.err.Error() }
+func (e *serverStartTimeout) Unwrap() error { return e.err }
+
+// serverAbsent tells whether err says the server is starting or did not
+// come up within the server-start wait.
+func serverAbsent(err error) bool {
+	var st *serverStartTimeout
+	return platform.IsServerStarting(err) || errors.As(err, &st)
 }
