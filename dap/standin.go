@@ -1,7 +1,14 @@
 package dap
 
 import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
 	"strings"
+
+	"github.com/elemctl/elemctl/internal/i18n"
 )
 
 // An editor that spawns the adapter's JVM itself (the XBSL extension, with
@@ -109,4 +116,38 @@ func jvmOption(arg string) (takesValue, ok bool) {
 		return false, len(arg) > 2
 	}
 	return false, false
+}
+
+// IsVersionQuery tells whether args is `java -version`: what an editor's
+// setup check runs on whatever its java setting names, to see a JVM is
+// there (the XBSL wizard does, before anything else).
+func IsVersionQuery(args []string) bool {
+	return len(args) == 1 && args[0] == "-version"
+}
+
+// RunJava runs the real java – JAVA_HOME, else PATH, never elemctl itself
+// – with args on the given stdio and returns its exit code: elemctl
+// standing in for java answers `-version` with the JVM's own answer.
+func RunJava(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (int, error) {
+	opts := &Options{Getenv: getenv, JVMArgs: args}
+	if opts.getenv(StandInEnv) != "" {
+		return 1, &startError{i18n.T("dap.stand-in-loop", "var", StandInEnv)}
+	}
+	java, err := findJava(opts)
+	if err != nil {
+		return 1, err
+	}
+	cmd := exec.CommandContext(ctx, java, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	cmd.Env = append(os.Environ(), StandInEnv+"=1")
+	hideWindow(cmd)
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), nil
+	}
+	if err != nil {
+		return 1, &startError{i18n.T("dap.adapter-start-failed", "java", java, "error", err.Error())}
+	}
+	return 0, nil
 }

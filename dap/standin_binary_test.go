@@ -279,3 +279,40 @@ func TestStandInBinaryNeverStartsItself(t *testing.T) {
 		}
 	})
 }
+
+// `java -version`, the editor's check of its java setting, is answered by
+// the real java; elemctl as the only java on PATH is refused, not run.
+func TestStandInBinaryAnswersJavaVersion(t *testing.T) {
+	bin := buildElemctl(t)
+	jdk := jdkHome(t)
+	run := func(env ...string) (string, int) {
+		cmd := exec.Command(bin, "-version")
+		cmd.Env = append(environWithout("JAVA_HOME", "PATH"), append(env, "ELEMCTL_LANG=en")...)
+		out, _ := cmd.CombinedOutput()
+		return string(out), cmd.ProcessState.ExitCode()
+	}
+	if out, code := run("JAVA_HOME="+jdk, "PATH="+t.TempDir()); code != 0 || !strings.Contains(out, `version "`) {
+		t.Errorf("elemctl -version with a JDK in JAVA_HOME: exit %d\n%s", code, out)
+	}
+	selfDir := t.TempDir()
+	self := linkTo(t, bin, selfDir, javaExecutable())
+	if out, code := run("PATH=" + selfDir); code != 1 || !strings.Contains(out, "is elemctl itself") || !strings.Contains(out, self) {
+		t.Errorf("elemctl -version with only elemctl as java: exit %d\n%s", code, out)
+	}
+}
+
+// environWithout is the test's environment without the named variables.
+func environWithout(names ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		drop := false
+		for _, n := range names {
+			drop = drop || strings.EqualFold(k, n)
+		}
+		if !drop {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

@@ -249,3 +249,20 @@ func TestJavaIsNeverElemctlItself(t *testing.T) {
 		t.Errorf("isSelf(link) = %v, isSelf(other) = %v", isSelf(selfJava), isSelf(realJava))
 	}
 }
+
+func TestIsVersionQuery(t *testing.T) {
+	for args, want := range map[string]bool{
+		"-version":       true,
+		"--version":      false, // elemctl's own
+		"-version apps":  false,
+		"-showversion":   false,
+		"":               false,
+		"apps list":      false,
+		"-Dx=1 -version": false,
+		"version":        false,
+	} {
+		if got := IsVersionQuery(strings.Fields(args)); got != want {
+			t.Errorf("IsVersionQuery(%q) = %v, want %v", args, got, want)
+		}
+	}
+}

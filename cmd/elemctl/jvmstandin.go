@@ -14,19 +14,29 @@ import (
 // debug adapter's JVM itself, and its xbsl.debug.javaPath setting may name
 // elemctl: elemctl then gets the JVM's argument vector (JVM options, the
 // adapter's main class, the adapter's arguments) instead of a command
-// line. It runs the DAP proxy of `elemctl dap` on its stdio – variables
+// line, or `-version`, which it answers with the real java's answer. For a
+// launch it runs the DAP proxy of `elemctl dap` on its stdio – variables
 // fix, attach completion – in front of the real java started with exactly
 // that vector, and exits with the adapter's code. handled is false, and
-// nothing happened, when args is no such launch; cobra then parses them.
+// nothing happened, when args is neither; cobra then parses them.
 //
 // It must run before cobra sees the arguments (which it would refuse:
 // "unknown shorthand flag: 'D'"), from app.run.
 func (a *app) jvmStandIn(args []string) (handled bool, code int) {
-	if !dap.IsAdapterLaunch(args) {
+	isVersion := dap.IsVersionQuery(args)
+	if !isVersion && !dap.IsAdapterLaunch(args) {
 		return false, 0
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if isVersion {
+		// The editor's check that its java setting names a JVM.
+		code, err := dap.RunJava(ctx, args, a.stdin, a.stdout, a.stderr, a.getenv)
+		if err != nil {
+			a.printError(err)
+		}
+		return true, code
+	}
 	_, out, done, err := a.startProtocol()
 	if err != nil {
 		var he *handlerError
