@@ -106,7 +106,9 @@ func proxyFor(c *Config, u *url.URL) string {
 		return ""
 	}
 	if p.User != nil {
-		p.User = url.UserPassword("***", "***")
+		// Neither the user nor the password is shown; a placeholder that
+		// needs no escaping keeps the address readable.
+		p.User = url.UserPassword("user", "xxxxx")
 	}
 	return p.Redacted()
 }
