@@ -332,13 +332,6 @@ func (a *app) pluginLeaf(c *command.Command) *cobra.Command {
 			aliases[arg.KeyName()] = v
 		}
 	}
-	cc.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		var ue *pluginUsageError
-		if errors.As(err, &ue) {
-			return ue
-		}
-		return err
-	})
 	cc.RunE = func(cmd *cobra.Command, args []string) error {
 		in, err := pluginValues(c, cmd.Flags(), options, aliases, positionals, args)
 		if err != nil {

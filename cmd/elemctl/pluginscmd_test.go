@@ -332,6 +332,10 @@ func TestPluginsOnTheCLI(t *testing.T) {
 		usage("--stand", "pick", "3")
 		usage("page (--page)", "pick", "--stand", "s")
 		usage("unexpected arguments: 4", "pick", "3", "4", "--stand", "s")
+		// the parser's own refusals are in the user's language here too,
+		// and a plugin's own refusal keeps its text
+		usage("неизвестный ключ: --no-such", "--lang", "ru", "echo", "--no-such")
+		usage(`ключ --count принимает одно значение, а повторен с разными: "1" и "2"`, "--lang", "ru", "echo", "--count", "1", "--count", "2")
 
 		if got := oneLine(t, b.ok("echo", "--count", "3", "--count", "03", "--verbose", "--verbose")["arguments"]); !strings.Contains(got, `"count":3`) {
 			t.Errorf("equal repeats: %s", got)

@@ -11,15 +11,20 @@ import (
 )
 
 // localizeFlagError puts the flag parser's refusals of a command line in
-// the user's language; run prints them as usage errors (exit 2).
+// the user's language; run prints them as usage errors (exit 2). A plugin
+// option's own refusal (a bad choice, a key repeated with another value)
+// is already in it and passes as it is, without pflag's wrapping.
 func localizeFlagError(_ *cobra.Command, err error) error {
 	var (
+		plugin   *pluginUsageError
 		notExist *pflag.NotExistError
 		needs    *pflag.ValueRequiredError
 		invalid  *pflag.InvalidValueError
 		syntax   *pflag.InvalidSyntaxError
 	)
 	switch {
+	case errors.As(err, &plugin):
+		return plugin
 	case errors.As(err, &notExist):
 		if in := notExist.GetSpecifiedShortnames(); in != "" {
 			return usageErrorf("cli.parse.unknown-shorthand", "flag", "-"+notExist.GetSpecifiedName(), "in", "-"+in)
