@@ -127,7 +127,7 @@ func Git(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]by
 	ctx, cancel := context.WithTimeout(ctx, GitTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(),
+	cmd.Env = append(gitEnviron(),
 		"GIT_TERMINAL_PROMPT=0", // never wait for a password on a terminal
 		"GIT_OPTIONAL_LOCKS=0",  // status must not take the index lock another git holds
 	)
@@ -142,4 +142,20 @@ func Git(ctx context.Context, dir string, stdin io.Reader, args ...string) ([]by
 		return nil, fmt.Errorf("git %s: %w", args[0], err)
 	}
 	return stdout.Bytes(), nil
+}
+
+// gitEnviron is the environment without the variables that point git at a
+// repository: run from a git hook (which sets GIT_DIR), git -C dir would
+// read the hook's repository from its top instead of the one holding dir.
+func gitEnviron() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch strings.ToUpper(k) {
+		case "GIT_DIR", "GIT_WORK_TREE":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
 }

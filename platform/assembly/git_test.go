@@ -152,3 +152,25 @@ func TestPorcelainPaths(t *testing.T) {
 		t.Errorf("empty output: %#v", got)
 	}
 }
+
+// Run from a git hook, which points GIT_DIR (and GIT_WORK_TREE) at the
+// hook's repository, git still reads the repository holding the project
+// directory, from the project directory down.
+func TestGitIgnoresAHooksRepository(t *testing.T) {
+	root := gitRepo(t, map[string]string{"Acme/Tasks/Проект.yaml": demoDescriptor})
+	other := gitRepo(t, map[string]string{"README": "another repository"})
+	head := git(t, root, "rev-parse", "HEAD")
+	t.Setenv("GIT_DIR", filepath.Join(other, ".git"))
+	t.Setenv("GIT_WORK_TREE", other)
+	dir := filepath.Join(root, "Acme", "Tasks")
+	out, err := Git(context.Background(), dir, nil, "ls-tree", "--name-only", "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(out)); got != "Проект.yaml" && got != `"\320\237\321\200\320\276\320\265\320\272\321\202.yaml"` {
+		t.Errorf("ls-tree in the project directory lists %q, want its own Проект.yaml", got)
+	}
+	if info := ReadGit(context.Background(), dir, noEnv); info.Commit != head {
+		t.Errorf("the commit read is %q, not the project's repository's", info.Commit)
+	}
+}

@@ -102,6 +102,7 @@ func (r *Result) add(f Finding) {
 func Compare(old, cur map[string][]byte) Result {
 	curIDs := make(map[string]string, len(cur)) // Ид → current path
 	curIdent := make(map[string]identity, len(cur))
+	names := elementNames{old: map[string]string{}, cur: map[string]string{}}
 	for _, p := range sortedKeys(cur) {
 		id := identify(cur[p])
 		curIdent[p] = id
@@ -110,6 +111,10 @@ func Compare(old, cur map[string][]byte) Result {
 				curIDs[id.id] = p
 			}
 		}
+		names.add(names.cur, id)
+	}
+	for _, p := range sortedKeys(old) {
+		names.add(names.old, identify(old[p]))
 	}
 	// One step per old file in path order: a finding about the element
 	// itself, or a comparison of its two versions. The comparisons parse
@@ -155,7 +160,7 @@ func Compare(old, cur map[string][]byte) Result {
 		}
 		steps = append(steps, step{file: target, old: data, new: cur[target]})
 	}
-	runSteps(steps)
+	runSteps(steps, names)
 	var r Result
 	for _, st := range steps {
 		if st.finding != nil {
@@ -175,15 +180,31 @@ type step struct {
 	result   Result
 }
 
+// elementNames tell the Ид of an element by its name, in the applied
+// commit and now: types refer to elements by name.
+type elementNames struct{ old, cur map[string]string }
+
+// add records an element's name; a name two elements share names neither.
+func (n elementNames) add(m map[string]string, id identity) {
+	if id.id == "" || id.name == "" {
+		return
+	}
+	if have, ok := m[id.name]; ok && have != id.id {
+		m[id.name] = ""
+		return
+	}
+	m[id.name] = id.id
+}
+
 // runSteps runs the comparisons of steps on all processors.
-func runSteps(steps []step) {
+func runSteps(steps []step, names elementNames) {
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), max(len(steps), 1)) {
 		wg.Go(func() {
 			for i := range next {
 				st := &steps[i]
-				compareElements(&st.result, st.file, st.old, st.new)
+				compareElements(&st.result, st.file, st.old, st.new, names)
 			}
 		})
 	}
@@ -214,7 +235,7 @@ func sortedKeys(m map[string][]byte) []string {
 
 // compareElements compares the blocks of one element in two versions of
 // its file; file is its current path. A file YAML cannot read is left out.
-func compareElements(r *Result, file string, oldData, newData []byte) {
+func compareElements(r *Result, file string, oldData, newData []byte, names elementNames) {
 	o, n := parseElement(oldData), parseElement(newData)
 	if o == nil || n == nil {
 		return
@@ -230,7 +251,7 @@ func compareElements(r *Result, file string, oldData, newData []byte) {
 		{keyResources, BlockResource, ResourceRemoved},
 	}
 	for _, f := range fields {
-		compareFields(r, file, o.root, n.root, f.keys, f.block, f.removed, "", translated)
+		compareFields(r, file, o.root, n.root, f.keys, f.block, f.removed, "", translated, names)
 	}
 
 	oldParts, ok1 := block(o.root, keyTabularParts)
@@ -244,12 +265,12 @@ func compareElements(r *Result, file string, oldData, newData []byte) {
 	}
 	for _, p := range pairs {
 		compareFields(r, file, p.old.node, p.new.node, keyAttributes, BlockTabularAttribute, TabularAttributeRemoved,
-			p.new.label(), translated)
+			p.new.label(), translated, names)
 	}
 }
 
 // compareFields compares one block of fields of two mappings.
-func compareFields(r *Result, file string, o, n *yaml.Node, keys []string, blockName, removedCode, part string, translated bool) {
+func compareFields(r *Result, file string, o, n *yaml.Node, keys []string, blockName, removedCode, part string, translated bool, names elementNames) {
 	olds, ok1 := block(o, keys)
 	news, ok2 := block(n, keys)
 	if !ok1 || !ok2 {
@@ -261,8 +282,8 @@ func compareFields(r *Result, file string, o, n *yaml.Node, keys []string, block
 	}
 	for _, p := range pairs {
 		f := Finding{File: file, Block: blockName, Field: p.new.label(), Part: part}
-		ot, ok1 := typeOf(p.old.node, translated)
-		nt, ok2 := typeOf(p.new.node, translated)
+		ot, ok1 := typeOf(p.old.node, translated, names.old)
+		nt, ok2 := typeOf(p.new.node, translated, names.cur)
 		if ok1 && ok2 && ot != nt {
 			f.Code, f.Old, f.New = TypeChanged, typeText(p.old.node), typeText(p.new.node)
 			r.add(f)

@@ -115,6 +115,31 @@ func TestCompare(t *testing.T) {
 	}{
 		{name: "identical files", old: map[string]string{catalogPath: catalogRU(threeFields)},
 			cur: map[string]string{catalogPath: catalogRU(threeFields)}},
+		// A structured type written another way is the same type.
+		{name: "a structured type reformatted is clean",
+			old: map[string]string{catalogPath: catalogRU(field(descrID, "Поле", "\n            Тип: Массив\n            ТипЭлемента: Строка", ""))},
+			cur: map[string]string{catalogPath: catalogRU(field(descrID, "Поле", "{ТипЭлемента: \"String\", Тип: Массив}  # the same", ""))}},
+		{name: "a structured type changed is refused",
+			old:     map[string]string{catalogPath: catalogRU(field(descrID, "Поле", "{Тип: Массив, ТипЭлемента: Строка}", ""))},
+			cur:     map[string]string{catalogPath: catalogRU(field(descrID, "Поле", "{Тип: Массив, ТипЭлемента: Число}", ""))},
+			changes: []string{"type-changed Основное/Задача.yaml Поле {Тип: Массив, ТипЭлемента: Строка}>{Тип: Массив, ТипЭлемента: Число}"}},
+		// A reference follows the element it refers to by its Ид.
+		{name: "a referenced element renamed keeps the reference's type",
+			old: map[string]string{catalogPath: catalogRU(""), "Заказ.yaml": "ВидЭлемента: Документ\nИд: 9f9f0000-0000-4000-8000-000000000002\nИмя: Заказ\nРеквизиты:\n" + field(termID, "Задача", "Задача.Ссылка", "")},
+			cur: map[string]string{"Основное/Дело.yaml": strings.Replace(catalogRU(""), "Имя: Задача", "Имя: Дело", 1), "Заказ.yaml": "ВидЭлемента: Документ\nИд: 9f9f0000-0000-4000-8000-000000000002\nИмя: Заказ\nРеквизиты:\n" + field(termID, "Задача", "Дело.Ref", "")}},
+		{name: "a reference to another element is refused",
+			old:     map[string]string{catalogPath: catalogRU(""), "Заказ.yaml": "ВидЭлемента: Документ\nИд: 9f9f0000-0000-4000-8000-000000000002\nИмя: Заказ\nРеквизиты:\n" + field(termID, "Задача", "Задача.Ссылка", "")},
+			cur:     map[string]string{catalogPath: catalogRU(""), "Заказ.yaml": "ВидЭлемента: Документ\nИд: 9f9f0000-0000-4000-8000-000000000002\nИмя: Заказ\nРеквизиты:\n" + field(termID, "Задача", "Заказ.Ссылка", "")},
+			changes: []string{"type-changed Заказ.yaml Задача Задача.Ссылка>Заказ.Ссылка"}},
+		// The case of an Ид's letters carries no meaning.
+		{name: "an Ид in capitals is the same element, moved or not, and so are its fields",
+			old: map[string]string{catalogPath: catalogRU(threeFields)},
+			cur: map[string]string{"Перенесено/Задача.yaml": strings.Replace(catalogRU(strings.Replace(threeFields, descrID, strings.ToUpper(descrID), 1)), catalogID, strings.ToUpper(catalogID), 1)}},
+		// A field whose length comes through a YAML merge key.
+		{name: "a length set through a merge key is compared",
+			old:     map[string]string{catalogPath: "Шаблон: &s {Тип: Строка, Длина: 200}\n" + catalogRU("    - {Ид: "+descrID+", Имя: Описание, <<: *s}\n")},
+			cur:     map[string]string{catalogPath: catalogRU(field(descrID, "Описание", "Строка", "Длина: 20"))},
+			changes: []string{"length-shrunk Основное/Задача.yaml Описание 200>20"}},
 		{name: "ru keys: an attribute added is clean",
 			old: map[string]string{catalogPath: catalogRU(threeFields)},
 			cur: map[string]string{catalogPath: catalogRU(threeFields + field("", "Автор", "Строка", "Длина: 50"))}},

@@ -2,6 +2,7 @@ package schemaguard
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,8 +60,12 @@ func identify(data []byte) identity {
 	if kind == "" {
 		kind = d.Fields.Str("ElementKind")
 	}
-	return identity{id: strings.TrimSpace(d.ID), kind: strings.TrimSpace(kind), name: strings.TrimSpace(d.Name)}
+	return identity{id: idKey(d.ID), kind: strings.TrimSpace(kind), name: strings.TrimSpace(d.Name)}
 }
+
+// idKey is an Ид in the form ids are compared in: the platform's ids are
+// UUIDs, whose letters' case carries no meaning.
+func idKey(id string) string { return strings.ToLower(strings.TrimSpace(id)) }
 
 // element is a parsed metadata file.
 type element struct {
@@ -103,15 +108,35 @@ func keysLanguage(m *yaml.Node) string {
 	return ""
 }
 
-// get returns the value of the first of keys the mapping has.
+// get returns the value of the first of keys the mapping has, its own or
+// merged in with "<<" (a mapping or a list of them, the first one wins).
 func get(m *yaml.Node, keys []string) (*yaml.Node, bool) {
-	if m == nil || m.Kind != yaml.MappingNode {
+	return getDepth(m, keys, 0)
+}
+
+func getDepth(m *yaml.Node, keys []string, depth int) (*yaml.Node, bool) {
+	if m == nil || m.Kind != yaml.MappingNode || depth > 8 {
 		return nil, false
 	}
 	for _, key := range keys {
 		for i := 0; i+1 < len(m.Content); i += 2 {
-			if m.Content[i].Value == key {
+			if m.Content[i].Value == key && m.Content[i].Tag != "!!merge" {
 				return resolve(m.Content[i+1]), true
+			}
+		}
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Tag != "!!merge" {
+			continue
+		}
+		merged := resolve(m.Content[i+1])
+		sources := []*yaml.Node{merged}
+		if merged != nil && merged.Kind == yaml.SequenceNode {
+			sources = merged.Content
+		}
+		for _, src := range sources {
+			if v, ok := getDepth(resolve(src), keys, depth+1); ok {
+				return v, true
 			}
 		}
 	}
@@ -166,7 +191,7 @@ func block(m *yaml.Node, keys []string) (items []item, readable bool) {
 		if c == nil || c.Kind != yaml.MappingNode {
 			return nil, false
 		}
-		items = append(items, item{node: c, id: scalar(c, keyID), name: scalar(c, keyName)})
+		items = append(items, item{node: c, id: idKey(scalar(c, keyID)), name: scalar(c, keyName)})
 	}
 	return items, true
 }
@@ -222,10 +247,11 @@ func match(olds, news []item, translated bool) (pairs []pair, removed []item) {
 }
 
 // typeOf is the field's type in a comparable form: primitive names in
-// Russian, the parts of a composite type sorted. ok is false when the
-// field names no type, or names it in a form that cannot be compared
+// Russian, the parts of a composite type sorted, references to elements
+// by the element's Ид (names tells an element name's Ид). ok is false when
+// the field names no type, or names it in a form that cannot be compared
 // across a translation.
-func typeOf(m *yaml.Node, translated bool) (string, bool) {
+func typeOf(m *yaml.Node, translated bool, names map[string]string) (string, bool) {
 	v, ok := get(m, keyType)
 	if !ok || v == nil {
 		return "", false
@@ -235,38 +261,67 @@ func typeOf(m *yaml.Node, translated bool) (string, bool) {
 		if v.Tag == "!!null" || strings.TrimSpace(v.Value) == "" {
 			return "", false
 		}
-		return normalizeType(v.Value), true
+		return normalizeType(v.Value, names), true
 	case yaml.SequenceNode:
 		var parts []string
 		for _, c := range v.Content {
 			c = resolve(c)
 			if c == nil || c.Kind != yaml.ScalarNode {
-				return canonical(v, translated)
+				return canonical(v, translated, names)
 			}
-			parts = append(parts, normalizeType(c.Value))
+			parts = append(parts, normalizeType(c.Value, names))
 		}
 		slices.Sort(parts)
 		return strings.Join(parts, "|"), len(parts) > 0
 	}
-	return canonical(v, translated)
+	return canonical(v, translated, names)
 }
 
-// canonical renders a structured type as YAML text; it compares only
-// between files of one spelling.
-func canonical(v *yaml.Node, translated bool) (string, bool) {
+// canonical renders a structured type as its data – keys sorted, strings
+// normalised as types, without the file's comments, quoting, layout or
+// anchors – so that writing it another way is no change. It compares
+// only between files of one spelling.
+func canonical(v *yaml.Node, translated bool, names map[string]string) (string, bool) {
 	if translated {
 		return "", false
 	}
-	out, err := yaml.Marshal(v)
+	var data any
+	if err := v.Decode(&data); err != nil {
+		return "", false
+	}
+	out, err := json.Marshal(normalizeData(data, names))
 	if err != nil {
 		return "", false
 	}
 	return string(out), true
 }
 
-// normalizeType puts a type expression such as "String|Число?" in one
-// form: each part trimmed, primitive names in Russian, parts sorted.
-func normalizeType(s string) string {
+// normalizeData normalises every string of decoded YAML as a type.
+func normalizeData(v any, names map[string]string) any {
+	switch x := v.(type) {
+	case string:
+		return normalizeType(x, names)
+	case []any:
+		for i := range x {
+			x[i] = normalizeData(x[i], names)
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = normalizeData(x[k], names)
+		}
+	}
+	return v
+}
+
+// referenceWords are the English words of reference types and their
+// Russian ones.
+var referenceWords = map[string]string{"Ref": "Ссылка", "Object": "Объект"}
+
+// normalizeType puts a type expression such as "String|Число?" or
+// "Товары.Ссылка" in one form: each part trimmed, primitive names and
+// reference words in Russian, an element's name replaced by its Ид (so a
+// renamed or translated element is the same type), parts sorted.
+func normalizeType(s string, names map[string]string) string {
 	parts := strings.Split(s, "|")
 	for i, p := range parts {
 		p = strings.TrimSpace(p)
@@ -274,6 +329,16 @@ func normalizeType(s string) string {
 		base := strings.TrimSpace(strings.TrimSuffix(p, "?"))
 		if ru, ok := primitiveTypes[base]; ok {
 			base = ru
+		} else {
+			segments := strings.Split(base, ".")
+			for j, seg := range segments {
+				if id := names[seg]; id != "" {
+					segments[j] = "#" + id
+				} else if ru, ok := referenceWords[seg]; ok && j > 0 {
+					segments[j] = ru
+				}
+			}
+			base = strings.Join(segments, ".")
 		}
 		if optional {
 			base += "?"
