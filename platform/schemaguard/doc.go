@@ -21,7 +21,13 @@
 //     МаксимальнаяДлина/MaxLength are compared pair by pair, else the
 //     first length of either pair.
 //   - Composite types (A|B) compare without regard to order; a trailing ?
-//     counts. Structured types compare only between files of one spelling.
+//     counts. Structured types compare as data (their comments, key order,
+//     quoting and anchors are no change), only between files of one
+//     spelling. A reference (Товары.Ссылка, Товары.Ref) names its element
+//     by the element's Ид, so renaming or translating the element changes
+//     no type that refers to it.
+//   - Ид are compared without regard to letter case (they are UUIDs), and
+//     YAML merge keys (<<) are read.
 //   - A field that lost its Ид is still found by its name (not across a
 //     translation); a file that lost its Ид line is still the same element.
 package schemaguard
