@@ -108,18 +108,25 @@ func strOf(p *string) string {
 	return *p
 }
 
-// TestSchemaGuardAcrossDeploys deploys a project under git again and
-// again: the first deploy has no commit to compare with, then an added
-// attribute is clean, a removed one warns, a shorter length is refused
-// with nothing built or uploaded, and --allow-data-loss lets it through.
-func TestSchemaGuardAcrossDeploys(t *testing.T) {
+// demoStand is a stand with the demo seeded, and deploy operations against it.
+func demoStand(t *testing.T) (*stand.Stand, stand.DemoInfo, *deploy.Ops, *lines) {
+	t.Helper()
 	s := standtest.Start(t, stand.Options{})
 	demo, err := s.SeedDemo()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir, c0 := gitProject(t)
 	ops, log := opsFor(t, s, nil)
+	return s, demo, ops, log
+}
+
+// TestSchemaGuardAcrossDeploys deploys a project under git again and
+// again: the first deploy has no commit to compare with, then an added
+// attribute is clean, a removed one warns, a shorter length is refused
+// with nothing built or uploaded, and --allow-data-loss lets it through.
+func TestSchemaGuardAcrossDeploys(t *testing.T) {
+	s, demo, ops, log := demoStand(t)
+	dir, c0 := gitProject(t)
 
 	// The demo's builds were uploaded without a commit.
 	r, err := deployDemo(ops, demo, dir, nil)
@@ -216,13 +223,8 @@ func TestSchemaGuardAcrossDeploys(t *testing.T) {
 // TestSchemaGuardCommitFromTheRegistry: a build card without a commit
 // falls back to the registry line of the build, dirty included.
 func TestSchemaGuardCommitFromTheRegistry(t *testing.T) {
-	s := standtest.Start(t, stand.Options{})
-	demo, err := s.SeedDemo()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, demo, ops, log := demoStand(t)
 	dir, c0 := gitProject(t)
-	ops, log := opsFor(t, s, nil)
 	empty := ""
 	r, err := deployDemo(ops, demo, dir, func(o *deploy.DeployOptions) { o.Commit = &empty })
 	if err != nil {
@@ -252,9 +254,7 @@ func TestSchemaGuardCommitFromTheRegistry(t *testing.T) {
 // fails for its own reasons) and the report names the reason.
 func TestSchemaGuardSkips(t *testing.T) {
 	t.Run("no-project-dir", func(t *testing.T) {
-		s := standtest.Start(t, stand.Options{})
-		demo, _ := s.SeedDemo()
-		ops, log := opsFor(t, s, nil)
+		_, demo, ops, log := demoStand(t)
 		_, err := deployDemo(ops, demo, t.TempDir(), nil)
 		if err == nil || !strings.Contains(err.Error(), "каталог проекта не найден") {
 			t.Fatalf("err %v", err)
@@ -265,10 +265,8 @@ func TestSchemaGuardSkips(t *testing.T) {
 	})
 
 	t.Run("commit-unavailable", func(t *testing.T) {
-		s := standtest.Start(t, stand.Options{})
-		demo, _ := s.SeedDemo()
+		_, demo, ops, log := demoStand(t)
 		dir, _ := gitProject(t)
-		ops, log := opsFor(t, s, nil)
 		unknown := "0123456789abcdef0123456789abcdef01234567"
 		if _, err := deployDemo(ops, demo, dir, func(o *deploy.DeployOptions) { o.Commit = &unknown }); err != nil {
 			t.Fatalf("%v\n%s", err, log)
@@ -323,9 +321,7 @@ func TestSchemaGuardSkips(t *testing.T) {
 	})
 
 	t.Run("read-failed", func(t *testing.T) {
-		s := standtest.Start(t, stand.Options{})
-		demo, _ := s.SeedDemo()
-		ops, log := opsFor(t, s, nil)
+		s, demo, ops, log := demoStand(t)
 		// The guard's card read is the deploy's first request; it breaks.
 		s.BreakNextResponses("GET", "/console/api/v2/applications/"+demo.AppID, 1)
 		r, err := deployDemo(ops, demo, demoCopy(t, nil), nil)
@@ -368,9 +364,7 @@ func TestSchemaGuardSkips(t *testing.T) {
 	})
 
 	t.Run("server starting", func(t *testing.T) {
-		s := standtest.Start(t, stand.Options{})
-		demo, _ := s.SeedDemo()
-		ops, log := opsFor(t, s, nil)
+		s, demo, ops, log := demoStand(t)
 		// The guard's read waits out a starting server like any deploy request.
 		ops.ServerStart = 10 * time.Second
 		s.SetStarting(300 * time.Millisecond)
