@@ -35,10 +35,8 @@ func AppliedBuild(ctx context.Context, cc *Context, cl *platform.Client, card *j
 	reg := Registry(cc).ByAssembly()
 	if project := AppProjectID(card); project != "" {
 		if builds, err := cl.ListBuilds(ctx, project); err == nil {
-			for _, b := range builds {
-				if buildlist.ID(b) == buildID {
-					return buildlist.Brief(b, reg)
-				}
+			if b := buildlist.Find(builds, buildID, ""); b != nil {
+				return buildlist.Brief(b, reg)
 			}
 		}
 	}

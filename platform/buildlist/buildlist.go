@@ -35,6 +35,17 @@ func Version(card *jsonx.Object) string {
 	return card.Str("project-version")
 }
 
+// Find is the card among cards whose id is id, or – when id is "" – whose
+// version is version; nil when there is none.
+func Find(cards []*jsonx.Object, id, version string) *jsonx.Object {
+	for _, c := range cards {
+		if (id != "" && ID(c) == id) || (id == "" && version != "" && Version(c) == version) {
+			return c
+		}
+	}
+	return nil
+}
+
 // Counter is the number after the last hyphen of a version; a version
 // without a numeric tail (a probe build's "1.0-probe-ab12cd34") counts 0.
 func Counter(version string) int {

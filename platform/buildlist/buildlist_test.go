@@ -124,3 +124,23 @@ func TestCutNote(t *testing.T) {
 		t.Errorf("ru %q", got)
 	}
 }
+
+func TestFind(t *testing.T) {
+	imageOnly := jsonx.New("image-id", "b-3", "project-version", "1.0-3")
+	cards := []*jsonx.Object{card("b-1", "1.0-1", ""), card("b-2", "1.0-2", ""), imageOnly}
+	for _, c := range []struct {
+		id, version string
+		want        *jsonx.Object
+	}{
+		{"b-2", "", cards[1]},
+		{"b-3", "", imageOnly},   // an id in image-id
+		{"b-9", "1.0-1", nil},    // an id given is the only key
+		{"", "1.0-1", cards[0]},  // by version when no id
+		{"", "1.0-3", imageOnly}, // project-version when there is no assembly-version
+		{"", "", nil},
+	} {
+		if got := Find(cards, c.id, c.version); got != c.want {
+			t.Errorf("Find(%q, %q) = %v, want %v", c.id, c.version, got, c.want)
+		}
+	}
+}

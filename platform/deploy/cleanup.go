@@ -235,13 +235,10 @@ func (o *Ops) leftoverBuilds(card *jsonx.Object, cards []*jsonx.Object, entries 
 		if seen[key] {
 			return
 		}
-		listed := false
-		for _, c := range cards {
-			if (id != "" && buildlist.ID(c) == id) || (id == "" && buildlist.Version(c) == version) {
-				listed = true
-				id, version = buildlist.ID(c), buildlist.Version(c)
-				break
-			}
+		c := buildlist.Find(cards, id, version)
+		listed := c != nil
+		if listed {
+			id, version = buildlist.ID(c), buildlist.Version(c)
 		}
 		seen[key] = true
 		out = append(out, leftoverBuild{id: id, version: version, listed: listed})

@@ -91,12 +91,10 @@ func (o *Ops) findExtensionBuild(ctx context.Context, buildID string) (*extensio
 		if err != nil {
 			return nil, err
 		}
-		for _, b := range builds {
-			if buildlist.ID(b) == buildID {
-				eb := &extensionBuild{ProjectID: p.Str("id"), Version: buildlist.Version(b),
-					Vendor: b.Str("project-developer"), Name: b.Str("project-name")}
-				return eb, nil
-			}
+		if b := buildlist.Find(builds, buildID, ""); b != nil {
+			eb := &extensionBuild{ProjectID: p.Str("id"), Version: buildlist.Version(b),
+				Vendor: b.Str("project-developer"), Name: b.Str("project-name")}
+			return eb, nil
 		}
 	}
 	return nil, nil
@@ -111,10 +109,8 @@ func (o *Ops) buildIDOfVersion(ctx context.Context, projectID, version string) s
 	if err != nil {
 		return ""
 	}
-	for _, b := range builds {
-		if b.Str("assembly-version") == version || b.Str("project-version") == version {
-			return buildlist.ID(b)
-		}
+	if b := buildlist.Find(builds, "", version); b != nil {
+		return buildlist.ID(b)
 	}
 	return ""
 }

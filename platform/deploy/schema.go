@@ -114,7 +114,7 @@ func (o *Ops) schemaGuard(ctx context.Context, opts DeployOptions, appID string)
 		return o.schemaReadFailed(ctx, out, err)
 	}
 	out.builds, out.buildsRead = builds, true
-	build := findBuild(builds, appliedID, appliedVersion)
+	build := buildlist.Find(builds, appliedID, appliedVersion)
 	applied := firstNonEmpty(appliedID, appliedVersion)
 	if build == nil {
 		return o.schemaSkip(out, SkipAppliedBuildNotListed,
@@ -190,23 +190,6 @@ func (o *Ops) schemaReadFailed(ctx context.Context, out *schemaOutcome, err erro
 		return nil, err
 	}
 	return o.schemaSkip(out, SkipReadFailed, err.Error()), nil
-}
-
-// findBuild finds the applied build in a project's list: by id in any of
-// id, image-id and assembly-id, or (an extension's) by version.
-func findBuild(builds []*jsonx.Object, id, version string) *jsonx.Object {
-	for _, b := range builds {
-		if id != "" {
-			if b.Str("id") == id || b.Str("image-id") == id || b.Str("assembly-id") == id {
-				return b
-			}
-			continue
-		}
-		if version != "" && (b.Str("assembly-version") == version || b.Str("project-version") == version) {
-			return b
-		}
-	}
-	return nil
 }
 
 // listFindings joins the findings of a refusal, the first ones named.
