@@ -183,10 +183,7 @@ func (p *proxy) findAdapter() (dir, java string, err error) {
 // built from the adapter directory.
 func (p *proxy) adapterCommand() (java string, args []string, err error) {
 	if len(p.opts.JVMArgs) > 0 {
-		if p.opts.getenv(StandInEnv) != "" {
-			return "", nil, &startError{i18n.T("dap.stand-in-loop", "var", StandInEnv)}
-		}
-		if java, err = findJava(&p.opts); err != nil {
+		if java, err = standInJava(&p.opts); err != nil {
 			return "", nil, err
 		}
 		p.logf("dap.stand-in-java", "java", java)
@@ -206,7 +203,7 @@ func (p *proxy) startAdapter() (*adapterProcess, error) {
 	}
 	cmd := exec.Command(java, args...)
 	if len(p.opts.JVMArgs) > 0 {
-		cmd.Env = append(os.Environ(), StandInEnv+"=1")
+		markStandIn(cmd)
 	}
 	hideWindow(cmd)
 	stdin, err := cmd.StdinPipe()

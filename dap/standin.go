@@ -129,17 +129,13 @@ func IsVersionQuery(args []string) bool {
 // – with args on the given stdio and returns its exit code: elemctl
 // standing in for java answers `-version` with the JVM's own answer.
 func RunJava(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (int, error) {
-	opts := &Options{Getenv: getenv, JVMArgs: args}
-	if opts.getenv(StandInEnv) != "" {
-		return 1, &startError{i18n.T("dap.stand-in-loop", "var", StandInEnv)}
-	}
-	java, err := findJava(opts)
+	java, err := standInJava(&Options{Getenv: getenv, JVMArgs: args})
 	if err != nil {
 		return 1, err
 	}
 	cmd := exec.CommandContext(ctx, java, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
-	cmd.Env = append(os.Environ(), StandInEnv+"=1")
+	markStandIn(cmd)
 	hideWindow(cmd)
 	err = cmd.Run()
 	var exit *exec.ExitError
@@ -151,3 +147,15 @@ func RunJava(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	return 0, nil
 }
+
+// standInJava is the real java for elemctl standing in for java, refused
+// when this elemctl was itself started by a stand-in (StandInEnv set).
+func standInJava(opts *Options) (string, error) {
+	if opts.getenv(StandInEnv) != "" {
+		return "", &startError{i18n.T("dap.stand-in-loop", "var", StandInEnv)}
+	}
+	return findJava(opts)
+}
+
+// markStandIn sets StandInEnv for the JVM a stand-in starts.
+func markStandIn(cmd *exec.Cmd) { cmd.Env = append(os.Environ(), StandInEnv+"=1") }
