@@ -29,9 +29,6 @@ require (
 	go.uber.org/multierr v1.8.0 // indirect
 	go.uber.org/zap v1.21.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
 	golang.org/x/tools v0.26.0 // indirect
 )
-
-replace github.com/santhosh-tekuri/jsonschema/v6 => ./third_party/jsonschema
-
-replace github.com/google/jsonschema-go => ./third_party/jsonschema-go

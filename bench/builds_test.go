@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elemctl/elemctl/platform/stand"
+	"github.com/elemctl/elemctl/internal/stand"
 )
 
 // BenchmarkBuildsListBrief2000: `builds list --brief` over a project of

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elemctl/elemctl/platform/stand"
+	"github.com/elemctl/elemctl/internal/stand"
 )
 
 // BenchmarkVersion: `elemctl --version` wall time (target ≤ 10 ms).

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elemctl/elemctl/platform/stand"
+	"github.com/elemctl/elemctl/internal/stand"
 )
 
 // BenchmarkBuildPack2000Files50MB: `elemctl build` of a generated project

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elemctl/elemctl/platform/stand"
+	"github.com/elemctl/elemctl/internal/stand"
 )
 
 var binary struct {

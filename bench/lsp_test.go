@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elemctl/elemctl/platform/stand"
+	"github.com/elemctl/elemctl/internal/stand"
 )
 
 // lspSession is a minimal LSP client over the pipes of `elemctl lsp`:

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elemctl/elemctl/platform/stand"
+	"github.com/elemctl/elemctl/internal/stand"
 )
 
 // mcpSession is `elemctl mcp` running as a subprocess, spoken to with raw

@@ -103,7 +103,7 @@ func BenchmarkPluginRoundTrip(b *testing.B) {
 		name += ".exe"
 	}
 	exe := filepath.Join(dir, name)
-	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", exe, "../plugin/internal/testplugin")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", exe, "../internal/plugin/testplugin")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		b.Fatalf("%v\n%s", err, out)

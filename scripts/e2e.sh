@@ -8,7 +8,7 @@ if ! command -v npm >/dev/null 2>&1; then
 	exit 0
 fi
 ran=0
-for suite in */e2e/run.sh; do
+for suite in internal/*/e2e/run.sh; do
 	[ -f "$suite" ] || continue
 	echo "== e2e: $suite"
 	bash "$suite"

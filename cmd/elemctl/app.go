@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -16,11 +15,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/elemctl/elemctl/command"
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
-	"github.com/elemctl/elemctl/internal/versionflag"
-	"github.com/elemctl/elemctl/platform"
+	"github.com/elemctl/elemctl/internal/platform"
 )
 
 // Exit codes.
@@ -139,17 +137,16 @@ type exitError struct{ code int }
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func (a *app) run(args []string) int {
-	if versionflag.Asked(args) {
-		// Answered before the command tree exists: scripts call it often.
-		// (A real start answers it even earlier, see versionflag.)
-		io.WriteString(a.stdout, versionflag.Line())
+	if a.versionAsked(args) {
+		// Answered before the command tree is built: scripts call it often.
+		io.WriteString(a.stdout, versionLine())
 		return exitOK
 	}
 	i18n.SetLang(i18n.Detect(prescanLang(args), a.getenv))
 	if handled, code := a.jvmStandIn(args); handled {
 		return code
 	}
-	root := a.buildRootFor(commandWord(args))
+	root := a.buildRoot()
 	args, err := expandAbbreviations(root, args)
 	if err != nil {
 		fmt.Fprintln(a.stderr, i18n.T("cli.usage-error", "error", err))
@@ -203,39 +200,6 @@ func (a *app) printError(err error) {
 	a.stderr.Write(out)
 }
 
-// commandWord is the first word of a command line that is no global
-// option; "" when there is none or when the whole tree is needed (help,
-// shell completion).
-func commandWord(args []string) string {
-	word := versionflag.FirstWord(args)
-	switch word {
-	case "help", "completion", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
-		return ""
-	}
-	return word
-}
-
-// knownWord tells whether a command line's first word names a catalog
-// command or group, or a face.
-func (a *app) knownWord(word string, faces []*cobra.Command) bool {
-	for _, g := range a.catalog.Groups() {
-		if g.Name == word {
-			return true
-		}
-	}
-	for _, c := range a.catalog.Commands() {
-		if len(c.Path) > 0 && c.Path[0] == word {
-			return true
-		}
-	}
-	for _, f := range faces {
-		if f.Name() == word {
-			return true
-		}
-	}
-	return false
-}
-
 // prescanLang finds --lang before the parser exists, so help is localized.
 func prescanLang(args []string) string {
 	for i, arg := range args {
@@ -257,13 +221,55 @@ func prescanLang(args []string) string {
 }
 
 // buildRoot builds the whole command tree.
-func (a *app) buildRoot() *cobra.Command { return a.buildRootFor("") }
+func (a *app) buildRoot() *cobra.Command {
+	root := a.newRoot()
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if a.lang != "" {
+			l, ok := i18n.Parse(a.lang)
+			if !ok || (a.lang != "ru" && a.lang != "en") {
+				return fmt.Errorf("%s", i18n.T("cli.bad-lang", "value", a.lang))
+			}
+			i18n.SetLang(l)
+		}
+		a.reportPluginFailures(cmd)
+		return nil
+	}
+	localizeHelp(root)
+	root.SetFlagErrorFunc(localizeFlagError)
+	for _, hook := range catalogHooks {
+		hook(a)
+	}
 
-// buildRootFor builds the tree a command line needs: with a known first
-// word only that command or group (a start pays for one command, not for
-// every command and plugin), else – help, completion, an unknown word –
-// everything.
-func (a *app) buildRootFor(only string) *cobra.Command {
+	groups := map[string]*cobra.Command{}
+	for _, g := range a.catalog.Groups() {
+		gc := a.groupCommand(g)
+		groups[g.Name] = gc
+		root.AddCommand(gc)
+	}
+	for _, c := range a.catalog.Commands() {
+		if len(c.Path) == 0 {
+			continue
+		}
+		parent := root
+		for _, seg := range c.Path[:len(c.Path)-1] {
+			gc, ok := groups[seg]
+			if !ok {
+				gc = a.groupCommand(command.Group{Name: seg})
+				groups[seg] = gc
+				root.AddCommand(gc)
+			}
+			parent = gc
+		}
+		parent.AddCommand(a.leafCommand(c))
+	}
+	root.AddCommand(a.faceCommands()...)
+	orderTree(root)
+	localizeScaffolding(root)
+	return root
+}
+
+// newRoot is the root command with the global options and no subcommands.
+func (a *app) newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "elemctl",
 		Short:         i18n.T("cli.help.root"),
@@ -280,7 +286,7 @@ func (a *app) buildRootFor(only string) *cobra.Command {
 				return fmt.Errorf("%s", i18n.T("cli.unknown-command", "name", args[0]))
 			}
 			if a.showVersion {
-				io.WriteString(a.stdout, versionflag.Line())
+				io.WriteString(a.stdout, versionLine())
 				return nil
 			}
 			cmd.SetOut(a.stderr)
@@ -299,65 +305,35 @@ func (a *app) buildRootFor(only string) *cobra.Command {
 	pf.BoolVar(&a.jsonOut, "json", false, i18n.T("cli.flag.json"))
 	pf.BoolVar(&a.quiet, "quiet", false, i18n.T("cli.flag.quiet"))
 	root.Flags().BoolVar(&a.showVersion, "version", false, i18n.T("cli.flag.version"))
-	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
-		if a.lang != "" {
-			l, ok := i18n.Parse(a.lang)
-			if !ok || (a.lang != "ru" && a.lang != "en") {
-				return fmt.Errorf("%s", i18n.T("cli.bad-lang", "value", a.lang))
-			}
-			i18n.SetLang(l)
-		}
-		a.reportPluginFailures(cmd)
-		return nil
-	}
-	localizeHelp(root)
-	root.SetFlagErrorFunc(localizeFlagError)
-	for _, hook := range catalogHooks {
-		hook(a)
-	}
-
-	faces := a.faceCommands()
-	if only != "" && !a.knownWord(only, faces) {
-		only = ""
-	}
-	wanted := func(name string) bool { return only == "" || name == only }
-	// cobra adds its `completion` command on every run; a command line
-	// that names another command cannot reach it.
-	root.CompletionOptions.DisableDefaultCmd = only != ""
-
-	groups := map[string]*cobra.Command{}
-	for _, g := range a.catalog.Groups() {
-		if !wanted(g.Name) {
-			continue
-		}
-		gc := a.groupCommand(g)
-		groups[g.Name] = gc
-		root.AddCommand(gc)
-	}
-	for _, c := range a.catalog.Commands() {
-		if len(c.Path) == 0 || !wanted(c.Path[0]) {
-			continue
-		}
-		parent := root
-		for _, seg := range c.Path[:len(c.Path)-1] {
-			gc, ok := groups[seg]
-			if !ok {
-				gc = a.groupCommand(command.Group{Name: seg})
-				groups[seg] = gc
-				root.AddCommand(gc)
-			}
-			parent = gc
-		}
-		parent.AddCommand(a.leafCommand(c))
-	}
-	for _, extra := range faces {
-		if wanted(extra.Name()) {
-			root.AddCommand(extra)
-		}
-	}
-	orderTree(root)
-	localizeScaffolding(root)
 	return root
+}
+
+// versionLine is what --version prints.
+func versionLine() string { return "elemctl " + versionText() + "\n" }
+
+// versionAsked tells whether --version comes among the global options
+// before any command (after one, as in "self-update --version X", it is
+// that command's own). It reads the options with the root's own
+// definitions and abbreviations, so it agrees with the parser.
+func (a *app) versionAsked(args []string) bool {
+	root := a.newRoot()
+	for i := 0; i < len(args); i++ {
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
+		if !strings.HasPrefix(args[i], "--") || args[i] == "--" {
+			return false
+		}
+		flag, err := findFlag(root, name)
+		if err != nil || flag == nil {
+			return false
+		}
+		if flag.Name == "version" {
+			return !hasValue || value == "true"
+		}
+		if flag.NoOptDefVal == "" && !hasValue {
+			i++ // its value
+		}
+	}
+	return false
 }
 
 func (a *app) groupCommand(g command.Group) *cobra.Command {
@@ -644,9 +620,6 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 			return &handlerError{platform.ConfigErrorf("cli.local-refuses-connection", "command", c.Name(), "flags", strings.Join(given, ", "))}
 		}
 	}
-	// A command lives for a moment: collecting garbage as if it were a
-	// server only costs time.
-	debug.SetGCPercent(400)
 	cc := a.context()
 	answer, err := c.Run(ctx, cc, in)
 	if err != nil {
@@ -670,9 +643,6 @@ func (a *app) printAnswer(answer any) error {
 		return err
 	}
 	_, err = a.stdout.Write(out)
-	if f, ok := a.stdout.(*os.File); ok {
-		_ = f.Sync()
-	}
 	return err
 }
 
@@ -711,7 +681,7 @@ func (a *app) context() *command.Context {
 		Getenv:  a.getenv,
 		Dir:     wd,
 		EnvFile: a.envFile,
-		Version: version,
+		Version: versionText(),
 		LogFunc: a.progress,
 	}
 	if !a.quiet && isTerminal(a.stderr) {
@@ -746,7 +716,7 @@ func (a *app) platformClient() (*platform.Client, error) {
 			return
 		}
 		a.client.cl, a.client.err = platform.NewClient(cfg, platform.ClientOptions{
-			UserAgent: "elemctl/" + version,
+			UserAgent: "elemctl/" + versionText(),
 			Warn:      a.warn,
 		})
 	})

@@ -5,11 +5,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/elemctl/elemctl/dap"
+	"github.com/elemctl/elemctl/internal/dap"
 	"github.com/elemctl/elemctl/internal/i18n"
-	"github.com/elemctl/elemctl/platform"
-	"github.com/elemctl/elemctl/platform/debugsession"
-	"github.com/elemctl/elemctl/plugin"
+	"github.com/elemctl/elemctl/internal/ops/debugsession"
+	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/plugin"
 )
 
 func init() {
@@ -64,7 +64,7 @@ func (a *app) debugSession(ctx context.Context, req dap.SessionRequest) (*dap.Se
 	s, err := debugsession.Lookup(ctx, debugsession.Options{
 		Getenv:    a.getenv,
 		Overrides: a.overrides(),
-		Client:    platform.ClientOptions{UserAgent: "elemctl/" + version, Warn: a.warn},
+		Client:    platform.ClientOptions{UserAgent: "elemctl/" + versionText(), Warn: a.warn},
 	}, req.AppRef, envFile, req.Cwd)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/elemctl/elemctl/platform"
+	"github.com/elemctl/elemctl/internal/platform"
 )
 
 // faceBuilders make the commands that are faces of their own (servers such

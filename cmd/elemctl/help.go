@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/elemctl/elemctl/command"
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
-	"github.com/elemctl/elemctl/platform"
+	"github.com/elemctl/elemctl/internal/platform"
 )
 
 // localizeHelp replaces cobra's English help scaffolding with the catalog's.

@@ -7,7 +7,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/elemctl/elemctl/dap"
+	"github.com/elemctl/elemctl/internal/dap"
 )
 
 // jvmStandIn runs elemctl in place of java. The XBSL extension spawns the

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/elemctl/elemctl/dap"
+	"github.com/elemctl/elemctl/internal/dap"
 )
 
 // jvmVector is the argument vector the XBSL extension spawns java with.

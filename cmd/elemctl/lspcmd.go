@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elemctl/elemctl/internal/i18n"
-	"github.com/elemctl/elemctl/lsp"
+	"github.com/elemctl/elemctl/internal/lsp"
 )
 
 func init() {
@@ -31,7 +31,7 @@ func (a *app) lspCommand() *cobra.Command {
 			defer done()
 			srv := lsp.New(lsp.Options{
 				Catalog:           a.catalog,
-				Version:           version,
+				Version:           versionText(),
 				Dir:               wd,
 				Getenv:            a.getenv,
 				EnvFile:           a.envFile,

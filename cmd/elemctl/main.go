@@ -3,11 +3,7 @@
 // operations to AI agents (mcp), editors (lsp) and debuggers (dap).
 package main
 
-import (
-	"os"
-
-	_ "github.com/elemctl/elemctl/internal/earlystart" // first to initialise, see there
-)
+import "os"
 
 func main() {
 	os.Exit(newApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv).run(os.Args[1:]))

@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elemctl/elemctl/internal/i18n"
-	"github.com/elemctl/elemctl/mcp"
+	"github.com/elemctl/elemctl/internal/mcp"
 )
 
 func init() {
@@ -32,7 +32,7 @@ func (a *app) mcpCommand() *cobra.Command {
 				// Plugins that did not load (or whose tool name is taken)
 				// are reported once on stderr, the rest keep working.
 				PluginFailures: mcpPluginFailures(a),
-				Version:        version,
+				Version:        versionText(),
 				Dir:            wd,
 				Getenv:         a.getenv,
 				EnvFile:        a.envFile,

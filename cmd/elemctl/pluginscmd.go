@@ -11,12 +11,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/elemctl/elemctl/command"
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
-	"github.com/elemctl/elemctl/mcp"
-	"github.com/elemctl/elemctl/plugin"
-	"github.com/elemctl/elemctl/plugin/manifest"
+	"github.com/elemctl/elemctl/internal/mcp"
+	"github.com/elemctl/elemctl/internal/plugin"
+	"github.com/elemctl/elemctl/internal/plugin/manifest"
 )
 
 func init() {
@@ -31,7 +31,7 @@ const pluginAnnotation = "elemctl-plugin"
 // tree is built. Discovery reads manifests only; no plugin process starts
 // here.
 func loadPlugins(a *app) {
-	plugin.Install(a.catalog, plugin.Options{Getenv: a.getenv, Version: version, Stderr: pluginStderr(a)})
+	plugin.Install(a.catalog, plugin.Options{Getenv: a.getenv, Version: versionText(), Stderr: pluginStderr(a)})
 }
 
 // pluginStderr is where a plugin's stderr goes. On a terminal the live
@@ -57,29 +57,6 @@ func (w stderrLines) Write(p []byte) (int, error) {
 		w.a.status.clearLocked()
 	}
 	return w.a.stderr.Write(p)
-}
-
-// ReadFrom copies a plugin's stderr (io.Copy comes here) through a buffer
-// the size of a few log lines rather than io.Copy's 32 KiB, which a short
-// command would zero for nothing.
-func (w stderrLines) ReadFrom(r io.Reader) (int64, error) {
-	buf := make([]byte, 4<<10)
-	var total int64
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			if _, werr := w.Write(buf[:n]); werr != nil {
-				return total, werr
-			}
-			total += int64(n)
-		}
-		if err == io.EOF {
-			return total, nil
-		}
-		if err != nil {
-			return total, err
-		}
-	}
 }
 
 // reportPluginFailures prints a line per plugin that did not load before a

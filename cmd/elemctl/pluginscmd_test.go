@@ -18,9 +18,9 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/elemctl/elemctl/platform/stand"
-	"github.com/elemctl/elemctl/platform/stand/standtest"
-	"github.com/elemctl/elemctl/plugin/adapter"
+	"github.com/elemctl/elemctl/internal/plugin/adapter"
+	"github.com/elemctl/elemctl/internal/stand"
+	"github.com/elemctl/elemctl/internal/stand/standtest"
 	"github.com/elemctl/elemctl/plugin/protocol"
 )
 
@@ -189,10 +189,10 @@ func faceRendersPlugins(t *testing.T, b *pluginBed) bool {
 
 func TestPluginsOnTheCLI(t *testing.T) {
 	b := newPluginBed(t)
-	b.install("testplugin", "plugin/internal/testplugin", nil)
+	b.install("testplugin", "internal/plugin/testplugin", nil)
 	b.manifest("broken", `{"name": "broken", "executable": "nope", "commands": [{"name": "b"}]}`)
 	b.manifest("newer", `{"name": "newer", "requires": ["teleport"]}`)
-	b.install("clash", "plugin/internal/testplugin", func(m *protocol.Manifest) {
+	b.install("clash", "internal/plugin/testplugin", func(m *protocol.Manifest) {
 		m.Name = "clash"
 		m.Commands = []protocol.CommandSpec{{Name: "deploy"}}
 	})
@@ -228,7 +228,7 @@ func TestPluginsOnTheCLI(t *testing.T) {
 		}
 		fs := strings.Join(failed, "\n")
 		if len(failed) != 3 || !strings.Contains(fs, "broken: plugin 'broken': the plugin's program") ||
-			!strings.Contains(fs, "newer: plugin 'newer': the plugin needs features elemctl 0.1.0 lacks: teleport") ||
+			!strings.Contains(fs, "newer: plugin 'newer': the plugin needs features elemctl "+versionText()+" lacks: teleport") ||
 			!strings.Contains(fs, "clash: plugin 'clash', command 'deploy': this is the name of an elemctl command") {
 			t.Errorf("failures:\n%s", fs)
 		}
@@ -482,7 +482,7 @@ func TestPluginToolsOverMCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := newPluginBed(t)
-	b.install("testplugin", "plugin/internal/testplugin", nil)
+	b.install("testplugin", "internal/plugin/testplugin", nil)
 	b.install("warm-up", "examples/plugins/warm-up", nil)
 	envFile := filepath.Join(b.dir, ".env")
 	os.WriteFile(envFile, []byte("ELEMENT_BASE_URL="+s.URL()+"\nELEMENT_CLIENT_ID="+s.ClientID()+"\nELEMENT_CLIENT_SECRET="+s.ClientSecret()+"\nELEMCTL_NO_PROXY=1\n"), 0o600)

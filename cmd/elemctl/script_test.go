@@ -15,7 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
-	"github.com/elemctl/elemctl/platform/stand"
+	"github.com/elemctl/elemctl/internal/stand"
 )
 
 // knownSecret is the client secret every scripted stand uses, so the

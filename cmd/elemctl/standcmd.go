@@ -10,8 +10,8 @@ import (
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
-	"github.com/elemctl/elemctl/platform"
-	"github.com/elemctl/elemctl/platform/stand"
+	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/stand"
 )
 
 // standCommand runs the emulated stand on loopback until interrupted.

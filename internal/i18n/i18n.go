@@ -34,10 +34,9 @@ var (
 func init() { current.Store(RU) }
 
 // Register adds a table of messages to the catalog. Areas declare their
-// tables as package-level slices – data the linker lays out, with no work
-// at start-up – and register them from init; the catalog indexes them on
-// first use, so a command that prints no message pays nothing for it. A
-// key registered twice is a programming error.
+// tables as package-level slices and register them from init; the catalog
+// indexes them on first use. A key registered twice is a programming
+// error.
 func Register(msgs []Message) {
 	mu.Lock()
 	defer mu.Unlock()
@@ -45,38 +44,18 @@ func Register(msgs []Message) {
 	total += len(msgs)
 }
 
-// scansBeforeIndex is how many lookups scan the tables before the catalog
-// builds its index. A command line looks up a few dozen messages; scanning
-// for them costs less than hashing a thousand keys into a map of some
-// 70 KiB, which a short-lived process pays for in fresh pages. Servers and
-// help pages go past it and get the index.
-const scansBeforeIndex = 64
-
-var scans int
-
-// lookup finds a message: by scanning the tables for the first lookups,
-// then through the index, extended with tables registered since.
+// lookup finds a message through the index, extended with the tables
+// registered since the last lookup.
 func lookup(key string) (Message, bool) {
 	mu.Lock()
 	defer mu.Unlock()
-	if catalog == nil && scans < scansBeforeIndex {
-		scans++
-		for _, table := range tables {
-			for _, m := range table {
-				if m.Key == key {
-					return m, true
-				}
-			}
-		}
-		return Message{}, false
-	}
 	indexLocked()
 	m, ok := catalog[key]
 	return m, ok
 }
 
 // Index indexes every table registered so far, panicking on a key
-// registered twice (a programming error that scanning would not notice).
+// registered twice.
 func Index() {
 	mu.Lock()
 	defer mu.Unlock()
@@ -85,8 +64,6 @@ func Index() {
 
 func indexLocked() {
 	if catalog == nil {
-		// Sized once: growing a map of a thousand messages rehashes it
-		// several times.
 		catalog = make(map[string]Message, total)
 	}
 	for ; indexed < len(tables); indexed++ {

@@ -67,26 +67,17 @@ func TestRegisteredTablesAreFoundAndDuplicatesCaught(t *testing.T) {
 	Index()
 }
 
-// Lookups scan the tables until scansBeforeIndex, then use the index; both
-// find the same messages, tables registered after the index included.
-func TestScanThenIndex(t *testing.T) {
-	Register([]Message{{Key: "test.scan-a", RU: "а", EN: "a"}})
-	for i := 0; i < scansBeforeIndex+2; i++ {
-		if got := TL(EN, "test.scan-a"); got != "a" {
-			t.Fatalf("lookup %d: %q", i, got)
-		}
-		if Has("test.scan-missing") {
-			t.Fatalf("lookup %d found a key never registered", i)
-		}
+// A table registered after the first lookup is found too.
+func TestTablesRegisteredAfterALookup(t *testing.T) {
+	Register([]Message{{Key: "test.late-a", RU: "а", EN: "a"}})
+	if got := TL(EN, "test.late-a"); got != "a" {
+		t.Fatalf("lookup: %q", got)
 	}
-	mu.Lock()
-	built := catalog != nil
-	mu.Unlock()
-	if !built {
-		t.Fatal("no index after more than scansBeforeIndex lookups")
+	if Has("test.late-missing") {
+		t.Fatal("found a key never registered")
 	}
-	Register([]Message{{Key: "test.scan-b", RU: "б", EN: "b"}})
-	if got := TL(RU, "test.scan-b"); got != "б" {
+	Register([]Message{{Key: "test.late-b", RU: "б", EN: "b"}})
+	if got := TL(RU, "test.late-b"); got != "б" {
 		t.Fatalf("a table registered after the index: %q", got)
 	}
 }

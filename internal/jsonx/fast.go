@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // The platform answers with lists of thousands of cards; encoding/json's
@@ -18,9 +17,6 @@ import (
 type scanner struct {
 	data []byte
 	pos  int
-	// owned: data is never changed after decoding, so strings may point
-	// into it instead of being copied.
-	owned bool
 
 	// An object's members and an array's elements are collected on these
 	// stacks and then copied into exactly sized slices cut from slabs (see
@@ -68,11 +64,7 @@ func (s *scanner) value(depth int, filtered bool) (any, error) {
 	case c == '[':
 		return s.array(depth, filtered)
 	case c == '"':
-		v, err := s.str()
-		if err != nil {
-			return nil, err
-		}
-		return box(&s.headers, stringType, v, s.rest()), nil
+		return s.str()
 	case c == 't':
 		return s.literal("true", true)
 	case c == 'f':
@@ -126,10 +118,7 @@ func (s *scanner) number() (any, error) {
 			return nil, s.fail("bad number")
 		}
 	}
-	if s.owned {
-		return box(&s.headers, numberType, unsafe.String(&s.data[start], s.pos-start), s.rest()), nil
-	}
-	return box(&s.headers, numberType, string(s.data[start:s.pos]), s.rest()), nil
+	return json.Number(s.data[start:s.pos]), nil
 }
 
 func (s *scanner) str() (string, error) {
@@ -138,9 +127,6 @@ func (s *scanner) str() (string, error) {
 		switch c := s.data[i]; {
 		case c == '"':
 			s.pos = i + 1
-			if s.owned && i > start {
-				return unsafe.String(&s.data[start], i-start), nil
-			}
 			return string(s.data[start:i]), nil
 		case c == '\\':
 			return s.escapedString(start)
@@ -310,7 +296,7 @@ func (s *scanner) array(depth int, filtered bool) (any, error) {
 			}
 			items := s.items.take(len(s.stackItems)-base, s.rest())
 			copy(items, s.stackItems[base:])
-			return box(&s.lists, listType, items, s.rest()), nil
+			return items, nil
 		default:
 			return nil, s.fail("expected ',' or ']'")
 		}

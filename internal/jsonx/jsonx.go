@@ -208,28 +208,22 @@ func (o *Object) UnmarshalJSON(data []byte) error {
 
 // Decode parses one JSON value: objects become *Object, arrays []any,
 // numbers json.Number.
-func Decode(data []byte) (any, error) { return decode(data, false) }
+func Decode(data []byte) (any, error) { return decode(data) }
 
-// DecodeOwned is Decode for a buffer the caller hands over for good: it
-// must never be changed afterwards, because the decoded strings share its
-// memory instead of copying it (a listing of thousands of cards is
-// mostly strings).
-func DecodeOwned(data []byte) (any, error) { return decode(data, true) }
-
-// DecodeOwnedKeeping is DecodeOwned for a list of which a caller wants a
-// few elements: the elements of the document's list – the document itself
-// when it is an array, else an array held at its top level under one of
-// keys – are offered to keep as soon as each is read, and only those keep
-// accepts stay in the result. A dropped element costs no memory: the next
-// one is read into the memory it took, so keep must not hold on to a
-// dropped element nor to any value in it.
-func DecodeOwnedKeeping(data []byte, keep func(any) bool, keys ...string) (any, error) {
-	s := scanner{data: data, owned: true, keep: keep, keepKeys: keys, slabs: newSlabs()}
+// DecodeKeeping is Decode for a list of which a caller wants a few
+// elements: the elements of the document's list – the document itself when
+// it is an array, else an array held at its top level under one of keys –
+// are offered to keep as soon as each is read, and only those keep accepts
+// stay in the result. A dropped element costs little memory: the next one
+// is read into the memory it took, so keep must not hold on to a dropped
+// element nor to any value in it.
+func DecodeKeeping(data []byte, keep func(any) bool, keys ...string) (any, error) {
+	s := scanner{data: data, keep: keep, keepKeys: keys, slabs: newSlabs()}
 	return s.document(true)
 }
 
-func decode(data []byte, owned bool) (any, error) {
-	s := scanner{data: data, owned: owned, slabs: newSlabs()}
+func decode(data []byte) (any, error) {
+	s := scanner{data: data, slabs: newSlabs()}
 	return s.document(false)
 }
 

@@ -145,12 +145,6 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		// The owned decoding shares the input and slabs; it must see the
-		// same values.
-		owned, err := DecodeOwned(append([]byte(nil), data...))
-		if err != nil || !reflect.DeepEqual(owned, v) {
-			t.Fatalf("DecodeOwned(%q) = %v, %v; Decode gave %v", data, owned, err, v)
-		}
 		out, err := Compact(v)
 		if err != nil {
 			t.Fatal(err)
@@ -226,40 +220,6 @@ func TestTruthy(t *testing.T) {
 		}
 		if got := Truthy(v); got != c.want {
 			t.Errorf("Truthy(%s) = %v", c.json, got)
-		}
-	}
-}
-
-func TestDecodeOwnedGivesTheSameValues(t *testing.T) {
-	for _, in := range samples {
-		a, errA := Decode([]byte(in))
-		b, errB := DecodeOwned([]byte(in))
-		if errA != nil || errB != nil {
-			t.Fatalf("%s: %v %v", in, errA, errB)
-		}
-		ca, _ := Compact(a)
-		cb, _ := Compact(b)
-		if string(ca) != string(cb) {
-			t.Errorf("%s: %s != %s", in, ca, cb)
-		}
-	}
-}
-
-func BenchmarkDecodeOwnedCards(b *testing.B) {
-	var sb strings.Builder
-	sb.WriteString("[")
-	for i := 0; i < 5000; i++ {
-		if i > 0 {
-			sb.WriteString(",")
-		}
-		sb.WriteString(`{"id":"019f0000-0000-7000-8000-000000000001","name":"app","display-name":"Приложение","publication-context":"apps/x","status":"Running","uri":"https://h/apps/x","technology-version":"8.0","source":{"type":"repository","image-id":"p","project-version-id":"b","project-version":"1.0-7"},"project":{"id":"p"},"user-lists":["a","b"]}`)
-	}
-	sb.WriteString("]")
-	data := []byte(sb.String())
-	b.SetBytes(int64(len(data)))
-	for i := 0; i < b.N; i++ {
-		if _, err := DecodeOwned(data); err != nil {
-			b.Fatal(err)
 		}
 	}
 }

@@ -1,10 +1,5 @@
 package jsonx
 
-import (
-	"encoding/json"
-	"unsafe"
-)
-
 // A listing of thousands of cards would cost several small allocations per
 // card: an object, the slices of its keys and values, the header of every
 // string and number put into an interface. The scanner cuts all of these
@@ -69,9 +64,7 @@ type slabs struct {
 	keys    slab[string] // objects' keys
 	vals    slab[any]    // objects' values, in step with keys
 	objects slab[Object]
-	items   slab[any]    // arrays' elements
-	headers slab[string] // strings and numbers put into interfaces
-	lists   slab[[]any]  // arrays put into interfaces
+	items   slab[any] // arrays' elements
 }
 
 // minMemberBytes is the least a member takes in JSON text (`"":0,`).
@@ -81,10 +74,8 @@ func newSlabs() slabs {
 	return slabs{
 		keys:    newSlab[string](32, 4096, minMemberBytes),
 		vals:    newSlab[any](32, 4096, minMemberBytes),
-		objects: newSlab[Object](8, 512, 2),   // {}
-		items:   newSlab[any](32, 4096, 2),    // 0,
-		headers: newSlab[string](16, 2048, 2), // 0,
-		lists:   newSlab[[]any](8, 2048, 2),   // [],
+		objects: newSlab[Object](8, 512, 2), // {}
+		items:   newSlab[any](32, 4096, 2),  // 0,
 	}
 }
 
@@ -94,12 +85,10 @@ type slabsMark struct {
 	vals    slabMark[any]
 	objects slabMark[Object]
 	items   slabMark[any]
-	headers slabMark[string]
-	lists   slabMark[[]any]
 }
 
 func (s *slabs) mark() slabsMark {
-	return slabsMark{s.keys.mark(), s.vals.mark(), s.objects.mark(), s.items.mark(), s.headers.mark(), s.lists.mark()}
+	return slabsMark{s.keys.mark(), s.vals.mark(), s.objects.mark(), s.items.mark()}
 }
 
 // rewind gives back everything handed out since m: nothing refers to it
@@ -109,8 +98,6 @@ func (s *slabs) rewind(m slabsMark) {
 	s.vals.rewind(m.vals)
 	s.objects.rewind(m.objects)
 	s.items.rewind(m.items)
-	s.headers.rewind(m.headers)
-	s.lists.rewind(m.lists)
 }
 
 // rest is how much input is left to read.
@@ -126,34 +113,4 @@ func (s *scanner) newObject() *Object {
 	o := &s.objects.take(1, s.rest())[0]
 	*o = Object{} // it may have held a dropped element's object
 	return o
-}
-
-// Interfaces. Put into an interface, a string, a json.Number or a []any
-// gets its header allocated on its own. box writes the header into a slab
-// instead and builds the interface over it, as the runtime would over a
-// fresh allocation. Interfaces are never written through, so sharing a slab
-// is invisible to their users; the slab lives as long as any of them, as
-// the input buffer of DecodeOwned already does.
-
-// iface is the layout of an interface value.
-type iface struct{ typ, data unsafe.Pointer }
-
-func typeWord(v any) unsafe.Pointer { return (*iface)(unsafe.Pointer(&v)).typ }
-
-var (
-	stringType = typeWord("")
-	numberType = typeWord(json.Number(""))
-	listType   = typeWord([]any(nil))
-)
-
-// box returns v as an interface of the type typ, which must be T's (or a
-// type of the same layout, as json.Number is string's), its header taken
-// from headers.
-func box[T any](headers *slab[T], typ unsafe.Pointer, v T, rest int) any {
-	h := &headers.take(1, rest)[0]
-	*h = v
-	var out any
-	p := (*iface)(unsafe.Pointer(&out))
-	p.typ, p.data = typ, unsafe.Pointer(h)
-	return out
 }

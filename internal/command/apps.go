@@ -1,0 +1,237 @@
+package command
+
+import (
+	"context"
+	"strings"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/platform"
+)
+
+func init() {
+	declare(func(core *Catalog) {
+		core.AddGroup(Group{Name: "apps", Help: "cli.help.apps"})
+		core.Add(
+			&Command{
+				Path: []string{"token"}, Help: "cli.help.token", ReadOnly: true,
+				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+					cl, err := cc.Client()
+					if err != nil {
+						return nil, err
+					}
+					tok, err := cl.Token(ctx, false)
+					if err != nil {
+						return nil, err
+					}
+					return jsonx.New("token", tok), nil
+				},
+			},
+			&Command{
+				Path: []string{"apps", "list"}, Tool: "list_apps", LSP: "apps.list",
+				Help: "cli.help.apps-list", ToolHelp: "mcp.help.list-apps", ReadOnly: true, Idempotent: true,
+				Args: []Argument{
+					{Name: "name", Help: "cli.arg.apps-name", Type: String},
+					{Name: "status", Help: "cli.arg.apps-status", Type: String, Multiple: true},
+					{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: Bool},
+					{Name: "brief", Help: "cli.arg.apps-brief", Type: Bool},
+				},
+				ToolArgs: []Argument{
+					{Name: "name", Help: "mcp.arg.apps-name", Type: String, Default: ""},
+					{Name: "status", Help: "mcp.arg.apps-status", Type: String, Default: ""},
+					{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: Bool, Default: false},
+					{Name: "brief", Help: "mcp.arg.brief", Type: Bool, Default: true},
+				},
+				Run: runAppsList,
+			},
+			&Command{
+				Path: []string{"apps", "get"}, Tool: "get_app", LSP: "apps.get",
+				Help: "cli.help.apps-get", ToolHelp: "mcp.help.get-app", ReadOnly: true, Idempotent: true,
+				Args:     []Argument{AppArg(false)},
+				ToolArgs: []Argument{ToolAppArg()},
+				Run:      runAppsGet,
+			},
+			&Command{
+				Path: []string{"apps", "find"}, Tool: "find_app",
+				Help: "cli.help.apps-find", ToolHelp: "mcp.help.find-app", ReadOnly: true, Idempotent: true,
+				Args: []Argument{
+					{Name: "name", Help: "cli.arg.find-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
+					{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: Bool},
+				},
+				ToolArgs: []Argument{
+					{Name: "name", Help: "cli.arg.find-name", Type: String, Required: true},
+					{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: Bool, Default: false},
+				},
+				Run: runAppsFind,
+			},
+			&Command{
+				Path: []string{"apps", "debug"}, Tool: "debug_info", LSP: "apps.debug",
+				Help: "cli.help.apps-debug", ToolHelp: "mcp.help.debug-info",
+				Args:     []Argument{AppArg(false)},
+				ToolArgs: []Argument{ToolAppArg()},
+				Run:      runAppsDebug,
+			},
+		)
+	})
+}
+
+// BriefApp is the short application card of listings.
+func BriefApp(card *jsonx.Object) *jsonx.Object {
+	src := card.Obj("source")
+	return jsonx.New(
+		"id", card.Value("id"),
+		"name", platform.AppName(card),
+		"status", card.Value("status"),
+		"uri", card.Value("uri"),
+		"project-version", src.Value("project-version"),
+		"project-version-id", src.Value("project-version-id"),
+	)
+}
+
+// statusWords splits repeated, comma-separated status filters.
+func statusWords(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for _, w := range strings.Split(v, ",") {
+			if w = strings.TrimSpace(w); w != "" {
+				out = append(out, strings.ToLower(w))
+			}
+		}
+	}
+	return out
+}
+
+// AppsSummary is the counter line: "{live} live of {total}[, {shown} shown]".
+func AppsSummary(live, total, shown int) string {
+	if shown == live {
+		return i18n.T("client.apps-summary", "live", live, "total", total)
+	}
+	return i18n.T("client.apps-summary-shown", "live", live, "total", total, "shown", shown)
+}
+
+func runAppsList(ctx context.Context, cc *Context, in Values) (any, error) {
+	cl, err := cc.Client()
+	if err != nil {
+		return nil, err
+	}
+	name := strings.ToLower(in.Str("name"))
+	statuses := statusWords(in.Strings("status"))
+	showDeleted := in.Bool("include-deleted")
+	for _, s := range statuses {
+		if s == "deleted" {
+			showDeleted = true
+		}
+	}
+	// The cards are counted and filtered as the list is read; only those
+	// shown are kept (of thousands, mostly deleted, often a few).
+	total, live := 0, 0
+	apps, err := cl.ListAppsKeeping(ctx, func(a *jsonx.Object) bool {
+		total++
+		deleted := platform.IsDeletedApp(a)
+		if !deleted {
+			live++
+		}
+		switch {
+		case deleted && !showDeleted:
+			return false
+		case name != "" && !anyContains(a, name, "name", "display-name", "publication-context"):
+			return false
+		case len(statuses) > 0 && !contains(statuses, strings.ToLower(a.Str("status"))):
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	shown := make([]any, len(apps))
+	for i, a := range apps {
+		if in.Bool("brief") {
+			shown[i] = BriefApp(a)
+		} else {
+			shown[i] = a
+		}
+	}
+	summary := AppsSummary(live, total, len(shown))
+	if cc.Surface == CLI {
+		cc.Summary(summary)
+		return shown, nil
+	}
+	return jsonx.New("total", total, "live", live, "shown", len(shown), "summary", summary, "applications", shown), nil
+}
+
+func anyContains(o *jsonx.Object, needle string, keys ...string) bool {
+	for _, k := range keys {
+		if strings.Contains(strings.ToLower(o.Str(k)), needle) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+func runAppsGet(ctx context.Context, cc *Context, in Values) (any, error) {
+	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
+	if err != nil {
+		return nil, err
+	}
+	card, err := cl.GetApp(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	card.Set("applied-build", AppliedBuild(ctx, cc, cl, card))
+	return card, nil
+}
+
+func runAppsFind(ctx context.Context, cc *Context, in Values) (any, error) {
+	cl, err := cc.Client()
+	if err != nil {
+		return nil, err
+	}
+	apps, err := cl.ListApps(ctx)
+	if err != nil {
+		return nil, err
+	}
+	found := platform.MatchAppName(apps, in.Str("name"), in.Bool("include-deleted"))
+	if len(found) == 0 {
+		return jsonx.New("id", nil, "found", false), nil
+	}
+	// A live application wins over tombstones of the same name.
+	pick := found[0]
+	for _, a := range found {
+		if !platform.IsDeletedApp(a) {
+			pick = a
+			break
+		}
+	}
+	if cc.Surface == CLI {
+		return jsonx.New("id", pick.Value("id"), "found", true), nil
+	}
+	return jsonx.New("id", pick.Value("id"), "found", true, "application", pick), nil
+}
+
+func runAppsDebug(ctx context.Context, cc *Context, in Values) (any, error) {
+	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
+	if err != nil {
+		return nil, err
+	}
+	v, err := cl.OpenDebugSession(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		if cc.Surface == CLI {
+			return jsonx.New(), nil
+		}
+		return jsonx.New("app-id", id), nil
+	}
+	return v, nil
+}

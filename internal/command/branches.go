@@ -1,0 +1,176 @@
+package command
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/platform"
+)
+
+func init() {
+	declare(func(core *Catalog) {
+		core.AddGroup(Group{Name: "branches", Help: "cli.help.branches"})
+		branchID := Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: String, Positional: true, Required: true, Metavar: "ID"}
+		core.Add(
+			&Command{
+				Path: []string{"branches", "list"}, Tool: "list_branches",
+				Help: "cli.help.branches-list", ToolHelp: "mcp.help.list-branches", ReadOnly: true, Idempotent: true,
+				Args: []Argument{
+					{Name: "project-id", Help: "cli.arg.branches-project-id", Type: String, Metavar: "PROJECT_ID"},
+					{Name: "name", Help: "cli.arg.branches-name", Type: String},
+				},
+				ToolArgs: []Argument{
+					{Name: "project_id", Help: "mcp.arg.branches-project-id", Type: String, Default: ""},
+					{Name: "name", Help: "mcp.arg.branches-name", Type: String, Default: ""},
+				},
+				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+					cl, err := cc.Client()
+					if err != nil {
+						return nil, err
+					}
+					q := url.Values{"project-id": {in.Str("project-id")}, "name": {in.Str("name")}}
+					branches, err := cl.List(ctx, platform.Request{Path: "/branches", Query: q}, "branches")
+					if err != nil {
+						return nil, err
+					}
+					return objectsToAny(branches), nil
+				},
+			},
+			&Command{
+				Path: []string{"branches", "get"},
+				Help: "cli.help.branches-get", ReadOnly: true, Idempotent: true,
+				Args: []Argument{branchID},
+				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+					cl, err := cc.Client()
+					if err != nil {
+						return nil, err
+					}
+					return cl.Get(ctx, branchPath(in.Str("branch-id")), nil)
+				},
+			},
+			&Command{
+				Path: []string{"branches", "create"},
+				Help: "cli.help.branches-create",
+				Args: []Argument{
+					{Name: "name", Help: "cli.arg.branch-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
+					{Name: "project-id", Help: "cli.arg.branch-project-id", Type: String, Metavar: "PROJECT_ID"},
+					{Name: "app-id", Help: "cli.arg.branch-app-id", Type: String, Metavar: "APP_ID"},
+				},
+				Run: runBranchesCreate,
+			},
+			&Command{
+				Path: []string{"branches", "update"},
+				Help: "cli.help.branches-update",
+				Args: []Argument{branchID, {Name: "app-id", Help: "cli.arg.branch-rebind-app-id", Type: String, Metavar: "APP_ID"}},
+				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+					return writeBranch(ctx, cc, in.Str("branch-id"), in.Str("app-id"), false)
+				},
+			},
+			&Command{
+				Path: []string{"branches", "delete"},
+				Help: "cli.help.branches-delete", Destructive: true,
+				Args: []Argument{branchID},
+				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+					cl, err := cc.Client()
+					if err != nil {
+						return nil, err
+					}
+					id := in.Str("branch-id")
+					v, err := cl.Delete(ctx, branchPath(id))
+					if err != nil {
+						return nil, err
+					}
+					return orFallback(v, jsonx.New("deleted", true, "branch-id", id)), nil
+				},
+			},
+			&Command{
+				Path: []string{"branches", "merge"}, Tool: "merge_branch",
+				Help: "cli.help.branches-merge", ToolHelp: "mcp.help.merge-branch", Slow: true,
+				Args:     []Argument{branchID},
+				ToolArgs: []Argument{{Name: "branch_id", Help: "mcp.arg.branch-id", Type: String, Required: true}},
+				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+					return writeBranch(ctx, cc, in.Str("branch-id"), "", true)
+				},
+			},
+		)
+	})
+}
+
+func branchPath(id string) string { return "/branches/" + url.PathEscape(id) }
+
+func runBranchesCreate(ctx context.Context, cc *Context, in Values) (any, error) {
+	cl, err := cc.Client()
+	if err != nil {
+		return nil, err
+	}
+	project, err := ProjectID(cl, in.Str("project-id"), false)
+	if err != nil {
+		return nil, err
+	}
+	body := jsonx.New("name", in.Str("name"), "kind", "development", "project", jsonx.New("id", project))
+	if ref := in.Str("app-id"); ref != "" {
+		app, err := cl.ResolveApp(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		body.Set("application", jsonx.New("id", app))
+	}
+	return cl.Post(ctx, "/branches", body)
+}
+
+// writeBranch rewrites a branch card: update (optionally binding it to
+// another application) or merge ("accept the branch's changes"). The
+// card's version-stamp goes back verbatim, so a branch changed by someone
+// else since the read is refused by the platform instead of overwritten.
+func writeBranch(ctx context.Context, cc *Context, id, appRef string, merge bool) (any, error) {
+	cl, err := cc.Client()
+	if err != nil {
+		return nil, err
+	}
+	card, err := cl.GetObject(ctx, branchPath(id))
+	if err != nil {
+		return nil, err
+	}
+	deletionMark := card.Value("deletion-mark")
+	if deletionMark == nil {
+		deletionMark = false
+	}
+	body := jsonx.New("name", card.Value("name"), "kind", card.Value("kind"), "deletion-mark", deletionMark,
+		"version-stamp", card.Value("version-stamp"))
+	if ref := collapseRef(card.Obj("source-branch")); ref != nil {
+		body.Set("source-branch", ref)
+	}
+	if appRef != "" {
+		app, err := cl.ResolveApp(ctx, appRef)
+		if err != nil {
+			return nil, err
+		}
+		body.Set("application", jsonx.New("id", app))
+	} else if ref := collapseRef(card.Obj("application")); ref != nil {
+		body.Set("application", ref)
+	}
+	if merge {
+		body.Set("write-parameters", jsonx.New("merge", true))
+	}
+	v, err := cl.Put(ctx, branchPath(id), body)
+	if err != nil {
+		return nil, err
+	}
+	if merge {
+		return orFallback(v, jsonx.New("merged", true, "branch-id", id)), nil
+	}
+	return orFallback(v, jsonx.New("updated", true, "branch-id", id)), nil
+}
+
+// collapseRef reduces a reference object to {"id"}, or {"name"} when it
+// has no id; nil when it names nothing.
+func collapseRef(ref *jsonx.Object) *jsonx.Object {
+	if id := ref.Value("id"); id != nil && id != "" {
+		return jsonx.New("id", id)
+	}
+	if name := ref.Value("name"); name != nil && name != "" {
+		return jsonx.New("name", name)
+	}
+	return nil
+}

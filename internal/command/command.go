@@ -1,0 +1,284 @@
+// Package command is elemctl's catalog: every operation is declared here
+// once, with its CLI path, MCP tool name, LSP command id and arguments, and
+// each face (cmd/elemctl, mcp, lsp) renders the same declarations. Plugin
+// commands are values of the same types.
+package command
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/platform"
+)
+
+// Surface names the face a command runs on.
+type Surface string
+
+const (
+	CLI Surface = "cli"
+	MCP Surface = "mcp"
+	LSP Surface = "lsp"
+)
+
+// Type is the type of an argument's value.
+type Type string
+
+const (
+	String Type = "str"
+	Int    Type = "int"
+	Float  Type = "float"
+	Bool   Type = "bool"
+)
+
+// Argument is one input of a command.
+type Argument struct {
+	// Name is the argument's name on its face: the CLI flag without dashes
+	// (kebab-case), or the MCP parameter (snake_case) in Command.ToolArgs.
+	Name string
+	// Key is what the handler reads; "" means Name with "_" turned to "-".
+	Key string
+	// Help is a message key of internal/i18n (or literal text).
+	Help     string
+	Type     Type
+	Default  any
+	Required bool
+	Choices  []string
+	// Multiple: a repeatable option, or a positional taking several values.
+	Multiple bool
+	// Positional: given without a flag on the CLI.
+	Positional bool
+	// CLIAlias is an option that may give a positional instead
+	// (e.g. "--app-id"); giving both with different values is an error.
+	CLIAlias string
+	// Metavar names the value in CLI help ("APP_ID").
+	Metavar string
+	// Nullable: on MCP the value may be null, meaning "not given"
+	// (e.g. bool|null switches).
+	Nullable bool
+	// OrList: on MCP a single value or a list of values is accepted.
+	OrList bool
+	// Hidden keeps the argument out of help.
+	Hidden bool
+}
+
+// KeyName is the key a handler reads this argument by.
+func (a Argument) KeyName() string {
+	if a.Key != "" {
+		return a.Key
+	}
+	return strings.ReplaceAll(a.Name, "_", "-")
+}
+
+// Handler runs a command. It returns the answer (a JSON-able value, usually
+// *jsonx.Object or []any) or an error.
+type Handler func(ctx context.Context, cc *Context, in Values) (any, error)
+
+// Command is one operation of the catalog.
+type Command struct {
+	// Path is the CLI path, e.g. {"apps", "list"}; nil keeps it off the CLI.
+	Path []string
+	// Tool is the MCP tool name; "" keeps it off MCP.
+	Tool string
+	// LSP is the LSP command id after the prefix ("deploy" → "elemctl.deploy");
+	// "" keeps it off LSP.
+	LSP string
+	// Help is the message key of the one-line help (CLI) and, unless
+	// ToolHelp is set, of the MCP description.
+	Help     string
+	ToolHelp string
+	// Args are the CLI arguments, also used by MCP and LSP unless ToolArgs
+	// is set.
+	Args []Argument
+	// ToolArgs are the MCP parameters when they differ from Args.
+	ToolArgs []Argument
+	// Local commands never talk to the platform: the CLI refuses connection
+	// flags for them and MCP gives them no env_file.
+	Local bool
+	// Annotations for MCP clients.
+	ReadOnly, Destructive, Idempotent bool
+	// Slow operations take minutes; faces show progress for them.
+	Slow bool
+	// Source is "" for core commands, else the plugin that declared it.
+	Source string
+	// Features a plugin command requires of the core.
+	Features []string
+	Run      Handler
+}
+
+// Name is the CLI path joined with spaces, or the tool name.
+func (c *Command) Name() string {
+	if len(c.Path) > 0 {
+		return strings.Join(c.Path, " ")
+	}
+	return c.Tool
+}
+
+// MCPArgs are the arguments as MCP sees them.
+func (c *Command) MCPArgs() []Argument {
+	if c.ToolArgs != nil {
+		return c.ToolArgs
+	}
+	return c.Args
+}
+
+// Group is a CLI command group ("apps", "builds", ...).
+type Group struct {
+	Name string
+	Help string // message key
+	// Description is an optional longer text (message key).
+	Description string
+}
+
+// Catalog holds commands and groups.
+type Catalog struct {
+	mu     sync.RWMutex
+	cmds   []*Command
+	groups []Group
+	sorted []*Command // cmds by name, built on demand
+}
+
+// Add registers commands; a duplicate CLI path or tool name is a
+// programming error for core commands.
+func (c *Catalog) Add(cmds ...*Command) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, cmd := range cmds {
+		for _, have := range c.cmds {
+			if len(cmd.Path) > 0 && slices.Equal(have.Path, cmd.Path) {
+				panic(fmt.Sprintf("command: CLI path %q declared twice", cmd.Name()))
+			}
+			if cmd.Tool != "" && have.Tool == cmd.Tool {
+				panic(fmt.Sprintf("command: tool %q declared twice", cmd.Tool))
+			}
+		}
+		c.cmds = append(c.cmds, cmd)
+	}
+	c.sorted = nil
+}
+
+// AddGroup registers a CLI group.
+func (c *Catalog) AddGroup(g Group) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.groups = append(c.groups, g)
+}
+
+// Commands lists the commands sorted by name.
+func (c *Catalog) Commands() []*Command {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sorted == nil {
+		names := make([]string, len(c.cmds))
+		order := make([]int, len(c.cmds))
+		for i, cmd := range c.cmds {
+			names[i], order[i] = cmd.Name(), i
+		}
+		sort.SliceStable(order, func(i, j int) bool { return names[order[i]] < names[order[j]] })
+		c.sorted = make([]*Command, len(order))
+		for i, k := range order {
+			c.sorted[i] = c.cmds[k]
+		}
+	}
+	return append([]*Command(nil), c.sorted...)
+}
+
+// Groups lists the CLI groups.
+func (c *Catalog) Groups() []Group {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return append([]Group(nil), c.groups...)
+}
+
+// Tool finds a command by MCP tool name.
+func (c *Catalog) Tool(name string) *Command {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, cmd := range c.cmds {
+		if cmd.Tool == name {
+			return cmd
+		}
+	}
+	return nil
+}
+
+// LSPCommand finds a command by LSP id (without prefix).
+func (c *Catalog) LSPCommand(id string) *Command {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, cmd := range c.cmds {
+		if cmd.LSP == id {
+			return cmd
+		}
+	}
+	return nil
+}
+
+// Path finds a command by CLI path.
+func (c *Catalog) Path(path ...string) *Command {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	for _, cmd := range c.cmds {
+		if len(cmd.Path) > 0 && slices.Equal(cmd.Path, path) {
+			return cmd
+		}
+	}
+	return nil
+}
+
+// Clone copies the catalog so a face can add plugin commands to its own.
+func (c *Catalog) Clone() *Catalog {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return &Catalog{cmds: append([]*Command(nil), c.cmds...), groups: append([]Group(nil), c.groups...)}
+}
+
+// declarations fill the core catalog. The files of this package declare
+// their commands from init, but the catalog is built on first use: a start
+// that needs no command (--version) does not pay for a hundred of them.
+var (
+	declarations []func(*Catalog)
+	coreOnce     sync.Once
+	coreCatalog  = &Catalog{}
+)
+
+func declare(fill func(*Catalog)) { declarations = append(declarations, fill) }
+
+// core is the catalog of elemctl's own commands, built on first call.
+func core() *Catalog {
+	coreOnce.Do(func() {
+		for _, fill := range declarations {
+			fill(coreCatalog)
+		}
+	})
+	return coreCatalog
+}
+
+// Core is a copy of the catalog of elemctl's own commands. Faces clone it
+// before adding plugin commands.
+func Core() *Catalog { return core().Clone() }
+
+// ExitCode derives a process exit code from an answer: an integer (not
+// boolean) "exit-code" of 0–255 wins; else "ok": false means 1; else 0.
+func ExitCode(answer any) int {
+	o, ok := answer.(*jsonx.Object)
+	if !ok {
+		return 0
+	}
+	if n, ok := o.Int("exit-code"); ok {
+		if _, isBool := o.Value("exit-code").(bool); !isBool && n >= 0 && n <= 255 {
+			return int(n)
+		}
+	}
+	if ok, isBool := o.Value("ok").(bool); isBool && !ok {
+		return 1
+	}
+	return 0
+}
+
+// ErrorObject is the JSON shape of an error on every face.
+func ErrorObject(err error) *jsonx.Object { return platform.ErrorObject(err) }

@@ -1,0 +1,118 @@
+package command
+
+import (
+	"context"
+
+	"github.com/elemctl/elemctl/internal/ops/deploy"
+)
+
+func init() {
+	declare(func(core *Catalog) {
+		shared := []Argument{
+			{Name: "name", Help: "cli.arg.create-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
+			{Name: "project-id", Help: "cli.arg.create-project-id", Type: String, Metavar: "PROJECT_ID"},
+			{Name: "version-id", Help: "cli.arg.create-version-id", Type: String, Metavar: "VERSION_ID"},
+			{Name: "latest-build", Help: "cli.arg.create-latest-build", Type: Bool},
+			{Name: "space-id", Help: "cli.arg.create-space-id", Type: String, Metavar: "SPACE_ID"},
+			{Name: "tech-version", Help: "cli.arg.create-tech-version", Type: String, Metavar: "VERSION"},
+			{Name: "no-dev-mode", Help: "cli.arg.create-no-dev-mode", Type: Bool},
+			{Name: "wait", Help: "cli.arg.create-wait", Type: Bool},
+			{Name: "verify", Help: "cli.arg.create-verify", Type: Bool},
+			{Name: "no-verify", Help: "cli.arg.create-no-verify", Type: Bool},
+		}
+		toolArgs := func() []Argument {
+			return []Argument{
+				{Name: "name", Help: "mcp.arg.create-name", Type: String, Required: true},
+				{Name: "project_id", Help: "mcp.arg.create-project-id", Type: String, Default: ""},
+				{Name: "version_id", Help: "mcp.arg.create-version-id", Type: String, Default: ""},
+				{Name: "space_id", Help: "mcp.arg.create-space-id", Type: String, Default: ""},
+				{Name: "development_mode", Help: "mcp.arg.create-development-mode", Type: Bool, Default: true},
+				{Name: "verify", Help: "mcp.arg.create-verify", Type: Bool, Default: false},
+			}
+		}
+		core.Add(
+			&Command{
+				Path: []string{"apps", "create"}, Tool: "create_app",
+				Help: "cli.help.apps-create", ToolHelp: "mcp.help.create-app", Slow: true,
+				Args:     shared,
+				ToolArgs: toolArgs(),
+				Run:      runAppsCreate,
+			},
+			&Command{
+				Path: []string{"apps", "ensure"}, Tool: "ensure_app",
+				Help: "cli.help.apps-ensure", ToolHelp: "mcp.help.ensure-app", Slow: true, Idempotent: true,
+				Args:     append(append([]Argument{}, shared...), Argument{Name: "apply", Help: "cli.arg.ensure-apply", Type: Bool}),
+				ToolArgs: toolArgs(),
+				Run:      runAppsEnsure,
+			},
+		)
+	})
+}
+
+// createOptions reads the inputs of create/ensure. On MCP the source is
+// the project's newest build unless a build is named, and verify implies
+// the wait.
+func createOptions(cc *Context, in Values, projectEnv, spaceEnv string) deploy.CreateOptions {
+	o := deploy.CreateOptions{
+		Name: in.Str("name"), ProjectID: in.Str("project-id"), VersionID: in.Str("version-id"),
+		SpaceID: in.Str("space-id"), TechVersion: in.Str("tech-version"),
+	}
+	if o.ProjectID == "" && projectEnv != "" {
+		o.ProjectID, o.ProjectFromEnv = projectEnv, true
+	}
+	if o.SpaceID == "" {
+		o.SpaceID = spaceEnv
+	}
+	if cc.Surface == MCP {
+		o.DevMode = in.Bool("development-mode")
+		o.LatestBuild = o.VersionID == ""
+		o.LatestNeedsProject = "mcp.create-needs-source"
+		o.Verify, o.Wait = in.Bool("verify"), in.Bool("verify")
+		return o
+	}
+	o.DevMode = !in.Bool("no-dev-mode")
+	o.LatestBuild = in.Bool("latest-build")
+	o.Wait, o.Verify, o.NoVerify = in.Bool("wait"), in.Bool("verify"), in.Bool("no-verify")
+	o.Apply = in.Bool("apply")
+	return o
+}
+
+func runAppsCreate(ctx context.Context, cc *Context, in Values) (any, error) {
+	cl, err := cc.Client()
+	if err != nil {
+		return nil, err
+	}
+	cfg := cl.Config()
+	opts := createOptions(cc, in, cfg.ProjectID, cfg.SpaceID)
+	ops := DeployOps(cc, cl)
+	src, err := ops.SelectSource(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	created, err := ops.Create(ctx, opts, src)
+	if err != nil {
+		return nil, err
+	}
+	answer, failed := ops.CreateAnswer(created)
+	if failed {
+		cc.SetExit(1)
+	}
+	return answer, nil
+}
+
+func runAppsEnsure(ctx context.Context, cc *Context, in Values) (any, error) {
+	cl, err := cc.Client()
+	if err != nil {
+		return nil, err
+	}
+	cfg := cl.Config()
+	opts := createOptions(cc, in, cfg.ProjectID, cfg.SpaceID)
+	answer, failed, err := DeployOps(cc, cl).Ensure(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	if failed {
+		cc.SetExit(1)
+	}
+	return answer, nil
+}

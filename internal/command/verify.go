@@ -1,0 +1,49 @@
+package command
+
+import (
+	"context"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/ops/deploy"
+)
+
+func init() {
+	declare(func(core *Catalog) {
+		core.Add(&Command{
+			Path: []string{"verify-deploy"}, Tool: "verify_deploy", LSP: "verifyDeploy",
+			Help: "cli.help.verify-deploy", ToolHelp: "mcp.help.verify-deploy", ReadOnly: true, Idempotent: true,
+			Args: []Argument{
+				AppArg(false),
+				{Name: "version-id", Help: "cli.arg.verify-version-id", Type: String, Metavar: "ID"},
+				{Name: "expected-version", Help: "cli.arg.verify-expected-version", Type: String, Metavar: "VERSION"},
+				{Name: "since-minutes", Help: "cli.arg.verify-since-minutes", Type: Int, Default: deploy.DefaultSinceMinutes, Metavar: "N"},
+			},
+			ToolArgs: []Argument{
+				ToolAppArg(),
+				{Name: "expected_version", Help: "mcp.arg.verify-expected-version", Type: String, Default: ""},
+				{Name: "expected_assembly_id", Key: "version-id", Help: "mcp.arg.verify-expected-assembly-id", Type: String, Default: ""},
+				{Name: "since_minutes", Help: "mcp.arg.verify-since-minutes", Type: Int, Default: deploy.DefaultSinceMinutes},
+			},
+			Run: runVerifyDeploy,
+		})
+	})
+}
+
+// runVerifyDeploy checks, without deploying, that an application runs the
+// build it should: failed tasks of the last minutes, the applied build,
+// the address.
+func runVerifyDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
+	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
+	if err != nil {
+		return nil, err
+	}
+	minutes := max(0, in.Int("since-minutes"))
+	ops := DeployOps(cc, cl)
+	since := time.Now().UTC().Add(-time.Duration(minutes) * time.Minute)
+	r, err := ops.Verify(ctx, deploy.VerifyRequest{AppID: id, ExpectedID: in.Str("version-id"),
+		ExpectedVersion: in.Str("expected-version"), Since: since})
+	if err != nil {
+		return nil, err
+	}
+	return r.JSON(), nil
+}

@@ -1,0 +1,328 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/platform"
+)
+
+// Error codes of command failures beyond the JSON-RPC ones.
+const (
+	// CodeRequestCancelled answers a command stopped by $/cancelRequest,
+	// window/workDoneProgress/cancel or shutdown (LSP RequestCancelled).
+	CodeRequestCancelled jsonrpc2.Code = -32800
+	// CodeRequestFailed answers a command that ran and failed: the message
+	// is elemctl's, data is its error object (LSP RequestFailed).
+	CodeRequestFailed jsonrpc2.Code = -32803
+)
+
+// executeParams is workspace/executeCommand with the progress token kept as
+// the client wrote it.
+type executeParams struct {
+	WorkDoneToken json.RawMessage   `json:"workDoneToken"`
+	Command       string            `json:"command"`
+	Arguments     []json.RawMessage `json:"arguments"`
+}
+
+// lookup finds a command by its full id.
+func (s *Server) lookup(full string) (*command.Command, string) {
+	s.mu.Lock()
+	prefix := s.prefix
+	s.mu.Unlock()
+	id, ok := strings.CutPrefix(full, prefix+".")
+	if !ok {
+		return nil, ""
+	}
+	return s.commands[id], id
+}
+
+func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (any, error) {
+	var p executeParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T("lsp.bad-params", "error", err))
+	}
+	c, id := s.lookup(p.Command)
+	if c == nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T("lsp.unknown-command", "command", p.Command, "known", strings.Join(s.Commands(), ", ")))
+	}
+	args, err := decodeArguments(c, p.Arguments, s.defaultDir())
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	k := &call{s: s, c: c, id: id, args: args, title: "elemctl " + c.Name()}
+	return k.run(ctx, p.WorkDoneToken)
+}
+
+// call is one run of a command.
+type call struct {
+	s     *Server
+	c     *command.Command
+	id    string
+	title string
+	args  callArgs
+	prog  *progress
+
+	resolveOnce sync.Once
+	cfg         *platform.Config
+	client      *platform.Client
+	cfgErr      error
+	clientErr   error
+}
+
+func (k *call) envFile() string {
+	if k.args.envFile != "" {
+		return k.args.envFile
+	}
+	return k.s.opts.EnvFile
+}
+
+func (k *call) context() *command.Context {
+	return &command.Context{
+		Surface:    command.LSP,
+		Getenv:     k.s.opts.Getenv,
+		Dir:        k.args.cwd,
+		EnvFile:    k.envFile(),
+		Version:    k.s.opts.Version,
+		LogFunc:    k.log,
+		StatusFunc: k.status,
+		ClientFunc: k.platformClient,
+		ConfigFunc: k.config,
+	}
+}
+
+// resolve finds the call's stand once: every step uses the same client.
+func (k *call) resolve() {
+	k.resolveOnce.Do(func() {
+		k.cfg, k.client, k.cfgErr, k.clientErr = k.s.clients.Resolve(k.args.cwd, k.args.envFile)
+	})
+}
+
+func (k *call) config() (*platform.Config, error) {
+	k.resolve()
+	return k.cfg, k.cfgErr
+}
+
+func (k *call) platformClient() (*platform.Client, error) {
+	k.resolve()
+	if k.cfgErr != nil {
+		return nil, k.cfgErr
+	}
+	return k.client, k.clientErr
+}
+
+// log sends a progress line: a progress report and a window/logMessage
+// (the full log, tagged with the command, since commands run side by side).
+func (k *call) log(line string) {
+	line = k.scrub(strings.TrimRight(line, "\n"))
+	if k.prog != nil {
+		k.prog.report(line)
+	}
+	k.s.logMessage(protocol.MessageTypeLog, "["+k.title+"] "+line)
+}
+
+func (k *call) status(text string) {
+	if k.prog != nil {
+		k.prog.status(k.scrub(text))
+	}
+}
+
+// scrub hides the client secrets of the startup flags and of the call's
+// stand in a text that leaves the server.
+func (k *call) scrub(text string) string {
+	secrets := []string{k.s.opts.Overrides.ClientSecret}
+	if k.cfg != nil {
+		secrets = append(secrets, k.cfg.ClientSecret)
+	}
+	for _, secret := range secrets {
+		if len(secret) >= 4 {
+			text = strings.ReplaceAll(text, secret, "***")
+		}
+	}
+	return text
+}
+
+// run executes the command with progress and turns its outcome into the
+// reply: the answer JSON the CLI would print, or an error with a code.
+func (k *call) run(ctx context.Context, token json.RawMessage) (any, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	long := k.c.Slow || k.c.Source != ""
+	k.prog = k.s.startProgress(ctx, token, k.title, long, cancel)
+	cc := k.context()
+
+	answer, err := func() (answer any, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				answer, err = nil, k.s.recovered(k.title, r, k.scrub)
+			}
+		}()
+		return k.c.Run(ctx, cc, k.args.values)
+	}()
+	for _, line := range cc.Summaries() {
+		k.log(line)
+	}
+	if err != nil {
+		return nil, k.failed(ctx, err, long)
+	}
+	raw, mErr := jsonx.Compact(answer)
+	if mErr != nil {
+		return nil, k.failed(ctx, mErr, long)
+	}
+	obj, _ := answer.(*jsonx.Object)
+	k.s.diagnosticsAfter(k, obj, nil)
+	verdict, kind := k.verdict(obj)
+	k.prog.end(verdict)
+	if verdict != "" && (long || kind != protocol.MessageTypeInfo) {
+		k.s.showMessage(kind, verdict)
+	}
+	return json.RawMessage(raw), nil
+}
+
+// failed ends the progress of a failed command and builds its error reply.
+func (k *call) failed(ctx context.Context, err error, long bool) error {
+	cancelled := ctx.Err() != nil && errors.Is(err, context.Canceled)
+	var jerr *jsonrpc2.Error
+	msg := k.scrub(err.Error())
+	switch {
+	case errors.As(err, &jerr):
+		// Already a wire error (a recovered panic).
+	case cancelled:
+		if errors.Is(err, context.Canceled) && strings.TrimSpace(msg) == context.Canceled.Error() {
+			msg = i18n.T("lsp.cancelled", "command", k.title)
+		}
+		jerr = jsonrpc2.NewError(CodeRequestCancelled, msg)
+	default:
+		k.s.diagnosticsAfter(k, nil, err)
+		jerr = jsonrpc2.NewError(CodeRequestFailed, msg)
+		obj := platform.ErrorObject(err)
+		obj.Set("kind", errorKind(err))
+		if data, e := jsonx.Compact(obj); e == nil {
+			raw := json.RawMessage(k.scrub(string(data)))
+			jerr.Data = &raw
+		}
+	}
+	k.prog.end(k.title + ": " + jerr.Message)
+	if long {
+		kind := protocol.MessageTypeError
+		if cancelled {
+			kind = protocol.MessageTypeWarning
+		}
+		k.s.showMessage(kind, k.title+": "+jerr.Message)
+	}
+	return jerr
+}
+
+// errorKind names the family of an error for clients that branch on it:
+// config, build, transport, plugin, api, cancelled or error.
+func errorKind(err error) string {
+	var ae *platform.APIError
+	if errors.As(err, &ae) {
+		return "api"
+	}
+	var pe *platform.Error
+	if errors.As(err, &pe) {
+		return pe.Kind
+	}
+	return platform.KindGeneral
+}
+
+// verdict is the one line that tells how a command ended, and how loud to
+// say it: an error when the report says ok false (a rolled back apply, a
+// failed compilation), else information.
+func (k *call) verdict(obj *jsonx.Object) (string, protocol.MessageType) {
+	if obj == nil {
+		return k.title + ": " + i18n.T("lsp.verdict-done"), protocol.MessageTypeInfo
+	}
+	ok, hasOK := obj.Value("ok").(bool)
+	if !hasOK {
+		return k.title + ": " + i18n.T("lsp.verdict-done"), protocol.MessageTypeInfo
+	}
+	switch k.c.Name() {
+	case "deploy":
+		if ok {
+			return i18n.T("lsp.verdict-deploy-ok", "app", firstString(obj, "app-name", "app-id"), "version", firstString(obj, "applied-version", "version")), protocol.MessageTypeInfo
+		}
+		if applied, isBool := obj.Value("applied").(bool); isBool && !applied {
+			return i18n.T("lsp.verdict-deploy-rolled-back", "version", firstString(obj, "version"), "problem", firstProblem(obj)), protocol.MessageTypeError
+		}
+	case "probe":
+		if ok {
+			return i18n.T("lsp.verdict-probe-ok", "project", obj.Str("vendor")+"/"+obj.Str("name")), protocol.MessageTypeInfo
+		}
+		if errs := jsonx.Objects(obj.Value("errors")); len(errs) > 0 {
+			return i18n.T("lsp.verdict-probe-errors", "count", len(errs), "problem", errorLine(errs[0])), protocol.MessageTypeError
+		}
+	}
+	if ok {
+		return k.title + ": " + i18n.T("lsp.verdict-done"), protocol.MessageTypeInfo
+	}
+	return i18n.T("lsp.verdict-failed", "command", k.title, "problem", firstProblem(obj)), protocol.MessageTypeError
+}
+
+func firstString(obj *jsonx.Object, keys ...string) string {
+	for _, k := range keys {
+		if s := obj.Str(k); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// firstProblem is the first line that explains a failed report.
+func firstProblem(obj *jsonx.Object) string {
+	for _, key := range []string{"problems-lines", "problems", "messages"} {
+		if list, _ := obj.Value(key).([]any); len(list) > 0 {
+			if s, ok := list[0].(string); ok && s != "" {
+				return s
+			}
+		}
+		if list, _ := obj.Value(key).([]string); len(list) > 0 && list[0] != "" {
+			return list[0]
+		}
+	}
+	if errs := jsonx.Objects(obj.Value("errors")); len(errs) > 0 {
+		return errorLine(errs[0])
+	}
+	for _, key := range []string{"error", "hint"} {
+		if s := obj.Str(key); s != "" {
+			return s
+		}
+	}
+	return i18n.T("lsp.verdict-no-detail")
+}
+
+// errorLine is "file:line:column: message" of a probe error item.
+func errorLine(e *jsonx.Object) string {
+	return e.Str("file") + ":" + jsonString(e.Value("line")) + ":" + jsonString(e.Value("column")) + ": " + e.Str("message")
+}
+
+func jsonString(v any) string {
+	b, err := jsonx.Compact(v)
+	if err != nil {
+		return ""
+	}
+	return strings.Trim(string(b), `"`)
+}
+
+// showMessage and logMessage notify the editor; a write error means the
+// editor is gone and is not worth reporting.
+func (s *Server) showMessage(kind protocol.MessageType, text string) {
+	_ = s.conn.Notify(context.Background(), protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: kind, Message: text})
+}
+
+func (s *Server) logMessage(kind protocol.MessageType, text string) {
+	_ = s.conn.Notify(context.Background(), protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: kind, Message: text})
+}
+
+func isProbe(c *command.Command) bool  { return c.Name() == "probe" }
+func isDeploy(c *command.Command) bool { return c.Name() == "deploy" }

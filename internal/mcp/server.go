@@ -1,0 +1,258 @@
+// Package mcp is elemctl's MCP face: it renders the command catalog as MCP
+// tools over stdio, with one cached platform client per stand (env_file).
+// It is the only package that imports mcp-go.
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/platform/clientcache"
+)
+
+// ServerName is the name the server introduces itself with.
+const ServerName = "elemctl"
+
+// Options configure a server.
+type Options struct {
+	// Catalog holds the commands to serve: every command with a Tool name
+	// becomes a tool. Core commands (Source == "") come first; plugin
+	// commands whose tool name is taken are skipped and reported.
+	Catalog *command.Catalog
+	// Extra are further (plugin) commands, registered after the catalog's.
+	Extra []*command.Command
+	// PluginFailures are plugins that did not load at discovery; they are
+	// reported on Stderr like name clashes.
+	PluginFailures []PluginFailure
+
+	// Version is elemctl's version (serverInfo.version).
+	Version string
+	// Dir is the directory relative env_file paths resolve from; "" means
+	// the process's current directory.
+	Dir string
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+	// EnvFile is the startup --env-file as given ("" = ./.env when present).
+	EnvFile string
+	// Overrides are the startup connection flags. All of them apply to
+	// calls without env_file; only Timeout applies to calls with one.
+	Overrides platform.Overrides
+	// Config pins a ready configuration for calls without env_file
+	// (library use); the cwd's .env is then ignored.
+	Config *platform.Config
+	// ClientOptions tune the platform clients (token cache, retries).
+	ClientOptions platform.ClientOptions
+	// Stderr receives diagnostics: plugin failures, recovered panics,
+	// transport warnings. nil means os.Stderr.
+	Stderr io.Writer
+}
+
+// PluginFailure is a plugin (or one of its tools) that is unavailable.
+type PluginFailure struct {
+	Source string
+	Err    error
+}
+
+// Server is the MCP server over a catalog.
+type Server struct {
+	opts  Options
+	mcp   *server.MCPServer
+	cache *clientcache.Cache
+
+	errMu sync.Mutex
+	// tools maps registered tool names to their commands.
+	toolsMu  sync.Mutex
+	tools    map[string]*command.Command
+	failures []PluginFailure
+}
+
+// New builds a server: core tools first, then plugin tools; clashes are
+// skipped and reported on Stderr.
+func New(o Options) *Server {
+	if o.Catalog == nil {
+		o.Catalog = command.Core()
+	}
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Dir == "" {
+		o.Dir, _ = os.Getwd()
+	}
+	s := &Server{opts: o, tools: map[string]*command.Command{}}
+	if s.opts.ClientOptions.Warn == nil {
+		s.opts.ClientOptions.Warn = s.diagnostic
+	}
+	s.cache = clientcache.New(clientcache.Options{
+		Dir: o.Dir, Getenv: o.Getenv, EnvFile: o.EnvFile, Overrides: o.Overrides,
+		Pinned: o.Config, ClientOptions: s.opts.ClientOptions,
+	})
+
+	var core, plugins []*command.Command
+	for _, c := range o.Catalog.Commands() {
+		if c.Tool == "" || c.Run == nil {
+			continue
+		}
+		if c.Source == "" {
+			core = append(core, c)
+		} else {
+			plugins = append(plugins, c)
+		}
+	}
+	for _, c := range o.Extra {
+		if c != nil && c.Tool != "" && c.Run != nil {
+			plugins = append(plugins, c)
+		}
+	}
+	// Instructions speak of the tools this server actually has.
+	planned := append(append([]*command.Command(nil), core...), plugins...)
+	s.mcp = server.NewMCPServer(ServerName, o.Version,
+		server.WithToolCapabilities(true),
+		server.WithInstructions(Instructions(planned)),
+	)
+	for _, f := range o.PluginFailures {
+		s.reportFailure(f)
+	}
+	for _, c := range core {
+		s.register(c)
+	}
+	s.AddCommands(plugins...)
+	return s
+}
+
+// AddCommands registers plugin commands as tools. A tool name already
+// taken (by the core or by an earlier plugin) is skipped: the failure is
+// printed on Stderr and returned; every other tool keeps working.
+func (s *Server) AddCommands(cmds ...*command.Command) []PluginFailure {
+	var failed []PluginFailure
+	for _, c := range cmds {
+		if c == nil || c.Tool == "" || c.Run == nil {
+			continue
+		}
+		s.toolsMu.Lock()
+		have, taken := s.tools[c.Tool]
+		s.toolsMu.Unlock()
+		if taken {
+			owner := i18n.T("mcp.server.owner-core")
+			if have.Source != "" {
+				owner = have.Source
+			}
+			f := PluginFailure{Source: sourceName(c), Err: platform.NewError(platform.KindPlugin, "mcp.server.tool-name-taken", "tool", c.Tool, "owner", owner)}
+			s.reportFailure(f)
+			failed = append(failed, f)
+			continue
+		}
+		s.register(c)
+	}
+	return failed
+}
+
+func sourceName(c *command.Command) string {
+	if c.Source != "" {
+		return c.Source
+	}
+	return c.Name()
+}
+
+// Failures are the plugin failures reported so far.
+func (s *Server) Failures() []PluginFailure {
+	s.toolsMu.Lock()
+	defer s.toolsMu.Unlock()
+	return append([]PluginFailure(nil), s.failures...)
+}
+
+// Tools lists the registered tool names, sorted.
+func (s *Server) Tools() []string {
+	s.toolsMu.Lock()
+	defer s.toolsMu.Unlock()
+	out := make([]string, 0, len(s.tools))
+	for name := range s.tools {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (s *Server) reportFailure(f PluginFailure) {
+	s.toolsMu.Lock()
+	s.failures = append(s.failures, f)
+	s.toolsMu.Unlock()
+	msg := ""
+	if f.Err != nil {
+		msg = f.Err.Error()
+	}
+	s.diagnostic(i18n.T("mcp.server.plugin-not-loaded", "source", f.Source, "error", msg))
+}
+
+// diagnostic writes one line on the server log (stderr).
+func (s *Server) diagnostic(line string) {
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	fmt.Fprintln(s.opts.Stderr, strings.TrimRight(line, "\n"))
+}
+
+func (s *Server) register(c *command.Command) {
+	s.toolsMu.Lock()
+	s.tools[c.Tool] = c
+	s.toolsMu.Unlock()
+	s.mcp.AddTool(declaration(c), s.handler(c))
+}
+
+// declaration is the MCP declaration of a command: description, raw input
+// schema and annotations.
+func declaration(c *command.Command) mcpgo.Tool {
+	schema, err := jsonCompact(InputSchema(c))
+	if err != nil {
+		// A schema of strings and numbers always marshals.
+		panic(fmt.Sprintf("mcp: schema of %s: %v", c.Tool, err))
+	}
+	t := mcpgo.NewToolWithRawSchema(c.Tool, Description(c), schema)
+	t.Annotations = mcpgo.ToolAnnotation{
+		ReadOnlyHint:    mcpgo.ToBoolPtr(c.ReadOnly),
+		DestructiveHint: mcpgo.ToBoolPtr(c.Destructive),
+		IdempotentHint:  mcpgo.ToBoolPtr(c.Idempotent),
+		OpenWorldHint:   mcpgo.ToBoolPtr(!c.Local),
+	}
+	return t
+}
+
+// Serve speaks MCP over a pair of streams (stdin/stdout) until the input
+// ends or ctx is cancelled. Diagnostics go to Stderr, never to out.
+func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	stdio := server.NewStdioServer(s.mcp)
+	stdio.SetErrorLogger(log.New(lineWriter{s}, "", 0))
+	err := stdio.Listen(ctx, in, out)
+	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// lineWriter sends the stdio transport's own log lines to the server log.
+type lineWriter struct{ s *Server }
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	w.s.diagnostic(string(p))
+	return len(p), nil
+}
+
+// Close closes the cached clients.
+func (s *Server) Close() { s.cache.Close() }
+
+// ClientBuilds is how many platform clients the server has built so far.
+func (s *Server) ClientBuilds() int64 { return s.cache.Builds() }

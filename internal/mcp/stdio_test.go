@@ -1,0 +1,133 @@
+package mcp
+
+import (
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/jsonx"
+)
+
+// TestStdioWire drives Serve over real pipes with the stdio client:
+// progress notifications cross the wire, notifications/cancelled cancels
+// the running handler at once, the server keeps serving, and the end of
+// the input ends Serve cleanly. (mcp-go's stdio session is one per
+// process: no other test may serve stdio at the same time.)
+func TestStdioWire(t *testing.T) {
+	started := make(chan struct{}, 1)
+	stopped := make(chan error, 1)
+	catalog := catalogWith(&command.Command{
+		Tool: "test_block", Help: "blocks until cancelled", Slow: true,
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+			cc.Log("waiting for the application")
+			started <- struct{}{}
+			select {
+			case <-ctx.Done():
+				stopped <- ctx.Err()
+				return nil, ctx.Err()
+			case <-time.After(20 * time.Second):
+				stopped <- nil
+				return jsonx.New("ok", false), nil
+			}
+		},
+	})
+	h := start(t, setup{catalog: catalog})
+
+	serverIn, clientOut := io.Pipe()
+	clientIn, serverOut := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- h.srv.Serve(context.Background(), serverIn, serverOut) }()
+
+	cl := client.NewClient(transport.NewIO(clientIn, clientOut, nil))
+	var notesMu sync.Mutex
+	var notes []mcpgo.JSONRPCNotification
+	cl.OnNotification(func(n mcpgo.JSONRPCNotification) {
+		notesMu.Lock()
+		defer notesMu.Unlock()
+		notes = append(notes, n)
+	})
+	ctx := context.Background()
+	if err := cl.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcpgo.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-06-18"
+	init.Params.ClientInfo = mcpgo.Implementation{Name: "wire-test", Version: "1"}
+	res, err := cl.Initialize(ctx, init)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Instructions, "откатывает") {
+		t.Errorf("instructions over the wire: %s", res.Instructions)
+	}
+
+	callCtx, cancelCall := context.WithCancel(ctx)
+	callDone := make(chan error, 1)
+	go func() {
+		req := mcpgo.CallToolRequest{}
+		req.Params.Name = "test_block"
+		req.Params.Meta = &mcpgo.Meta{ProgressToken: "wire"}
+		_, err := cl.CallTool(callCtx, req)
+		callDone <- err
+	}()
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the tool did not start")
+	}
+	waitFor(t, "a progress notification over the wire", func() bool {
+		notesMu.Lock()
+		defer notesMu.Unlock()
+		for _, n := range notes {
+			if n.Method == string(mcpgo.MethodNotificationProgress) && n.Params.AdditionalFields["message"] == "waiting for the application" {
+				return true
+			}
+		}
+		return false
+	})
+	at := time.Now()
+	cancelCall()
+	select {
+	case err := <-stopped:
+		if err == nil {
+			t.Fatal("the handler ran to its end instead of being cancelled")
+		}
+		if d := time.Since(at); d > 2*time.Second {
+			t.Errorf("cancellation reached the handler after %v", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("notifications/cancelled did not stop the handler")
+	}
+	<-callDone
+
+	// The server keeps serving.
+	req := mcpgo.CallToolRequest{}
+	req.Params.Name = "list_apps"
+	listed, err := cl.CallTool(ctx, req)
+	if err != nil || listed.IsError {
+		t.Fatalf("list_apps after the cancellation: %v %v", err, listed)
+	}
+	if !strings.Contains(textOf(listed), `"summary": "живых 1 из 1"`) {
+		t.Errorf("list_apps over the wire: %s", textOf(listed))
+	}
+
+	// The end of the input ends Serve without an error.
+	clientOut.Close()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve after the input ended: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after the input ended")
+	}
+	cl.Close()
+}

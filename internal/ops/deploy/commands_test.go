@@ -1,0 +1,400 @@
+package deploy_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/ops/deploy"
+	"github.com/elemctl/elemctl/internal/ops/upload"
+	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/stand"
+	"github.com/elemctl/elemctl/internal/stand/standtest"
+)
+
+// face runs catalog commands the way a face does: a context with a log, a
+// client of the stand, the environment of the call.
+type face struct {
+	t       *testing.T
+	s       *stand.Stand
+	env     map[string]string
+	surface command.Surface
+	log     *lines
+	exit    int
+	dir     string
+}
+
+func newFace(t *testing.T, s *stand.Stand) *face {
+	return &face{t: t, s: s, surface: command.CLI, dir: t.TempDir(),
+		env: map[string]string{"ELEMCTL_DATA_DIR": t.TempDir(), deploy.PollScaleVar: "0.02"}}
+}
+
+func (f *face) context() *command.Context {
+	f.log = &lines{}
+	getenv := func(name string) string { return f.env[name] }
+	cc := &command.Context{Surface: f.surface, Getenv: getenv, Dir: f.dir, LogFunc: f.log.add, Version: "test"}
+	cfg := &platform.Config{BaseURL: f.s.URL(), ClientID: f.s.ClientID(), ClientSecret: f.s.ClientSecret(),
+		AppID: f.env["ELEMENT_APP_ID"], ProjectID: f.env["ELEMENT_PROJECT_ID"], SpaceID: f.env["ELEMENT_SPACE_ID"],
+		TLSVerify: true, TLSStrict: true, NoProxy: true, Timeout: 10 * time.Second}
+	cc.ConfigFunc = func() (*platform.Config, error) { return cfg, nil }
+	cc.ClientFunc = func() (*platform.Client, error) {
+		return platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: "-"})
+	}
+	return cc
+}
+
+// run finds a command by CLI path ("apps apply") or, on MCP, by tool name.
+func (f *face) run(name string, values map[string]any) (*jsonx.Object, error) {
+	f.t.Helper()
+	cat := command.Core()
+	var cmd *command.Command
+	if f.surface == command.MCP {
+		cmd = cat.Tool(name)
+	} else {
+		cmd = cat.Path(strings.Fields(name)...)
+	}
+	if cmd == nil {
+		f.t.Fatalf("no command %q", name)
+	}
+	in := command.NewValues()
+	args := cmd.Args
+	if f.surface == command.MCP {
+		args = cmd.MCPArgs()
+	}
+	for _, a := range args {
+		if a.Default != nil {
+			in.Default(a.KeyName(), a.Default)
+		}
+	}
+	for k, v := range values {
+		in.Set(k, v)
+	}
+	cc := f.context()
+	answer, err := cmd.Run(context.Background(), cc, in)
+	if err != nil {
+		return nil, err
+	}
+	f.exit = cc.Exit(answer)
+	o, _ := answer.(*jsonx.Object)
+	return o, nil
+}
+
+// writeProject writes a project of one module under a new repository and
+// returns its directory.
+func writeProject(t *testing.T, vendor, name, descriptor, module string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), vendor, name)
+	if err := os.MkdirAll(filepath.Join(dir, "Основное"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "Проект.yaml"), []byte(descriptor), 0o644)
+	os.WriteFile(filepath.Join(dir, "Основное", "Модуль.xbsl"), []byte(module), 0o644)
+	return dir
+}
+
+const extensionDescriptor = `Ид: e7e7e7e7-0000-4000-8000-0000000000e1
+Имя: Extras
+Поставщик: Acme
+Версия: 1.0
+Представление: Дополнения
+ВидПроекта: Расширение
+ЯзыкРазработки: Русский
+`
+
+// appliedBuildID is the build an application's card names.
+func appliedBuildID(t *testing.T, f *face, app string) string {
+	t.Helper()
+	card, err := f.run("apps get", map[string]any{"app-id": app})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return card.Obj("source").Str("project-version-id")
+}
+
+func TestAppsApplyAndEnsureWithBuildIDs(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	demo, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFace(t, s)
+	f.env["ELEMENT_PROJECT_ID"] = demo.ProjectID
+	running := appliedBuildID(t, f, demo.AppID)
+
+	// A second build in the project, uploaded by the shared upload operation.
+	dir := demoCopy(t, nil)
+	res, err := f.run("build", map[string]any{"project-dir": dir, "output": t.TempDir(), "build-version": "1.0-9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, _ := f.context().Client()
+	up, err := upload.Upload(context.Background(), cl, upload.Options{File: res.Str("file"), ProjectID: demo.ProjectID})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// ensure: the application runs the requested build / another one.
+	ans, err := f.run("apps ensure", map[string]any{"name": demo.AppName, "version-id": running, "verify": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Value("applied") != true || ans.Value("applied-version-id") != running || ans.Obj("verify") == nil || f.exit != 0 {
+		t.Fatalf("ensure on the running build: %v (exit %d)", ans, f.exit)
+	}
+	if !f.log.has("уже работает на сборке " + running) {
+		t.Errorf("log:\n%s", f.log)
+	}
+	ans, err = f.run("apps ensure", map[string]any{"name": demo.AppName, "version-id": up.AssemblyID})
+	if err != nil || ans.Value("applied") != false || ans.Value("applied-version-id") != running || f.exit != 0 {
+		t.Fatalf("ensure on another build: %v, %v (exit %d)", ans, err, f.exit)
+	}
+
+	// ensure --apply: applied and verified.
+	ans, err = f.run("apps ensure", map[string]any{"name": demo.AppName, "version-id": up.AssemblyID, "apply": true})
+	if err != nil || ans.Value("applied") != true || ans.Obj("verify").Value("ok") != true || f.exit != 0 {
+		t.Fatalf("ensure --apply: %v, %v", ans, err)
+	}
+
+	// apps apply back to the first build, by name, positionally.
+	ans, err = f.run("apps apply", map[string]any{"app-id": demo.AppName, "version-id": running})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Value("ok") != true || ans.Value("applied-version-id") != running || ans.Value("app-id") != demo.AppID {
+		t.Fatalf("apps apply: %v", ans)
+	}
+	if !f.log.has("применение сборки " + running + " началось") {
+		t.Errorf("log:\n%s", f.log)
+	}
+
+	// apply_build on MCP returns at once with the platform's answer; the
+	// application id is used as given.
+	f.surface = command.MCP
+	ans, err = f.run("apply_build", map[string]any{"app-id": demo.AppID, "version-id": up.AssemblyID})
+	if err != nil || ans.Str("id") != demo.AppID {
+		t.Fatalf("apply_build: %v, %v", ans, err)
+	}
+	if _, err := f.run("apply_build", map[string]any{"app-id": demo.AppName, "version-id": up.AssemblyID}); err == nil {
+		t.Error("apply_build resolved a name")
+	}
+	ans, err = f.run("verify_deploy", map[string]any{"app-id": demo.AppID, "version-id": up.AssemblyID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Right after the call the apply may still run; verify_deploy reports
+	// what the card says at that moment, and the report has every key.
+	if len(ans.Keys()) != 27 {
+		t.Fatalf("verify report keys %v", ans.Keys())
+	}
+}
+
+func TestCreateFindsTheBuildsRealProject(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	demo, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFace(t, s)
+	// A build of another project.
+	other := writeProject(t, "Globex", "Other", "Ид: 3d9f7a10-8e21-4c4b-9a55-1b2c3d4e5f99\nИмя: Other\nПоставщик: Globex\nПредставление: Другой\nЯзыкРазработки: Русский\n", "метод М()\n;\n")
+	res, err := f.run("build", map[string]any{"project-dir": other, "output": t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, _ := f.context().Client()
+	up, err := upload.Upload(context.Background(), cl, upload.Options{File: res.Str("file")})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The project from a flag is refused with the owner named.
+	_, err = f.run("apps create", map[string]any{"name": "x1", "project-id": demo.ProjectID, "version-id": up.AssemblyID})
+	if err == nil || !strings.Contains(err.Error(), "--project-id "+up.ProjectID) {
+		t.Fatalf("flag project: %v", err)
+	}
+	// The project from the environment yields to the build's own.
+	f.env["ELEMENT_PROJECT_ID"] = demo.ProjectID
+	ans, err := f.run("apps create", map[string]any{"name": "x2", "version-id": up.AssemblyID, "wait": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Obj("verify").Value("ok") != true || f.exit != 0 {
+		t.Fatalf("create: %v", ans)
+	}
+	if !f.log.has("принадлежит проекту «Другой» (" + up.ProjectID + "), сверяю с ним") {
+		t.Errorf("log:\n%s", f.log)
+	}
+
+	// MCP create_app without version_id takes the project's newest build and
+	// verifies with verify.
+	f.surface = command.MCP
+	ans, err = f.run("create_app", map[string]any{"name": "x3", "project-id": demo.ProjectID, "verify": true, "development-mode": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Value("development-mode") != false || ans.Obj("verify").Value("applied-version") != "1.0-3" {
+		t.Fatalf("create_app: %v", ans)
+	}
+}
+
+func TestExtensionDeployVerifiedThroughItsRow(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	demo, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFace(t, s)
+	f.env["ELEMENT_APP_ID"] = demo.AppID
+	ext := writeProject(t, "Acme", "Extras", extensionDescriptor, "метод Доп()\n;\n")
+	// The first upload (without a project id) creates the extension project.
+	res, err := f.run("build", map[string]any{"project-dir": ext, "output": t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, _ := f.context().Client()
+	first, err := upload.Upload(context.Background(), cl, upload.Options{File: res.Str("file")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	extProject := first.ProjectID
+
+	ans, err := f.run("deploy", map[string]any{"project-dir": ext, "project-id": extProject})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, f.log)
+	}
+	if ans.Value("ok") != true || ans.Value("applied") != true || ans.Value("extension-project-id") != extProject ||
+		ans.Obj("extension").Value("assembly-version") != ans.Value("assembly-version") {
+		t.Fatalf("extension deploy: %v\n%s", ans, f.log)
+	}
+	if !f.log.has("расширение приложения работает на версии " + ans.Str("assembly-version")) {
+		t.Errorf("no evidence line:\n%s", f.log)
+	}
+	// The card still names the application's own build.
+	if ans.Value("applied-version-id") != ans.Value("assembly-id") || appliedBuildID(t, f, demo.AppID) == ans.Str("assembly-id") {
+		t.Errorf("report %v", ans)
+	}
+	good := ans.Str("assembly-id")
+
+	// verify-deploy learns by itself that the build is an extension's.
+	ans, err = f.run("verify-deploy", map[string]any{"version-id": good})
+	if err != nil || ans.Value("applied") != true || ans.Value("extension-project-id") != extProject {
+		t.Fatalf("verify-deploy of the extension build: %v, %v", ans, err)
+	}
+	// ensure with the extension's build: applied, with the row.
+	ans, err = f.run("apps ensure", map[string]any{"name": demo.AppName, "version-id": good})
+	if err != nil || ans.Value("applied") != true || ans.Obj("extension") == nil {
+		t.Fatalf("ensure: %v, %v", ans, err)
+	}
+
+	// A broken extension build: the row keeps the previous version.
+	os.WriteFile(filepath.Join(ext, "Основное", "Модуль.xbsl"), []byte("#error сломано\n"), 0o644)
+	ans, err = f.run("deploy", map[string]any{"project-dir": ext, "project-id": extProject})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Value("ok") != false || ans.Value("applied") != false || ans.Value("applied-version-id") != good ||
+		!strings.Contains(strings.Join(toStrings(ans.Value("problems")), "\n"), "расширение Acme/Extras работает на сборке") {
+		t.Fatalf("broken extension deploy: %v", ans)
+	}
+	if f.exit != 1 {
+		t.Errorf("exit %d", f.exit)
+	}
+
+	// An older server without Console API 2.1 cannot tell: applied null, not ok.
+	os.WriteFile(filepath.Join(ext, "Основное", "Модуль.xbsl"), []byte("метод Доп()\n;\n"), 0o644)
+	s.SetAPI21(false)
+	ans, err = f.run("deploy", map[string]any{"project-dir": ext, "project-id": extProject})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Value("applied") != nil || ans.Value("ok") != false ||
+		!strings.Contains(strings.Join(toStrings(ans.Value("problems")), "\n"), "нельзя проверить") {
+		t.Fatalf("no 2.1: %v", ans)
+	}
+}
+
+func TestDeployEndingInStatusErrorFailsWithTheServerLogHint(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	demo, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetApplyLeavesError(true)
+	f := newFace(t, s)
+	f.env["ELEMENT_APP_ID"], f.env["ELEMENT_PROJECT_ID"] = demo.AppID, demo.ProjectID
+	// A refusal without a located error (no development language).
+	dir := writeProject(t, "Acme", "Tasks", "Ид: 7c1e5a40-3d2b-4f6a-9e81-0a4b6c2d8f10\nИмя: Tasks\nПоставщик: Acme\nПредставление: Задачи команды\n", "метод М()\n;\n")
+	_, err = f.run("deploy", map[string]any{"project-dir": dir})
+	var ae *platform.APIError
+	if !errors.As(err, &ae) || !strings.Contains(ae.Message, "в статусе Error") || !strings.Contains(ae.Hint, "server.log") ||
+		!strings.Contains(ae.Message, "server.log") {
+		t.Fatalf("want the Error status with the server-log hint, got %#v", err)
+	}
+	// With a located compile error the text is enough: no hint.
+	_, err = f.run("deploy", map[string]any{"project-dir": demoCopy(t, breakSource)})
+	if !errors.As(err, &ae) || ae.Hint != "" || !strings.Contains(ae.Message, "Задачи.xbsl [") {
+		t.Fatalf("want the located error without a hint, got %#v", err)
+	}
+}
+
+func TestMCPAnswersCarryTheLog(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	demo, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFace(t, s)
+	f.surface = command.MCP
+	ans, err := f.run("deploy", map[string]any{"app-id": demo.AppName, "project-id": demo.ProjectID, "project-dir": demoCopy(t, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logLines := toStrings(ans.Value("log"))
+	if ans.Value("ok") != true || ans.Value("app-id-source") != "flag" || len(logLines) < 5 || ans.Keys()[len(ans.Keys())-1] != "log" {
+		t.Fatalf("deploy on MCP: %v", ans)
+	}
+	ans, err = f.run("probe", map[string]any{"project-dir": demoCopy(t, nil), "keep": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ans.Obj("cleanup").Value("kept") != true || len(toStrings(ans.Value("log"))) == 0 {
+		t.Fatalf("probe on MCP: %v", ans)
+	}
+	kept := ans.Str("app-id")
+	ans, err = f.run("probe_cleanup", map[string]any{"cleanup": []any{kept, demo.AppName}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanups, _ := ans.Value("cleanups").([]any)
+	if ans.Value("ok") != false || len(cleanups) != 2 || cleanups[0].(*jsonx.Object).Value("ok") != true ||
+		cleanups[1].(*jsonx.Object).Value("app-id") != demo.AppName || len(toStrings(ans.Value("log"))) == 0 {
+		t.Fatalf("probe_cleanup on MCP: %v", ans)
+	}
+	// The CLI answer has no log field: the lines went to stderr.
+	f.surface = command.CLI
+	ans, err = f.run("verify-deploy", map[string]any{"app-id": demo.AppID})
+	if err != nil || ans.Has("log") {
+		t.Fatalf("verify-deploy on the CLI: %v, %v", ans, err)
+	}
+}
+
+func toStrings(v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case []string:
+		return x
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,452 @@
+package deploy
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/ops/buildlist"
+	"github.com/elemctl/elemctl/internal/ops/upload"
+	"github.com/elemctl/elemctl/internal/platform"
+)
+
+// CreateOptions are the inputs of apps create / apps ensure (spec cli.md §8).
+type CreateOptions struct {
+	Name string
+	// ProjectID is the project; ProjectFromEnv tells that it came from
+	// ELEMENT_PROJECT_ID rather than a flag (an env project yields to the
+	// build's real owner, a flag is refused instead).
+	ProjectID      string
+	ProjectFromEnv bool
+	VersionID      string
+	LatestBuild    bool
+	// LatestNeedsProject is the message key for a newest-build source
+	// without a project, in the words of the caller's face ("" = the CLI's).
+	LatestNeedsProject string
+	SpaceID            string
+	TechVersion        string
+	DevMode            bool
+	Wait, Verify       bool
+	NoVerify           bool
+	// Apply (ensure only) applies the requested build to an existing
+	// application that runs another one.
+	Apply bool
+}
+
+func (c CreateOptions) verifyWanted() bool { return !c.NoVerify && (c.Verify || c.Wait) }
+
+// Source is the build (or, as a last resort, the project) an application
+// is created from.
+type Source struct {
+	BuildID   string // project-version-id
+	ProjectID string // the whole project (image-id) when no build is named
+	Version   string // the build's version when known
+}
+
+// Body is the source object of a create request.
+func (s Source) Body() *jsonx.Object {
+	if s.BuildID != "" {
+		return jsonx.New("type", "repository", "project-version-id", s.BuildID)
+	}
+	return jsonx.New("type", "repository", "image-id", s.ProjectID)
+}
+
+// SelectSource picks what to create from (spec cli.md §8.1): the given
+// build – checked against the project's build list, with the search for
+// its real owner when the project does not list it – or the project's
+// newest build (--latest-build), or the whole project.
+func (o *Ops) SelectSource(ctx context.Context, opts CreateOptions) (Source, error) {
+	project, version := opts.ProjectID, strings.TrimSpace(opts.VersionID)
+	switch {
+	case version != "" && project != "":
+		return o.checkBuildSource(ctx, opts, project, version)
+	case version != "":
+		return Source{BuildID: version}, nil
+	case opts.LatestBuild:
+		if project == "" {
+			key := opts.LatestNeedsProject
+			if key == "" {
+				key = "cli.source-latest-needs-project"
+			}
+			return Source{}, platform.ConfigErrorf(key)
+		}
+		cards, err := o.listBuilds(ctx, project)
+		if err != nil {
+			return Source{}, err
+		}
+		if len(cards) == 0 {
+			return Source{}, platform.ConfigErrorf("cli.source-no-builds", "project", project)
+		}
+		buildlist.Sort(cards)
+		return Source{BuildID: buildlist.ID(cards[0]), Version: buildlist.Version(cards[0])}, nil
+	case project != "":
+		o.logf("cli.source-whole-project")
+		return Source{ProjectID: project}, nil
+	}
+	return Source{}, platform.ConfigErrorf("cli.source-missing")
+}
+
+// listsBuild tells whether a build list names ref by id or version.
+func listsBuild(cards []*jsonx.Object, ref string) *jsonx.Object {
+	for _, c := range cards {
+		for _, k := range []string{"id", "image-id", "assembly-id", "assembly-version", "project-version"} {
+			if c.Str(k) == ref {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+func (o *Ops) checkBuildSource(ctx context.Context, opts CreateOptions, project, version string) (Source, error) {
+	cards, err := o.listBuilds(ctx, project)
+	if err != nil {
+		return Source{}, err
+	}
+	if c := listsBuild(cards, version); c != nil {
+		return Source{BuildID: buildlist.ID(c), Version: buildlist.Version(c)}, nil
+	}
+	owner, searched := o.findBuildOwner(ctx, version)
+	if owner != nil {
+		ownerID, ownerName := owner.Str("id"), owner.Str("name")
+		if opts.ProjectFromEnv {
+			o.logf("cli.source-other-project-env", "build", version, "project", project, "name", ownerName, "owner", ownerID)
+			return Source{BuildID: version}, nil
+		}
+		return Source{}, platform.ConfigErrorf("cli.source-other-project-flag", "build", version, "project", project,
+			"name", ownerName, "owner", ownerID)
+	}
+	parts := []string{i18n.T("cli.source-not-listed", "build", version, "project", project)}
+	if app, id, ver := o.runningBuildOf(ctx, project); id != "" {
+		parts = append(parts, i18n.T("cli.source-offer-running", "app", app, "id", id, "version", ver))
+	} else {
+		parts = append(parts, i18n.T("cli.source-offer-latest"))
+	}
+	switch {
+	case searched:
+		parts = append(parts, i18n.T("cli.source-nowhere"))
+	case opts.ProjectFromEnv:
+		parts = append(parts, i18n.T("cli.source-env-project"))
+	}
+	return Source{}, &platform.Error{Kind: platform.KindConfig, Message: strings.Join(parts, ". ")}
+}
+
+// findBuildOwner looks for the project that lists a build id, the project
+// the registry remembers for it first (the upload operation's search).
+// searched is false when the project list could not be read.
+func (o *Ops) findBuildOwner(ctx context.Context, buildID string) (owner *jsonx.Object, searched bool) {
+	var first []string
+	if o.Registry != nil {
+		if remembered, ok := o.Registry.Read().ProjectOf(buildID); ok {
+			first = []string{remembered}
+		}
+	}
+	p, err := upload.FindBuildProject(ctx, o.Client, buildID, first)
+	if err != nil {
+		return nil, false
+	}
+	return p, true
+}
+
+// runningBuildOf is a build some application of the project runs, a
+// Running one preferred over a Stopped one.
+func (o *Ops) runningBuildOf(ctx context.Context, project string) (app, id, version string) {
+	apps, err := o.Client.ListApps(ctx)
+	if err != nil {
+		return "", "", ""
+	}
+	best := 0
+	for _, a := range apps {
+		if platform.IsDeletedApp(a) {
+			continue
+		}
+		pid := a.Obj("project").Str("id")
+		if pid == "" {
+			pid = a.Obj("source").Str("image-id")
+		}
+		src := a.Obj("source")
+		if pid != project || src.Str("project-version-id") == "" {
+			continue
+		}
+		rank := 1
+		if a.Str("status") == platform.StatusRunning {
+			rank = 2
+		}
+		if rank > best {
+			best, app, id, version = rank, platform.AppName(a), src.Str("project-version-id"), src.Str("project-version")
+		}
+	}
+	return app, id, version
+}
+
+// Created is the outcome of a create: the answer (the create's card, or
+// the card after the wait) with the verification and the broken wait.
+type Created struct {
+	Card   *jsonx.Object
+	Verify *Report
+	// WaitError is the wait or check that broke off (the application
+	// exists all the same).
+	WaitError error
+}
+
+// Create creates an application from the selected source and, as asked,
+// waits for it to be ready and verifies it (spec cli.md §8.1–8.2). A wait
+// that breaks off is not an error: Created.WaitError keeps it and the
+// answer keeps the application id.
+func (o *Ops) Create(ctx context.Context, opts CreateOptions, src Source) (*Created, error) {
+	body := jsonx.New("source", src.Body(), "display-name", opts.Name, "publication-context", opts.Name,
+		"development-mode", opts.DevMode)
+	if opts.SpaceID != "" {
+		body.Set("space-id", opts.SpaceID)
+	}
+	if opts.TechVersion != "" {
+		body.Set("technology-version", opts.TechVersion)
+	}
+	before := o.now().UTC().Add(-time.Second)
+	v, err := o.Client.Post(ctx, "/applications", body)
+	if err != nil {
+		return nil, err
+	}
+	card, _ := v.(*jsonx.Object)
+	if card == nil {
+		card = &jsonx.Object{}
+	}
+	out := &Created{Card: card}
+	verify := opts.verifyWanted()
+	if !opts.Wait && !verify {
+		return out, nil
+	}
+	id := card.Str("id")
+	if id == "" {
+		return out, nil
+	}
+	ready, err := o.Wait(ctx, id, GoalReady, o.limits().Ready, before)
+	if err == nil {
+		out.Card = ready
+		if verify {
+			out.Verify, err = o.Verify(ctx, VerifyRequest{AppID: id, Card: ready, ExpectedID: src.BuildID,
+				ExpectedVersion: src.Version, Since: before})
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			err = o.interrupted(ctx, err, id, src.BuildID)
+		}
+		out.WaitError = err
+		o.logf("cli.wait-broken", "app", id, "error", err)
+		cmd := "elemctl verify-deploy " + id
+		if src.BuildID != "" {
+			cmd += " --version-id " + src.BuildID
+		}
+		o.logf("cli.wait-broken-next", "command", cmd)
+	}
+	return out, nil
+}
+
+// SignIn is the sign-in field of create/ensure; its hint and note are also
+// logged, since a new application's own user list is empty.
+func (o *Ops) SignIn(card *jsonx.Object) *jsonx.Object {
+	uri := strings.TrimSpace(card.Str("uri"))
+	var url any
+	hint := i18n.T("client.sign-in-hint-later")
+	if uri != "" {
+		url = uri
+		hint = i18n.T("client.sign-in-hint", "url", uri)
+	}
+	note := i18n.T("client.sign-in-note")
+	o.log(hint)
+	o.log(note)
+	return jsonx.New("url", url, "account", "control-panel", "hint", hint, "note", note)
+}
+
+// CreateAnswer is apps create's answer: the card with sign-in, the
+// verification and the broken wait; failed tells exit 1.
+func (o *Ops) CreateAnswer(c *Created) (answer *jsonx.Object, failed bool) {
+	answer = c.Card.Clone()
+	answer.Set("sign-in", o.SignIn(c.Card))
+	if c.Verify != nil {
+		answer.Set("verify", c.Verify.JSON())
+		failed = !c.Verify.OK()
+	}
+	if c.WaitError != nil {
+		answer.Set("wait-error", platform.ErrorObject(c.WaitError))
+		failed = true
+	}
+	return answer, failed
+}
+
+// Ensure makes sure an application of the name exists (spec cli.md §8.5):
+// an existing one is reported with the state of the requested build (and
+// the build applied with Apply); an absent one is created.
+func (o *Ops) Ensure(ctx context.Context, opts CreateOptions) (answer *jsonx.Object, failed bool, err error) {
+	apps, err := o.Client.ListApps(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	found := platform.MatchAppName(apps, opts.Name, false)
+	if len(found) == 0 {
+		src, err := o.SelectSource(ctx, opts)
+		if err != nil {
+			return nil, false, err
+		}
+		c, err := o.Create(ctx, opts, src)
+		if err != nil {
+			return nil, false, err
+		}
+		answer = jsonx.New("id", c.Card.Value("id"), "created", true)
+		switch {
+		case c.WaitError != nil:
+			answer.Set("applied", nil)
+		case c.Verify != nil:
+			answer.Set("applied", c.Verify.OK())
+		default:
+			answer.Set("applied", true)
+		}
+		answer.Set("sign-in", o.SignIn(c.Card))
+		if c.Verify != nil {
+			answer.Set("verify", c.Verify.JSON())
+			failed = !c.Verify.OK()
+		}
+		if c.WaitError != nil {
+			answer.Set("wait-error", platform.ErrorObject(c.WaitError))
+			failed = true
+		}
+		return answer, failed, nil
+	}
+
+	id := found[0].Str("id")
+	card, err := o.readCard(ctx, id)
+	if err != nil {
+		return nil, false, err
+	}
+	answer = jsonx.New("id", id, "created", false, "sign-in", o.SignIn(card))
+	want := strings.TrimSpace(opts.VersionID)
+	if want == "" {
+		return answer, false, nil
+	}
+	state := o.buildState(ctx, id, card, want)
+	if state.applied != nil && *state.applied {
+		if state.extension != nil {
+			o.logf("cli.ensure.runs-extension", "build", want, "extension", state.label)
+			if v, ok := state.extension.Value("enabled").(bool); ok && !v {
+				o.logf("cli.ensure.extension-disabled", "extension", state.label)
+			}
+		} else {
+			o.logf("cli.ensure.runs", "build", want)
+		}
+		state.fill(answer)
+		if opts.Verify {
+			before := o.now().UTC().Add(-time.Duration(DefaultSinceMinutes) * time.Minute)
+			r, err := o.Verify(ctx, VerifyRequest{AppID: id, Card: card, ExpectedID: want, Since: before})
+			if err != nil {
+				return nil, false, err
+			}
+			answer.Set("applied", r.OK())
+			answer.Set("verify", r.JSON())
+			failed = !r.OK()
+		}
+		return answer, failed, nil
+	}
+	if opts.Apply {
+		r, err := o.ApplyAndVerify(ctx, id, want)
+		if err != nil {
+			return nil, false, err
+		}
+		answer.Set("applied", r.OK())
+		answer.Set("verify", r.JSON())
+		return answer, !r.OK(), nil
+	}
+	switch {
+	case state.unverifiable:
+		o.logf("cli.ensure.extension-unverifiable", "build", want, "error", state.err)
+	case state.extension == nil && state.label != "":
+		o.logf("cli.ensure.extension-missing", "build", want, "extension", state.label, "app", id)
+	case state.extension != nil:
+		o.logf("cli.ensure.extension-differs", "build", want, "extension", state.label,
+			"running", strOrDash(state.runningVersion), "app", id)
+	default:
+		o.logf("cli.ensure.differs", "running", strOrDash(state.runningID), "build", want, "app", id)
+	}
+	state.fill(answer)
+	return answer, false, nil
+}
+
+// DefaultSinceMinutes is how far back verify-deploy looks for failed
+// tasks by default.
+const DefaultSinceMinutes = 30
+
+// buildState is what an existing application runs compared with the
+// requested build.
+type buildState struct {
+	applied                   *bool
+	runningID, runningVersion *string
+	extension                 *jsonx.Object
+	extensionProjectID        string
+	label                     string
+	unverifiable              bool
+	err                       error
+}
+
+func (s *buildState) fill(answer *jsonx.Object) {
+	answer.Set("applied", boolOrNil(s.applied))
+	answer.Set("applied-version-id", strOrNil(s.runningID))
+	if s.label != "" {
+		answer.Set("extension-project-id", nonEmptyAny(s.extensionProjectID))
+		var ext any
+		if s.extension != nil {
+			ext = s.extension
+		}
+		answer.Set("extension", ext)
+	}
+}
+
+func nonEmptyAny(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// buildState compares the build an application runs with want: the card's
+// build, or – when the card names another build and want is an extension
+// build – the application's extension row.
+func (o *Ops) buildState(ctx context.Context, appID string, card *jsonx.Object, want string) *buildState {
+	src := card.Obj("source")
+	s := &buildState{runningID: nonEmpty(src.Str("project-version-id")), runningVersion: nonEmpty(src.Str("project-version"))}
+	if src.Str("project-version-id") == want {
+		s.applied = ptr(true)
+		return s
+	}
+	s.applied = ptr(false)
+	ext, err := o.findExtensionBuild(ctx, want)
+	if err != nil {
+		o.logf("cli.ensure.extension-lookup-failed", "build", want, "error", err)
+		return s
+	}
+	if ext == nil {
+		return s
+	}
+	s.label = ext.Vendor + "/" + ext.Name
+	s.extensionProjectID = ext.ProjectID
+	rows, err := o.extensionRows(ctx, appID)
+	if err != nil {
+		s.applied, s.unverifiable, s.err = nil, true, err
+		return s
+	}
+	row := matchExtensionRow(rows, ext.ProjectID, ext.Vendor, ext.Name)
+	if row == nil {
+		s.runningID, s.runningVersion = nil, nil
+		return s
+	}
+	s.extension = row
+	if pid := row.Str("project-id"); pid != "" {
+		s.extensionProjectID = pid
+	}
+	running := row.Str("assembly-version")
+	runningID := o.buildIDOfVersion(ctx, s.extensionProjectID, running)
+	s.runningVersion, s.runningID = nonEmpty(running), nonEmpty(runningID)
+	s.applied = ptr(runningID == want || (runningID == "" && running != "" && running == ext.Version))
+	return s
+}

@@ -1,0 +1,264 @@
+package deploy
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/ops/assembly"
+	"github.com/elemctl/elemctl/internal/ops/buildlist"
+	"github.com/elemctl/elemctl/internal/ops/registry"
+	"github.com/elemctl/elemctl/internal/ops/upload"
+	"github.com/elemctl/elemctl/internal/platform"
+)
+
+// Sources of the target ids in a report.
+const (
+	SourceFlag = "flag"
+	SourceEnv  = "env"
+)
+
+// DeployOptions are the inputs of a deploy after the CLI front resolved
+// them (spec cli.md §3.1).
+type DeployOptions struct {
+	// AppRef is the application id or exact name; AppIDSource is "flag" or
+	// "env", ProjectIDSource likewise.
+	AppRef, AppIDSource        string
+	ProjectID, ProjectIDSource string
+	ProjectDir, OutputDir      string
+	// Version is --build-version; "" counts the next number on.
+	Version string
+	// Branch and Commit override git when not nil.
+	Branch, Commit *string
+	// AllowDataLoss lets an apply through that the schema guard finds
+	// destroys data (a warning instead of the refusal).
+	AllowDataLoss bool
+}
+
+// Deploy builds the project, uploads the build into the project, applies
+// it, brings the application to Running and verifies that it really runs
+// the build (spec cli.md §3.2). The report's OK is the verdict; an error
+// means the cycle could not be carried out (or the application ended in
+// status Error).
+func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
+	var appID string
+	if err := o.call(ctx, func(ctx context.Context) error {
+		var e error
+		appID, e = o.Client.ResolveApp(ctx, opts.AppRef)
+		return e
+	}); err != nil {
+		return nil, err
+	}
+	started := o.now().UTC()
+	o.logf("deploy.target", "app", appID, "app_source", sourceWords(opts.AppIDSource),
+		"project", opts.ProjectID, "project_source", sourceWords(opts.ProjectIDSource))
+
+	schema, err := o.schemaGuard(ctx, opts, appID)
+	if err != nil {
+		return nil, err
+	}
+
+	dir, err := assembly.FindProjectDir(opts.ProjectDir)
+	if err != nil {
+		return nil, err
+	}
+	desc, err := assembly.ReadDescriptor(dir)
+	if err != nil {
+		return nil, err
+	}
+	base := desc.Version
+	lastBuild := ""
+	explicit := strings.TrimSpace(opts.Version) != ""
+	if explicit {
+		if !assembly.KeepsNumbering(strings.TrimSpace(opts.Version), base) {
+			o.logf("deploy.version-not-kept", "version", strings.TrimSpace(opts.Version), "base", base)
+		}
+	} else {
+		lastBuild = o.lastBuild(ctx, opts.ProjectID, base, schema)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+
+	out := opts.OutputDir
+	if out == "" {
+		if out, err = os.MkdirTemp("", "elemctl-build-"); err != nil {
+			return nil, platform.NewError(platform.KindBuild, "deploy.temp-dir", "error", err)
+		}
+	}
+	res, err := assembly.Build(ctx, assembly.BuildOptions{ProjectDir: dir, OutputDir: out, Version: opts.Version,
+		LastBuild: lastBuild, Branch: opts.Branch, Commit: opts.Commit, Getenv: o.Getenv})
+	if err != nil {
+		return nil, err
+	}
+	o.logf("deploy.built", "file", res.File, "version", res.Version)
+	o.log(assembly.DirtyWarning(res.DirtyFiles))
+	o.log(assembly.SkippedWarning(res.SkippedFiles))
+	o.log(assembly.SOAPWarning(res.SOAPClientsWithoutDescription))
+
+	var up *upload.Result
+	dirty := res.Dirty
+	projectDir := res.ProjectDir
+	if err := o.call(ctx, func(ctx context.Context) error {
+		var e error
+		up, e = upload.Upload(ctx, o.Client, upload.Options{File: res.File, ProjectID: opts.ProjectID, CommitID: res.Commit,
+			Record: &upload.Record{Registry: o.Registry, Command: registry.CommandDeploy, AppID: appID, Branch: res.Branch,
+				Commit: res.Commit, Dirty: dirty, ProjectDir: &projectDir, Elemctl: o.Version},
+			Log: o.log})
+		return e
+	}); err != nil {
+		return nil, err
+	}
+	o.logf("deploy.uploaded", "id", statusWord(up.AssemblyID))
+	if up.ServerVersion != "" && up.ServerVersion != res.Version {
+		if explicit {
+			o.logf("deploy.renumbered-warning", "version", res.Version, "server", up.ServerVersion)
+		} else {
+			o.logf("deploy.renumbered-note", "version", res.Version, "server", up.ServerVersion)
+		}
+	}
+
+	body := BuildSource(up.AssemblyID)
+	if up.AssemblyID == "" {
+		body = ProjectVersionSource(opts.ProjectID, firstNonEmpty(up.ServerVersion, res.Version))
+	}
+	if _, err := o.Apply(ctx, appID, body); err != nil {
+		return nil, o.interrupted(ctx, err, appID, up.AssemblyID)
+	}
+	o.logf("deploy.apply-started")
+
+	card, err := o.EnsureRunning(ctx, appID, started)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, o.interrupted(ctx, err, appID, up.AssemblyID)
+		}
+		var ae *platform.APIError
+		if card != nil && card.Str("status") == platform.StatusError && errors.As(err, &ae) && !hasCompileLine([]string{ae.Message}) {
+			ae.Hint = i18n.T("deploy.server-log-hint")
+			ae.Message += " – " + ae.Hint
+		}
+		return nil, err
+	}
+	o.logf("deploy.verifying")
+
+	req := VerifyRequest{AppID: appID, Card: card, ExpectedVersion: res.Version, ExpectedID: up.AssemblyID,
+		UploadedVersion: up.ServerVersion, Since: started, Kind: res.Kind, Vendor: res.Vendor, Name: res.Name}
+	if res.Kind == assembly.KindExtension {
+		req.ExtensionProjectID = opts.ProjectID
+	}
+	r, err := o.Verify(ctx, req)
+	if err != nil {
+		return nil, o.interrupted(ctx, err, appID, up.AssemblyID)
+	}
+
+	r.AppIDSource, r.ProjectID, r.ProjectIDSource = opts.AppIDSource, opts.ProjectID, opts.ProjectIDSource
+	r.AssemblyID = up.AssemblyID
+	r.AssemblyVersion = nonEmpty(up.ServerVersion)
+	if up.ServerVersion != "" {
+		r.Renumbered = ptr(up.ServerVersion != res.Version)
+	}
+	r.Dirty = res.Dirty
+	if res.Dirty != nil {
+		r.DirtyFiles = append([]string{}, res.DirtyFiles...)
+	}
+	schema.fill(r)
+
+	o.logOutcome(r, res.Kind == assembly.KindExtension, schema.reason, schema.removals)
+	return r, nil
+}
+
+// lastBuild is the build to count the next number on from: the highest
+// numbered build of the base in the project's list, or the registry's
+// when this machine remembers a higher one (the platform's housekeeping
+// may have removed the newest builds from the list). "" when neither
+// knows one: the CI or default rule then numbers the build.
+//
+// The schema guard has read the list a moment before when it got that far;
+// its copy is used then.
+func (o *Ops) lastBuild(ctx context.Context, projectID, base string, schema *schemaOutcome) string {
+	best, bestCounter := "", -1
+	var builds []*jsonx.Object
+	var err error
+	if schema != nil && schema.buildsRead {
+		builds = schema.builds
+	} else if builds, err = o.listBuilds(ctx, projectID); err != nil {
+		if ctx.Err() == nil {
+			o.logf("deploy.list-unreadable", "project", projectID, "error", err)
+		}
+	}
+	for _, b := range builds {
+		v := buildlist.Version(b)
+		vb, counter, numbered := registry.SplitVersion(v)
+		if numbered && vb == base && counter > bestCounter {
+			best, bestCounter = v, counter
+		}
+	}
+	if o.Registry != nil {
+		if v, ok := o.Registry.MaxVersion(projectID, base); ok && buildlist.Counter(v) > bestCounter {
+			o.logf("deploy.counted-from-registry", "version", v)
+			best = v
+		}
+	}
+	return best
+}
+
+func sourceWords(source string) string {
+	switch source {
+	case SourceFlag:
+		return i18n.T("deploy.source-flag")
+	case SourceEnv:
+		return i18n.T("deploy.source-env")
+	}
+	return source
+}
+
+// logOutcome tells the verdict: the extension evidence first, then the
+// passed line (with what the schema guard did not check, and how many
+// removals it let through), or every problem, the hint and the failure
+// line.
+func (o *Ops) logOutcome(r *Report, extension bool, schemaReason string, removals int) {
+	if extension {
+		if r.Extension != nil {
+			enabled := "true"
+			if v, ok := r.Extension.Value("enabled").(bool); ok && !v {
+				enabled = "false"
+			}
+			o.logf("deploy.extension-evidence", "version", strOrDash(r.AppliedVersion), "enabled", enabled)
+		} else {
+			o.logf("deploy.extension-evidence-none")
+		}
+	}
+	if r.OK() {
+		o.logf("deploy.passed")
+		if schemaReason != "" {
+			o.logf("deploy.schema-not-checked", "reason", schemaReason)
+		}
+		if removals > 0 {
+			o.logf("deploy.schema-removed", "count", removals)
+		}
+		return
+	}
+	for _, p := range r.Problems {
+		lines := strings.Split(p, "\n")
+		o.logf("deploy.problem", "text", lines[0])
+		for _, l := range lines[1:] {
+			if strings.TrimSpace(l) != "" {
+				o.log("    " + strings.TrimRight(l, " \r"))
+			}
+		}
+	}
+	if r.Hint != "" {
+		o.log(r.Hint)
+	}
+	o.logf("deploy.failed")
+}
+
+func strOrDash(p *string) string {
+	if p == nil || *p == "" {
+		return "–"
+	}
+	return *p
+}

@@ -1,0 +1,179 @@
+package deploy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/ops/registry"
+	"github.com/elemctl/elemctl/internal/platform"
+)
+
+// Timeouts are the platform wait limits (spec cli.md §1.11).
+type Timeouts struct {
+	Stop    time.Duration // until Stopped
+	Start   time.Duration // until a stable status / Running
+	Ready   time.Duration // a new application: stable status and an address
+	Delete  time.Duration // until the card is gone or Deleted
+	Unknown time.Duration // UNKNOWN in a row before a wait gives up
+	Busy    time.Duration // an apply refused as "busy"
+	// Cleanup bounds the whole cleanup of an interrupted probe (it runs on a
+	// fresh context after the caller's has ended).
+	Cleanup time.Duration
+}
+
+// DefaultTimeouts are the limits of the reference tool; Cleanup is ours.
+var DefaultTimeouts = Timeouts{
+	Stop:    180 * time.Second,
+	Start:   300 * time.Second,
+	Ready:   600 * time.Second,
+	Delete:  180 * time.Second,
+	Unknown: 60 * time.Second,
+	Busy:    180 * time.Second,
+	Cleanup: 240 * time.Second,
+}
+
+// Ops runs the long operations of one call: deploy, apply, verify, probe,
+// create/ensure. It talks to the platform only through Client, tells
+// progress through Log and Status, and measures time with Clock.
+type Ops struct {
+	Client *platform.Client
+	Clock  Clock
+	Poll   PollPolicy
+	Limits Timeouts
+	// Log receives progress and warning lines; Status the transient line of
+	// a long wait (elapsed time and the current status).
+	Log    func(string)
+	Status func(string)
+	// Registry is the local registry of uploads; nil disables it.
+	Registry *registry.Registry
+	// Getenv reads the call's environment (CI variables of the build).
+	Getenv func(string) string
+	// Version is elemctl's own version, written to registry lines.
+	Version string
+	// DeleteApp and DeleteBuild are the platform command tree's operations
+	// (the refusal hint of a delete, the address fallbacks of a build),
+	// handed in so each exists once. DeleteBuild takes a version or an id.
+	DeleteApp   func(ctx context.Context, appID string) error
+	DeleteBuild func(ctx context.Context, projectID, ref string) error
+	// ServerStart is how long a request refused with "console not found"
+	// is repeated per outage; 0 fails at once (only deploy waits).
+	ServerStart time.Duration
+
+	outage time.Time // start of the current server-start outage
+}
+
+func (o *Ops) clock() Clock {
+	if o.Clock == nil {
+		return RealClock
+	}
+	return o.Clock
+}
+
+func (o *Ops) policy() PollPolicy {
+	if o.Poll.First <= 0 {
+		return DefaultPolicy
+	}
+	return o.Poll
+}
+
+func (o *Ops) limits() Timeouts {
+	l := o.Limits
+	def := DefaultTimeouts
+	for _, p := range []struct{ v, d *time.Duration }{
+		{&l.Stop, &def.Stop}, {&l.Start, &def.Start}, {&l.Ready, &def.Ready}, {&l.Delete, &def.Delete},
+		{&l.Unknown, &def.Unknown}, {&l.Busy, &def.Busy}, {&l.Cleanup, &def.Cleanup},
+	} {
+		if *p.v <= 0 {
+			*p.v = *p.d
+		}
+	}
+	return l
+}
+
+func (o *Ops) log(line string) {
+	if o.Log != nil && line != "" {
+		o.Log(line)
+	}
+}
+
+func (o *Ops) logf(key string, args ...any) { o.log(i18n.T(key, args...)) }
+
+func (o *Ops) status(text string) {
+	if o.Status != nil {
+		o.Status(text)
+	}
+}
+
+func (o *Ops) getenv(name string) string {
+	if o.Getenv == nil {
+		return ""
+	}
+	return o.Getenv(name)
+}
+
+func (o *Ops) now() time.Time { return o.clock().Now() }
+
+// call runs one request (or a short sequence that is safe to repeat)
+// inside the server-start wait: while the console answers "console not
+// found" the request is repeated, up to ServerStart per outage. A refused
+// request was never processed, so repeating it is safe.
+func (o *Ops) call(ctx context.Context, fn func(ctx context.Context) error) error {
+	var backoff *Backoff
+	for {
+		err := fn(ctx)
+		if err == nil || !platform.IsServerStarting(err) || o.ServerStart <= 0 {
+			if err == nil && !o.outage.IsZero() {
+				o.outage = time.Time{}
+				o.logf("deploy.server-up")
+			}
+			return err
+		}
+		now := o.now()
+		if o.outage.IsZero() {
+			o.outage = now
+			o.logf("deploy.server-starting", "seconds", seconds(o.ServerStart))
+		}
+		waited := now.Sub(o.outage)
+		if waited >= o.ServerStart {
+			return &serverStartTimeout{platform.NewError(platform.KindGeneral, "deploy.server-start-timeout",
+				"seconds", seconds(o.ServerStart), "console", o.Client.Config().BaseURL+"/console")}
+		}
+		if backoff == nil {
+			backoff = o.policy().Start()
+		}
+		o.status(i18n.T("deploy.status-server-starting", "elapsed", seconds(waited)))
+		pause := min(backoff.Next(), o.ServerStart-waited)
+		if err := o.clock().Sleep(ctx, pause); err != nil {
+			return err
+		}
+	}
+}
+
+// seconds renders a duration as whole seconds, or with a fraction when
+// shorter than ten seconds (accelerated tests).
+func seconds(d time.Duration) string {
+	s := d.Seconds()
+	if s >= 10 || s == float64(int64(s)) {
+		return fmt.Sprintf("%d", int64(s+0.5))
+	}
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.1f", s), "0"), ".")
+}
+
+// serverStartTimeout is the error of a server-start wait that ran out; it
+// reads as the platform error it wraps. Reads that may fail quietly (the
+// schema guard's) still end the call on it: the server is not there.
+type serverStartTimeout struct{ err error }
+
+func (e *serverStartTimeout) Error() string { return e.err.Error() }
+func (e *serverStartTimeout) Unwrap() error { return e.err }
+
+// serverAbsent tells whether err says the server is starting or did not
+// come up within the server-start wait.
+func serverAbsent(err error) bool {
+	var st *serverStartTimeout
+	return platform.IsServerStarting(err) || errors.As(err, &st)
+}

@@ -1,0 +1,261 @@
+package deploy
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/platform"
+)
+
+// Goal is what a status wait waits for.
+type Goal int
+
+const (
+	// GoalStable: Running, Stopped or Error (Error is returned, not failed).
+	GoalStable Goal = iota
+	// GoalRunning: Running; Error fails the wait at once.
+	GoalRunning
+	// GoalStopped: Stopped; Error fails the wait at once.
+	GoalStopped
+	// GoalReady: a new application is Running or Stopped and has its
+	// address; Error fails the wait at once.
+	GoalReady
+)
+
+func (g Goal) String() string {
+	switch g {
+	case GoalRunning:
+		return platform.StatusRunning
+	case GoalStopped:
+		return platform.StatusStopped
+	case GoalReady:
+		return "Running|Stopped + uri"
+	}
+	return "Running|Stopped|Error"
+}
+
+// IsStable tells a status a wait may end on.
+func IsStable(status string) bool {
+	switch status {
+	case platform.StatusRunning, platform.StatusStopped, platform.StatusError:
+		return true
+	}
+	return false
+}
+
+func (g Goal) reached(card *jsonx.Object) bool {
+	st := card.Str("status")
+	switch g {
+	case GoalRunning:
+		return st == platform.StatusRunning
+	case GoalStopped:
+		return st == platform.StatusStopped
+	case GoalReady:
+		return (st == platform.StatusRunning || st == platform.StatusStopped) && strings.TrimSpace(card.Str("uri")) != ""
+	}
+	return IsStable(st)
+}
+
+// readCard reads an application card once, without the client's own
+// retries: inside a wait a broken connection is just a missed poll.
+func (o *Ops) readCard(ctx context.Context, appID string) (*jsonx.Object, error) {
+	var card *jsonx.Object
+	err := o.call(ctx, func(ctx context.Context) error {
+		v, err := o.Client.Call(ctx, platform.Request{Method: http.MethodGet,
+			Path: "/applications/" + url.PathEscape(appID), ReadRetries: []time.Duration{}})
+		if err != nil {
+			return err
+		}
+		card, _ = v.(*jsonx.Object)
+		if card == nil {
+			card = &jsonx.Object{}
+		}
+		return nil
+	})
+	return card, err
+}
+
+// Wait waits for an application to reach goal within timeout. It polls
+// with the backoff of the poll policy, shows the elapsed time and the
+// status on the live line and logs each status change. A card read that
+// breaks off on the network is a missed poll; UNKNOWN is tolerated for
+// Limits.Unknown in a row. Failed tasks started at or after since (zero:
+// all of them) complete the message of an Error status.
+func (o *Ops) Wait(ctx context.Context, appID string, goal Goal, timeout time.Duration, since time.Time) (*jsonx.Object, error) {
+	clock := o.clock()
+	start := clock.Now()
+	deadline := start.Add(timeout)
+	backoff := o.policy().Start()
+	var unknownSince time.Time
+	var lastErr error
+	var last *jsonx.Object
+	lastStatus := "\x00"
+	for {
+		card, err := o.readCard(ctx, appID)
+		now := clock.Now()
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return last, ctx.Err()
+		case err != nil && platform.IsTransport(err):
+			lastErr = err
+			o.logf("deploy.wait-read-broke", "error", err)
+		case err != nil:
+			return last, err
+		default:
+			last, lastErr = card, nil
+			st := card.Str("status")
+			if st != lastStatus {
+				lastStatus = st
+				o.logf("deploy.wait-status", "app", appID, "status", statusWord(st), "elapsed", seconds(now.Sub(start)))
+			}
+			if goal.reached(card) {
+				return card, nil
+			}
+			if st == platform.StatusError && goal != GoalStable {
+				return card, o.errorStatus(ctx, appID, card, since)
+			}
+			if st == platform.StatusUnknown {
+				if unknownSince.IsZero() {
+					unknownSince = now
+				}
+				if now.Sub(unknownSince) >= o.limits().Unknown {
+					return card, &platform.APIError{Message: i18n.T("client.wait-status-unknown",
+						"app", appID, "seconds", seconds(o.limits().Unknown)), Body: card}
+				}
+			} else {
+				unknownSince = time.Time{}
+			}
+		}
+		if !now.Before(deadline) {
+			return last, o.timeoutError(appID, goal, timeout, last, lastErr)
+		}
+		o.status(i18n.T("deploy.status-wait", "app", appID, "goal", goal.String(),
+			"status", statusWord(last.Str("status")), "elapsed", seconds(now.Sub(start))))
+		pause := min(backoff.Next(), deadline.Sub(now))
+		if err := clock.Sleep(ctx, pause); err != nil {
+			return last, err
+		}
+	}
+}
+
+func statusWord(s string) string {
+	if s == "" {
+		return "–"
+	}
+	return s
+}
+
+func (o *Ops) timeoutError(appID string, goal Goal, timeout time.Duration, last *jsonx.Object, lastErr error) error {
+	msg := i18n.T("client.wait-timeout", "app", appID, "goal", goal.String(), "seconds", seconds(timeout),
+		"status", statusWord(last.Str("status")))
+	if lastErr != nil {
+		msg += ": " + lastErr.Error()
+	}
+	e := &platform.APIError{Message: msg}
+	if last != nil {
+		e.Body = last
+	}
+	return e
+}
+
+// errorStatus is the failure of an application in status Error: the card's
+// error text and the failed tasks' texts, freshest first.
+func (o *Ops) errorStatus(ctx context.Context, appID string, card *jsonx.Object, since time.Time) error {
+	parts := []string{}
+	if e := strings.TrimSpace(card.Str("error")); e != "" {
+		parts = append(parts, e)
+	}
+	if tasks, err := o.appTasks(ctx, appID); err == nil {
+		for _, t := range failedTasks(tasks, since) {
+			parts = append(parts, taskLine(t))
+		}
+	}
+	detail := strings.Join(parts, "\n")
+	if detail == "" {
+		detail = i18n.T("deploy.no-error-text")
+	}
+	return &platform.APIError{Message: i18n.T("client.app-error-status", "app", appID, "detail", detail), Body: card}
+}
+
+// WaitGone waits until an application's card answers 404 or says Deleted.
+// It reports false when the time is up.
+func (o *Ops) WaitGone(ctx context.Context, appID string, timeout time.Duration) (bool, error) {
+	clock := o.clock()
+	start := clock.Now()
+	deadline := start.Add(timeout)
+	backoff := o.policy().Start()
+	for {
+		card, err := o.readCard(ctx, appID)
+		now := clock.Now()
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return false, ctx.Err()
+		case platform.IsAPIStatus(err, http.StatusNotFound) && !platform.IsServerStarting(err) && !platform.IsBusy(err):
+			return true, nil
+		case err != nil && platform.IsTransport(err):
+			o.logf("deploy.wait-read-broke", "error", err)
+		case err != nil:
+			return false, err
+		case platform.IsDeletedApp(card):
+			return true, nil
+		default:
+			o.status(i18n.T("deploy.status-delete", "app", appID, "status", statusWord(card.Str("status")),
+				"elapsed", seconds(now.Sub(start))))
+		}
+		if !now.Before(deadline) {
+			return false, nil
+		}
+		if err := clock.Sleep(ctx, min(backoff.Next(), deadline.Sub(now))); err != nil {
+			return false, err
+		}
+	}
+}
+
+// EnsureRunning brings an application to Running after an apply (spec
+// cli.md §3.2 step 9): wait for a stable status; Running is done; Error
+// fails with the card's and the tasks' texts; any other stable status is
+// cured by a stop (unless Stopped) and a start.
+func (o *Ops) EnsureRunning(ctx context.Context, appID string, since time.Time) (*jsonx.Object, error) {
+	l := o.limits()
+	card, err := o.Wait(ctx, appID, GoalStable, l.Start, since)
+	if err != nil {
+		return card, err
+	}
+	switch card.Str("status") {
+	case platform.StatusRunning:
+		return card, nil
+	case platform.StatusError:
+		return card, o.errorStatus(ctx, appID, card, since)
+	}
+	if card.Str("status") != platform.StatusStopped {
+		o.logf("deploy.stopping", "app", appID, "status", card.Str("status"))
+		if err := o.call(ctx, func(ctx context.Context) error {
+			_, err := o.Client.Put(ctx, "/applications/"+url.PathEscape(appID)+"/status/stop", nil)
+			return err
+		}); err != nil {
+			return card, err
+		}
+		if card, err = o.Wait(ctx, appID, GoalStopped, l.Stop, since); err != nil {
+			return card, err
+		}
+	}
+	o.logf("deploy.starting", "app", appID)
+	if err := o.call(ctx, func(ctx context.Context) error {
+		_, err := o.Client.Put(ctx, "/applications/"+url.PathEscape(appID)+"/status/start", nil)
+		return err
+	}); err != nil {
+		return card, err
+	}
+	return o.Wait(ctx, appID, GoalRunning, l.Start, since)
+}
+
+// isCanceled tells an interruption of the caller from a failure.
+func isCanceled(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

@@ -1,0 +1,548 @@
+package platform
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+)
+
+// Console API prefixes.
+const (
+	API20 = "2.0"
+	API21 = "2.1"
+)
+
+const (
+	tokenLife   = 3600 * time.Second
+	tokenMargin = 30 * time.Second
+)
+
+// ClientOptions tune a client; the zero value is production behaviour.
+type ClientOptions struct {
+	// Warn receives warnings the transport itself prints (TLS verification
+	// off); nil means standard error.
+	Warn func(string)
+	// TokenCacheDir holds the token file cache; "" means the OS temp dir,
+	// "-" turns the file cache off.
+	TokenCacheDir string
+	// ReadRetryPauses are the pauses between attempts of an idempotent GET
+	// whose connection broke off (reset, closed, cut short mid-body,
+	// refused); nil means 1 s then 2 s. A timeout is never repeated.
+	ReadRetryPauses []time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// UserAgent is sent on every request.
+	UserAgent string
+}
+
+// Client talks to one stand's Console API. It is safe for concurrent use.
+type Client struct {
+	cfg  *Config
+	http *http.Client
+	opts ClientOptions
+
+	mu      sync.Mutex
+	token   string
+	expires time.Time
+}
+
+// NewClient builds a client; it needs the connection values.
+func NewClient(cfg *Config, opts ClientOptions) (*Client, error) {
+	if err := cfg.Require(); err != nil {
+		return nil, err
+	}
+	hc, err := newHTTPClient(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.ReadRetryPauses == nil {
+		opts.ReadRetryPauses = []time.Duration{time.Second, 2 * time.Second}
+	}
+	if !cfg.TLSVerify {
+		warn := opts.Warn
+		if warn == nil {
+			warn = func(s string) { fmt.Fprintln(os.Stderr, s) }
+		}
+		warn(i18n.T("transport.tls-off"))
+	}
+	return &Client{cfg: cfg, http: hc, opts: opts}, nil
+}
+
+// Config is the configuration the client was built from.
+func (c *Client) Config() *Config { return c.cfg }
+
+// Close releases idle connections.
+func (c *Client) Close() { c.http.CloseIdleConnections() }
+
+// Request is one Console API call.
+type Request struct {
+	Method string
+	// Path is relative to the API prefix, e.g. "/applications/{id}".
+	Path string
+	// API is API20 (default) or API21.
+	API   string
+	Query url.Values
+	// JSON is encoded as the body when non-nil.
+	JSON any
+	// Raw is sent as application/octet-stream when non-nil.
+	Raw []byte
+	// MayBeUnknown marks methods older servers lack: their 401 "Handler of
+	// HTTP request" answer becomes an "unknown method" error.
+	MayBeUnknown bool
+	// ReadRetries overrides the pauses between attempts after a broken
+	// connection (GET only; a timeout is never repeated).
+	ReadRetries []time.Duration
+	// Timeout overrides the configured per-request timeout. Either bounds
+	// connecting and each network operation, not the whole exchange.
+	Timeout time.Duration
+}
+
+// Response is a 2xx answer. Body is read-only: values decoded from it
+// share its memory.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Value decodes the body: nil when empty, JSON when it parses, else text.
+func (r *Response) Value() any { return decodeBody(r.Body) }
+
+func decodeBody(b []byte) any {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	// A response body is read into a fresh buffer and never changed, so
+	// the decoded strings may share it.
+	if v, err := jsonx.Decode(b); err == nil {
+		return v
+	}
+	return string(b)
+}
+
+// URL builds the full address of an API path.
+func (c *Client) URL(api, path string, q url.Values) string {
+	prefix := "/console/api/v2"
+	if api == API21 {
+		prefix = "/console/api/v2.1"
+	}
+	u := c.cfg.BaseURL + prefix + path
+	if enc := encodeQuery(q); enc != "" {
+		u += "?" + enc
+	}
+	return u
+}
+
+// encodeQuery drops empty values, as users' scripts expect no "key=" noise.
+func encodeQuery(q url.Values) string {
+	clean := url.Values{}
+	for k, vs := range q {
+		for _, v := range vs {
+			if v != "" {
+				clean.Add(k, v)
+			}
+		}
+	}
+	return clean.Encode()
+}
+
+// Do sends a request with the current token. On the first attempt only, a
+// refused token (401 other than "Handler of HTTP request", or the stale-token
+// 400) makes the client forget the token, fetch a new one and repeat the
+// request once; the second answer is final. An idempotent GET whose
+// connection broke off is repeated with pauses; nothing else is retried,
+// a timeout in particular.
+func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
+	for attempt := 0; ; attempt++ {
+		token, err := c.Token(ctx, attempt > 0)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := c.send(ctx, req, token)
+		if err != nil {
+			return nil, err
+		}
+		if resp.Status >= 200 && resp.Status < 300 {
+			return resp, nil
+		}
+		body := decodeBody(resp.Body)
+		if attempt == 0 && tokenRefused(resp.Status, body) {
+			c.invalidate()
+			continue
+		}
+		u := c.URL(req.API, req.Path, req.Query)
+		api := req.API
+		if api == "" {
+			api = API20
+		}
+		return nil, newAPIError(resp.Status, req.Method, u, body, req.MayBeUnknown, api, c.cfg.BaseURL)
+	}
+}
+
+// send performs one HTTP exchange, repeating a GET whose connection broke
+// (see brokenConnection); a timeout is final at once.
+func (c *Client) send(ctx context.Context, req Request, token string) (*Response, error) {
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	u := c.URL(req.API, req.Path, req.Query)
+	pauses := req.ReadRetries
+	if pauses == nil {
+		pauses = c.opts.ReadRetryPauses
+	}
+	if method != http.MethodGet {
+		pauses = nil
+	}
+	var body []byte
+	contentType := ""
+	switch {
+	case req.Raw != nil:
+		body, contentType = req.Raw, "application/octet-stream"
+	case req.JSON != nil:
+		b, err := jsonx.Compact(req.JSON)
+		if err != nil {
+			return nil, err
+		}
+		body, contentType = b, "application/json"
+	}
+	header := http.Header{}
+	if token != "" {
+		header.Set("Authorization", "Bearer "+token)
+	}
+	if contentType != "" {
+		header.Set("Content-Type", contentType)
+	}
+	for attempt := 0; ; attempt++ {
+		resp, err := c.exchange(ctx, method, u, body, header, req.Timeout)
+		if err == nil {
+			return resp, nil
+		}
+		if attempt >= len(pauses) || ctx.Err() != nil || !brokenConnection(err) {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(pauses[attempt]):
+		}
+	}
+}
+
+// brokenConnection tells a connection that broke – reset, closed before
+// or during the answer, an answer cut short, a refused connect – from
+// every other failure. Only these are worth repeating a GET for: they are
+// quick, and typical of a keep-alive connection the server dropped or of
+// a short outage. A timeout is not one of them (a hung server would cost
+// a timeout per attempt), nor are DNS, TLS or protocol errors, which a
+// repetition does not cure.
+func brokenConnection(err error) bool {
+	if isTimeout(err) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	var op *net.OpError
+	if !errors.As(err, &op) {
+		return false
+	}
+	switch op.Op {
+	case "read", "write":
+		return true
+	case "dial":
+		var se *os.SyscallError
+		return errors.As(op.Err, &se)
+	}
+	return false
+}
+
+// isTimeout tells a network timeout, ours or one the stack reports.
+func isTimeout(err error) bool {
+	var te *timeoutError
+	if errors.As(err, &te) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() &&
+		!errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled)
+}
+
+// exchange performs one HTTP exchange and reads the whole answer. The
+// timeout (0: the configured one) bounds connecting and each network
+// operation – sending a piece of the request, waiting for the next bytes of
+// the answer – not the whole exchange: a large upload or answer that keeps
+// flowing takes as long as it takes. The caller's context still aborts it
+// at any moment.
+func (c *Client) exchange(ctx context.Context, method, u string, body []byte, header http.Header, timeout time.Duration) (*Response, error) {
+	if timeout <= 0 {
+		timeout = c.cfg.Timeout
+	}
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var (
+		mu    sync.Mutex
+		owned *deadlineConn
+		gen   uint64
+	)
+	release := func() {
+		if owned != nil {
+			owned.disarm(gen)
+			owned = nil
+		}
+	}
+	trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
+		dc := connOf(info.Conn)
+		if dc == nil {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		release()
+		owned, gen = dc, dc.arm(timeout, cancel)
+	}}
+	// The connection goes back to the pool without a deadline once the
+	// answer is read (or the exchange failed).
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		release()
+	}()
+	ctx = httptrace.WithClientTrace(withTimeout(ctx, timeout), trace)
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	hr, err := http.NewRequestWithContext(ctx, method, u, rd)
+	if err != nil {
+		return nil, &Error{Kind: KindGeneral, Message: i18n.T("client.invalid-url", "url", u, "error", err), Err: err}
+	}
+	for k, vs := range header {
+		hr.Header[k] = vs
+	}
+	if c.opts.UserAgent != "" {
+		hr.Header.Set("User-Agent", c.opts.UserAgent)
+	}
+	resp, err := c.http.Do(hr)
+	if err != nil {
+		return nil, c.transportError(method, hr.URL, context.Cause(ctx), err)
+	}
+	defer resp.Body.Close()
+	data, err := readBody(resp)
+	if err != nil {
+		return nil, c.transportError(method, hr.URL, context.Cause(ctx), err)
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
+}
+
+// transportError maps a network failure to the error users see. cause is
+// the cause of the exchange's context: a timeout of one of its network
+// operations, or the caller's cancellation.
+func (c *Client) transportError(method string, u *url.URL, cause, err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var te *timeoutError
+	if !errors.As(err, &te) {
+		if errors.As(cause, &te) {
+			err = te
+		}
+	}
+	var msg string
+	if te != nil {
+		msg = i18n.T("client.timeout", "method", method, "url", u.Redacted(),
+			"seconds", seconds(te.after), "phase", i18n.T("client.timeout-"+te.op))
+	} else {
+		msg = i18n.T("client.network-error", "method", method, "url", u.Redacted(), "error", err)
+	}
+	if p := proxyFor(c.cfg, u); p != "" {
+		msg += " – " + i18n.T("client.proxy-hint", "proxy", p)
+	}
+	return &Error{Kind: KindTransport, Message: msg, Err: err}
+}
+
+// tokenRefused tells a refused token from other failures: a 401 that is not
+// the "no such handler" answer, or the platform's stale-token 400.
+func tokenRefused(status int, body any) bool {
+	switch status {
+	case http.StatusUnauthorized:
+		return !reHandlerNotFound().MatchString(bodyText(body))
+	case http.StatusBadRequest:
+		o, ok := body.(*jsonx.Object)
+		if !ok {
+			return false
+		}
+		code, _ := o.Value("error_code").(string)
+		desc, _ := o.Value("error_description").(string)
+		return strings.EqualFold(code, "invalid_request") && reStaleToken().MatchString(desc)
+	}
+	return false
+}
+
+// Token returns a bearer token: the one held while more than 30 s of its
+// assumed hour remain, else the file cache's, else a fresh one.
+func (c *Client) Token(ctx context.Context, force bool) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.opts.Now()
+	if !force && c.token != "" && now.Before(c.expires.Add(-tokenMargin)) {
+		return c.token, nil
+	}
+	if !force {
+		if tok, exp, ok := c.readTokenCache(); ok && now.Before(exp.Add(-tokenMargin)) {
+			c.token, c.expires = tok, exp
+			return tok, nil
+		}
+	}
+	asked := now
+	tok, err := c.requestToken(ctx)
+	if err != nil {
+		return "", err
+	}
+	c.token, c.expires = tok, asked.Add(tokenLife)
+	c.writeTokenCache(tok, c.expires)
+	return tok, nil
+}
+
+// invalidate forgets the held token and removes its cache file.
+func (c *Client) invalidate() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.token, c.expires = "", time.Time{}
+	if p := c.tokenCachePath(); p != "" {
+		_ = os.Remove(p)
+	}
+}
+
+func (c *Client) requestToken(ctx context.Context) (string, error) {
+	u := c.cfg.BaseURL + "/console/sys/token"
+	basic := base64.StdEncoding.EncodeToString([]byte(c.cfg.ClientID + ":" + c.cfg.ClientSecret))
+	header := http.Header{}
+	header.Set("Authorization", "Basic "+basic)
+	header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := c.exchange(ctx, http.MethodPost, u, []byte("grant_type=client_credentials"), header, 0)
+	if err != nil {
+		return "", err
+	}
+	body := decodeBody(resp.Body)
+	if resp.Status == http.StatusNotFound && reConsoleNotFound().MatchString(bodyText(body)) {
+		return "", newAPIError(resp.Status, http.MethodPost, u, body, false, API20, c.cfg.BaseURL)
+	}
+	if resp.Status < 200 || resp.Status >= 300 {
+		return "", &APIError{Message: i18n.T("auth.token-http", "status", resp.Status),
+			Status: resp.Status, Method: http.MethodPost, URL: u, Body: redactTokenBody(body)}
+	}
+	if o, ok := body.(*jsonx.Object); ok {
+		for _, k := range []string{"id_token", "token", "value", "access_token"} {
+			s := strings.TrimSpace(o.Str(k))
+			if s != "" && s != "Not implemented" {
+				return s, nil
+			}
+		}
+	}
+	return "", &APIError{Message: i18n.T("auth.no-token"), Status: resp.Status, Method: http.MethodPost, URL: u}
+}
+
+// redactTokenBody keeps token-like fields of a refused token answer out of
+// error output.
+func redactTokenBody(body any) any {
+	o, ok := body.(*jsonx.Object)
+	if !ok {
+		return body
+	}
+	o = o.Clone()
+	for _, k := range []string{"id_token", "token", "value", "access_token", "refresh_token"} {
+		if o.Has(k) {
+			o.Set(k, "***")
+		}
+	}
+	return o
+}
+
+type tokenCacheFile struct {
+	Token   string  `json:"token"`
+	Expires float64 `json:"expires"`
+}
+
+func (c *Client) tokenCachePath() string {
+	dir := c.opts.TokenCacheDir
+	if dir == "-" {
+		return ""
+	}
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	sum := sha256.Sum256([]byte(c.cfg.BaseURL + "|" + c.cfg.ClientID))
+	return filepath.Join(dir, "elemctl-token-"+hex.EncodeToString(sum[:])[:16]+".json")
+}
+
+// The file cache is only a speed-up: every failure is ignored.
+func (c *Client) readTokenCache() (string, time.Time, bool) {
+	p := c.tokenCachePath()
+	if p == "" {
+		return "", time.Time{}, false
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return "", time.Time{}, false
+	}
+	var f tokenCacheFile
+	if json.Unmarshal(data, &f) != nil || f.Token == "" {
+		return "", time.Time{}, false
+	}
+	sec := int64(f.Expires)
+	return f.Token, time.Unix(sec, int64((f.Expires-float64(sec))*1e9)), true
+}
+
+func (c *Client) writeTokenCache(tok string, exp time.Time) {
+	p := c.tokenCachePath()
+	if p == "" {
+		return
+	}
+	data, _ := json.Marshal(tokenCacheFile{Token: tok, Expires: float64(exp.UnixNano()) / 1e9})
+	tmp := fmt.Sprintf("%s.%d.tmp", p, os.Getpid())
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return
+	}
+	// WriteFile keeps the mode of an existing file; make sure it is private.
+	_ = os.Chmod(tmp, 0o600)
+	if os.Rename(tmp, p) != nil {
+		_ = os.Remove(tmp)
+	}
+}
+
+// readBody reads a whole answer, sizing the buffer from Content-Length so a
+// list of thousands of cards is not copied over and over while it grows.
+func readBody(resp *http.Response) ([]byte, error) {
+	if n := resp.ContentLength; n > 0 && n < 1<<30 {
+		buf := bytes.NewBuffer(make([]byte, 0, n+1))
+		_, err := buf.ReadFrom(resp.Body)
+		return buf.Bytes(), err
+	}
+	return io.ReadAll(resp.Body)
+}

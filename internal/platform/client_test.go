@@ -1,0 +1,404 @@
+package platform_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/stand"
+	"github.com/elemctl/elemctl/internal/stand/standtest"
+)
+
+// newClient connects a client to a stand with a private token cache.
+func newClient(t *testing.T, s *stand.Stand, tune ...func(*platform.Config)) *platform.Client {
+	t.Helper()
+	cfg := &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(),
+		TLSVerify: true, TLSStrict: true, Timeout: 10 * time.Second}
+	for _, f := range tune {
+		f(cfg)
+	}
+	cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: t.TempDir(), ReadRetryPauses: []time.Duration{time.Millisecond, time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return cl
+}
+
+// apiCalls counts requests to one method and path.
+func apiCalls(s *stand.Stand, method, path string) int {
+	n := 0
+	for _, c := range s.Calls() {
+		if c.Method == method && c.Path == path {
+			n++
+		}
+	}
+	return n
+}
+
+func TestTokenIsReusedWithinItsHour(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	cl := newClient(t, s)
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		if _, err := cl.ListApps(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := s.TokenCalls(); n != 1 {
+		t.Fatalf("token endpoint called %d times, want 1", n)
+	}
+}
+
+func TestRefusedTokenIsRenewedOnceAndTheRequestRepeated(t *testing.T) {
+	for _, code := range []int{401, 400} {
+		t.Run(map[int]string{401: "401", 400: "stale-token 400"}[code], func(t *testing.T) {
+			s := standtest.Start(t, stand.Options{})
+			s.SetStaleTokenAnswer(code)
+			cl := newClient(t, s)
+			ctx := context.Background()
+			if _, err := cl.ListApps(ctx); err != nil {
+				t.Fatal(err)
+			}
+			s.ExpireTokens()
+			if _, err := cl.ListApps(ctx); err != nil {
+				t.Fatalf("after the refusal: %v", err)
+			}
+			if n := s.TokenCalls(); n != 2 {
+				t.Errorf("token endpoint called %d times, want 2", n)
+			}
+			if n := apiCalls(s, "GET", "/console/api/v2/applications"); n != 3 {
+				t.Errorf("applications read %d times, want 3 (1 + refused + repeated)", n)
+			}
+		})
+	}
+}
+
+func TestOrdinary400IsNotRetried(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	cl := newClient(t, s)
+	ctx := context.Background()
+	// Creating from a build nobody has is the platform's ordinary 400.
+	_, err := cl.Post(ctx, "/applications", jsonx.New("source", jsonx.New("type", "repository", "project-version-id", "00000000-0000-4000-8000-000000000000"), "display-name", "x", "publication-context", "x", "development-mode", true))
+	if !platform.IsAPIStatus(err, 400) {
+		t.Fatalf("want a 400, got %v", err)
+	}
+	if n := s.TokenCalls(); n != 1 {
+		t.Errorf("token endpoint called %d times, want 1", n)
+	}
+	if n := apiCalls(s, "POST", "/console/api/v2/applications"); n != 1 {
+		t.Errorf("create sent %d times, want 1", n)
+	}
+}
+
+func TestUnknownHandler401IsNotRetriedAndNamesTheMethod(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	s.SetAPI21(false)
+	cl := newClient(t, s)
+	ctx := context.Background()
+	i18n.SetLang(i18n.EN)
+	defer i18n.SetLang(i18n.RU)
+	_, err := cl.Call(ctx, platform.Request{Method: "GET", API: platform.API21, Path: "/applications/x/project", MayBeUnknown: true})
+	if !platform.IsUnknownMethod(err) || !platform.IsAPIStatus(err, 401) {
+		t.Fatalf("want an unknown-method 401, got %v", err)
+	}
+	if !strings.Contains(err.Error(), "does not know the method GET") || !strings.Contains(err.Error(), "2.1") {
+		t.Errorf("message: %v", err)
+	}
+	if n := s.TokenCalls(); n != 1 {
+		t.Errorf("token renewed for a missing handler: %d token calls", n)
+	}
+	// On an ordinary 2.0 call the same answer stays a plain 401.
+	_, err = cl.Get(ctx, "/no-such-thing", nil)
+	var ae *platform.APIError
+	if !errors.As(err, &ae) || ae.Status != 401 || !strings.HasPrefix(ae.Message, "Console API responded 401 to GET ") {
+		t.Fatalf("plain 401: %v", err)
+	}
+}
+
+func TestServerStartingIsRecognised(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	cl := newClient(t, s)
+	s.SetStarting(time.Minute)
+	_, err := cl.ListApps(context.Background())
+	if !platform.IsServerStarting(err) || !platform.IsAPIStatus(err, 404) {
+		t.Fatalf("want server-starting 404, got %v", err)
+	}
+	if !strings.Contains(err.Error(), s.URL()+"/console") {
+		t.Errorf("the message should name %s/console: %v", s.URL(), err)
+	}
+	s.SetStarting(0)
+	if _, err := cl.ListApps(context.Background()); err != nil {
+		t.Fatalf("after start: %v", err)
+	}
+}
+
+func TestWrappedListsAreNormalised(t *testing.T) {
+	s := standtest.Start(t, stand.Options{Wrap: true})
+	if _, err := s.SeedDemo(); err != nil {
+		t.Fatal(err)
+	}
+	cl := newClient(t, s)
+	apps, err := cl.ListApps(context.Background())
+	if err != nil || len(apps) != 1 {
+		t.Fatalf("apps %d, err %v", len(apps), err)
+	}
+}
+
+func TestAPIErrorShape(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	cl := newClient(t, s)
+	i18n.SetLang(i18n.EN)
+	defer i18n.SetLang(i18n.RU)
+	_, err := cl.GetApp(context.Background(), "01900000-0000-7000-8000-0000000000ff")
+	var ae *platform.APIError
+	if !errors.As(err, &ae) || ae.Status != 404 {
+		t.Fatalf("got %v", err)
+	}
+	want := "Console API responded 404 to GET " + s.URL() + "/console/api/v2/applications/01900000-0000-7000-8000-0000000000ff"
+	if !strings.HasPrefix(ae.Message, want) {
+		t.Errorf("message %q, want prefix %q", ae.Message, want)
+	}
+	obj := platform.ErrorObject(err)
+	if got := strings.Join(obj.Keys(), ","); got != "error,status,method,url,body" {
+		t.Errorf("error object keys %s", got)
+	}
+	i18n.SetLang(i18n.RU)
+	_, err = cl.GetApp(context.Background(), "01900000-0000-7000-8000-0000000000ff")
+	if !strings.HasPrefix(err.Error(), "Console API ответил 404 на GET ") {
+		t.Errorf("ru message: %v", err)
+	}
+}
+
+func TestResolveApp(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	info, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := newClient(t, s)
+	ctx := context.Background()
+	id, err := cl.ResolveApp(ctx, strings.ToUpper(info.AppName))
+	if err != nil || id != info.AppID {
+		t.Fatalf("by name, any case: %q %v", id, err)
+	}
+	if id, err := cl.ResolveApp(ctx, "01900000-0000-7000-8000-0000000000aa"); err != nil || id != "01900000-0000-7000-8000-0000000000aa" {
+		t.Fatalf("a UUID passes through: %q %v", id, err)
+	}
+	calls := len(s.Calls())
+	_, _ = cl.ResolveApp(ctx, "01900000-0000-7000-8000-0000000000aa")
+	if len(s.Calls()) != calls {
+		t.Errorf("a UUID made a request")
+	}
+	if _, err := cl.ResolveApp(ctx, "nope"); err == nil || !platform.IsConfig(err) {
+		t.Fatalf("unknown name: %v", err)
+	}
+
+	// Two live applications with one name: ambiguity lists both ids.
+	src := jsonx.New("type", "repository", "project-version-id", firstBuild(t, cl, info.ProjectID))
+	var ids []string
+	for i := 0; i < 2; i++ {
+		v, err := cl.Post(ctx, "/applications", jsonx.New("source", src, "display-name", "twin", "publication-context", "twin-"+string(rune('a'+i)), "development-mode", true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, v.(*jsonx.Object).Str("id"))
+	}
+	_, err = cl.ResolveApp(ctx, "twin")
+	if err == nil || !platform.IsConfig(err) || !strings.Contains(err.Error(), ids[0]) || !strings.Contains(err.Error(), ids[1]) {
+		t.Fatalf("ambiguity should list both ids: %v", err)
+	}
+
+	// A deleted namesake is skipped.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		// A just-created application is busy until it is ready.
+		_, err := cl.Delete(ctx, "/applications/"+ids[1])
+		if err == nil {
+			break
+		}
+		if !platform.IsBusy(err) || time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	for {
+		id, err := cl.ResolveApp(ctx, "twin")
+		if err == nil {
+			if id != ids[0] {
+				t.Fatalf("resolved to %s, want %s", id, ids[0])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the deleted twin still counts: %v", err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func firstBuild(t *testing.T, cl *platform.Client, project string) string {
+	t.Helper()
+	builds, err := cl.List(context.Background(), platform.Request{Path: "/projects/" + project + "/assemblies"}, "assemblies")
+	if err != nil || len(builds) == 0 {
+		t.Fatalf("builds of %s: %d %v", project, len(builds), err)
+	}
+	return builds[0].Str("id")
+}
+
+func TestBrokenConnectionIsRepeatedForGETOnly(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	cl := newClient(t, s)
+	ctx := context.Background()
+	s.BreakNextResponses("GET", "/console/api/v2/applications", 2)
+	if _, err := cl.ListApps(ctx); err != nil {
+		t.Fatalf("a GET should survive two broken answers: %v", err)
+	}
+	if n := apiCalls(s, "GET", "/console/api/v2/applications"); n != 3 {
+		t.Errorf("GET sent %d times, want 3", n)
+	}
+	s.BreakNextResponses("POST", "/console/api/v2/applications", 1)
+	_, err := cl.Post(ctx, "/applications", jsonx.New("display-name", "x"))
+	if !platform.IsTransport(err) {
+		t.Fatalf("a POST is never repeated blindly: %v", err)
+	}
+	if n := apiCalls(s, "POST", "/console/api/v2/applications"); n != 1 {
+		t.Errorf("POST sent %d times, want 1", n)
+	}
+}
+
+func TestTokenFileCache(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	dir := t.TempDir()
+	cfg := &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(), TLSVerify: true, Timeout: 5 * time.Second}
+	for i := 0; i < 2; i++ {
+		cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cl.ListApps(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := s.TokenCalls(); n != 1 {
+		t.Fatalf("a second process should reuse the cached token: %d token calls", n)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "elemctl-token-*.json"))
+	if len(files) != 1 || len(filepath.Base(files[0])) != len("elemctl-token-")+16+len(".json") {
+		t.Fatalf("cache files %v", files)
+	}
+	if runtime.GOOS != "windows" {
+		st, _ := os.Stat(files[0])
+		if st.Mode().Perm() != 0o600 {
+			t.Errorf("cache file mode %v, want 0600", st.Mode().Perm())
+		}
+	}
+}
+
+func TestWrongSecretNeverShowsInTheError(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	const secret = "wrong-secret-f00d"
+	cl := newClient(t, s, func(c *platform.Config) { c.ClientSecret = secret })
+	_, err := cl.ListApps(context.Background())
+	if err == nil {
+		t.Fatal("a wrong secret was accepted")
+	}
+	out, _ := jsonx.Marshal(platform.ErrorObject(err))
+	if strings.Contains(string(out), secret) {
+		t.Fatalf("the secret leaked: %s", out)
+	}
+}
+
+func TestTLSVerifyOffWarns(t *testing.T) {
+	var warned []string
+	_, err := platform.NewClient(&platform.Config{BaseURL: "https://x.test", ClientID: "a", ClientSecret: "b", Timeout: time.Second},
+		platform.ClientOptions{Warn: func(s string) { warned = append(warned, s) }, TokenCacheDir: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "ELEMENT_TLS_VERIFY=false") {
+		t.Fatalf("warnings %v", warned)
+	}
+	_, err = platform.NewClient(&platform.Config{BaseURL: "https://x.test", ClientID: "a", ClientSecret: "b", TLSVerify: true, CAFile: filepath.Join(t.TempDir(), "none.pem")}, platform.ClientOptions{})
+	if !platform.IsConfig(err) {
+		t.Fatalf("a missing CA file is a config error: %v", err)
+	}
+}
+
+// ListKeeping gives what List gives, filtered, bare or wrapped, and keep
+// sees every card once.
+func TestListKeepingFiltersAsItReads(t *testing.T) {
+	for _, wrap := range []bool{false, true} {
+		cl, all := seededClient(t, stand.Options{Wrap: wrap}, 300, 40)
+		ctx := context.Background()
+		var want []string
+		for _, a := range all {
+			if !platform.IsDeletedApp(a) {
+				want = append(want, a.Str("id")+" "+a.Str("name")+" "+a.Str("status"))
+			}
+		}
+		seen := 0
+		live, err := cl.ListAppsKeeping(ctx, func(a *jsonx.Object) bool {
+			seen++
+			return !platform.IsDeletedApp(a)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, a := range live {
+			got = append(got, a.Str("id")+" "+a.Str("name")+" "+a.Str("status"))
+		}
+		if seen != len(all) || len(want) != 40 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("wrap=%v: keep saw %d of %d cards; kept %d cards, want the %d live ones:\n%s", wrap, seen, len(all), len(got), len(want), strings.Join(got, "\n"))
+		}
+	}
+}
+
+// An application named by reference is found among hundreds of deleted
+// ones (the list is filtered as it is read); an unknown name is an error.
+func TestResolveAppAmongDeleted(t *testing.T) {
+	cl, all := seededClient(t, stand.Options{}, 500, 5)
+	ctx := context.Background()
+	var liveOne *jsonx.Object
+	for _, a := range all {
+		if !platform.IsDeletedApp(a) {
+			liveOne = a
+			break
+		}
+	}
+	if liveOne == nil {
+		t.Fatal("no live application seeded")
+	}
+	id, err := cl.ResolveApp(ctx, strings.ToUpper(liveOne.Str("name")))
+	if err != nil || id != liveOne.Str("id") {
+		t.Fatalf("resolved %q to %q, %v; want %q", liveOne.Str("name"), id, err, liveOne.Str("id"))
+	}
+	if _, err := cl.ResolveApp(ctx, "no-such-application"); err == nil {
+		t.Fatal("an unknown name resolved")
+	}
+}
+
+// seededClient is a client of a stand seeded with total applications of
+// which live are not deleted, and the whole list as List reads it.
+func seededClient(t *testing.T, opts stand.Options, total, live int) (*platform.Client, []*jsonx.Object) {
+	t.Helper()
+	s := standtest.Start(t, opts)
+	if err := s.SeedApps(total, live); err != nil {
+		t.Fatal(err)
+	}
+	cl := newClient(t, s)
+	all, err := cl.ListApps(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cl, all
+}
