@@ -13,12 +13,12 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/platform/clientcache"
 )
 
 // Exit codes.
@@ -44,18 +44,10 @@ type app struct {
 	timeout                                        float64
 	jsonOut, quiet, showVersion                    bool
 
-	errMu sync.Mutex // serialises stderr lines from concurrent progress
-	cfg   struct {
-		once sync.Once
-		cfg  *platform.Config
-		err  error
-	}
-	client struct {
-		once sync.Once
-		cl   *platform.Client
-		err  error
-	}
-	status *statusLine
+	errMu     sync.Mutex // serialises stderr lines from concurrent progress
+	cacheOnce sync.Once
+	cache     *clientcache.Cache
+	status    *statusLine
 	// usageErr is set when cobra refused the command line.
 	ranHandler bool
 }
@@ -236,9 +228,7 @@ func (a *app) buildRoot() *cobra.Command {
 	}
 	localizeHelp(root)
 	root.SetFlagErrorFunc(localizeFlagError)
-	for _, hook := range catalogHooks {
-		hook(a)
-	}
+	a.loadPlugins()
 
 	groups := map[string]*cobra.Command{}
 	for _, g := range a.catalog.Groups() {
@@ -385,232 +375,73 @@ func actionFirstHint(root *cobra.Command, args []string) string {
 	return ""
 }
 
-// leafCommand renders one catalog command as a cobra command.
+// leafCommand renders one catalog command – core or plugin – as a cobra
+// command: its options declared and its words bound by the catalog's one
+// word binder.
 func (a *app) leafCommand(c *command.Command) *cobra.Command {
-	if c.Source != "" {
-		// Plugin commands follow the manifest's command-line rules.
-		return a.pluginLeaf(c)
-	}
 	use := c.Path[len(c.Path)-1]
-	var positionals []command.Argument
+	var posHelp []string
 	for _, arg := range c.Args {
-		if arg.Positional {
-			positionals = append(positionals, arg)
-			use += " " + metavar(arg)
-		}
-	}
-	cc := &cobra.Command{
-		Use:   use,
-		Short: i18n.T(c.Help),
-		Args:  positionalValidator(positionals),
-	}
-	flags := cc.Flags()
-	for _, arg := range c.Args {
-		name := arg.Name
-		if arg.Positional {
-			if arg.CLIAlias == "" {
-				continue
-			}
-			name = strings.TrimPrefix(arg.CLIAlias, "--")
-		}
-		help := i18n.T(arg.Help)
-		switch arg.Type {
-		case command.Bool:
-			def, _ := arg.Default.(bool)
-			flags.Bool(name, def, help)
-		case command.Int:
-			def, _ := arg.Default.(int)
-			flags.Int(name, def, help)
-		case command.Float:
-			def, _ := arg.Default.(float64)
-			flags.Float64(name, def, help)
-		default:
-			if arg.Multiple && !arg.Positional {
-				flags.StringArray(name, nil, help)
-			} else {
-				def, _ := arg.Default.(string)
-				flags.String(name, def, help)
+		if arg.Positional && !arg.Fixed {
+			use += " " + usageMetavar(arg)
+			if help := i18n.T(arg.Help); help != "" {
+				posHelp = append(posHelp, fmt.Sprintf("  %-14s %s", command.Metavar(arg), help))
 			}
 		}
-		if arg.Hidden {
-			_ = flags.MarkHidden(name)
-		}
-		if arg.Positional || arg.Type == command.Bool {
+	}
+	short := i18n.T(c.Help)
+	cc := &cobra.Command{Use: use, Short: short, Args: cobra.ArbitraryArgs}
+	if len(posHelp) > 0 {
+		cc.Long = short + "\n\n" + i18n.T("cli.help.positionals") + ":\n" + strings.Join(posHelp, "\n")
+	}
+	if c.Source != "" {
+		cc.Annotations = map[string]string{pluginAnnotation: c.Source}
+	}
+	binder := command.NewWordBinder(c, cc.Flags())
+	for _, arg := range c.Args {
+		if arg.Positional || arg.Type == command.Bool || len(arg.Choices) == 0 {
 			continue
 		}
-		if len(arg.Choices) > 0 {
-			choices := arg.Choices
-			_ = cc.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-				return choices, cobra.ShellCompDirectiveNoFileComp
-			})
-		}
+		choices := arg.Choices
+		_ = cc.RegisterFlagCompletionFunc(arg.Name, func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return choices, cobra.ShellCompDirectiveNoFileComp
+		})
 	}
 	if wantsAppCompletion(c) {
 		cc.ValidArgsFunction = a.completeAppNames
-		if flags.Lookup("app-id") != nil {
+		if cc.Flags().Lookup("app-id") != nil {
 			_ = cc.RegisterFlagCompletionFunc("app-id", a.completeAppNames)
 		}
 	}
 	cc.RunE = func(cmd *cobra.Command, args []string) error {
-		in, err := a.values(c, cmd, args)
-		if err != nil {
-			return err
+		in, err := binder.Bind(args)
+		var usage *command.UsageError
+		switch {
+		case errors.As(err, &usage):
+			return usage
+		case err != nil:
+			return &handlerError{err}
 		}
 		return a.execute(cmd.Context(), c, in)
 	}
 	return cc
 }
 
-func metavar(arg command.Argument) string {
-	mv := arg.Metavar
-	if mv == "" {
-		mv = strings.ToUpper(strings.ReplaceAll(arg.KeyName(), "-", "_"))
+// usageMetavar is a positional in a usage line, as argparse writes it:
+// NAME, [NAME], NAME [NAME ...], [NAME ...]. One an option may stand for
+// is optional on the line.
+func usageMetavar(arg command.Argument) string {
+	name := command.Metavar(arg)
+	required := arg.Required && arg.CLIAlias == ""
+	switch {
+	case arg.Multiple && required:
+		return name + " [" + name + " ...]"
+	case arg.Multiple:
+		return "[" + name + " ...]"
+	case required:
+		return name
 	}
-	if arg.Multiple {
-		mv += "..."
-	}
-	if !arg.Required {
-		mv = "[" + mv + "]"
-	}
-	return mv
-}
-
-// positionalValidator checks the count of positionals; which of them are
-// required is decided per argument (a CLI alias may stand in).
-func positionalValidator(pos []command.Argument) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		max := len(pos)
-		for _, p := range pos {
-			if p.Multiple {
-				return nil
-			}
-		}
-		if len(args) > max {
-			return fmt.Errorf("%s", i18n.T("cli.too-many-args", "args", strings.Join(args[max:], " ")))
-		}
-		return nil
-	}
-}
-
-// values turns the parsed command line into the handler's inputs.
-func (a *app) values(c *command.Command, cmd *cobra.Command, args []string) (command.Values, error) {
-	in := command.NewValues()
-	flags := cmd.Flags()
-	pos := 0
-	// Like argparse, an optional positional in front of a required one
-	// ("[APP_ID] VERSION_ID") takes a value only when there are more
-	// values than required positionals.
-	spare := len(args) - requiredPositionals(c.Args)
-	for _, arg := range c.Args {
-		key := arg.KeyName()
-		if arg.Positional {
-			var given []string
-			switch {
-			case arg.Multiple:
-				given = args[min(pos, len(args)):]
-				pos = len(args)
-			case pos < len(args) && (arg.Required || spare > 0):
-				given = []string{args[pos]}
-				pos++
-				if !arg.Required {
-					spare--
-				}
-			}
-			alias := ""
-			if arg.CLIAlias != "" {
-				alias, _ = flags.GetString(strings.TrimPrefix(arg.CLIAlias, "--"))
-			}
-			switch {
-			case len(given) > 0 && alias != "" && given[0] != alias:
-				return in, &handlerError{platform.ConfigErrorf("cli.given-twice", "a", given[0], "b", alias, "flag", arg.CLIAlias)}
-			case len(given) > 0:
-				if arg.Multiple {
-					in.Set(key, given)
-				} else {
-					in.Set(key, given[0])
-				}
-			case alias != "":
-				in.Set(key, alias)
-			case arg.Required:
-				return in, fmt.Errorf("%s", i18n.T("cli.missing-positional", "name", metavar(arg)))
-			default:
-				if arg.Default != nil {
-					in.Default(key, arg.Default)
-				}
-			}
-			continue
-		}
-		f := flags.Lookup(arg.Name)
-		if f == nil {
-			continue
-		}
-		if !f.Changed {
-			if arg.Required {
-				return in, fmt.Errorf("%s", i18n.T("cli.missing-flag", "name", "--"+arg.Name))
-			}
-			if arg.Default != nil {
-				in.Default(key, arg.Default)
-			}
-			continue
-		}
-		v, err := flagValue(flags, arg)
-		if err != nil {
-			return in, err
-		}
-		if len(arg.Choices) > 0 {
-			for _, s := range asStrings(v) {
-				if !contains(arg.Choices, s) {
-					return in, fmt.Errorf("%s", i18n.T("cli.bad-choice", "name", "--"+arg.Name, "value", s, "choices", strings.Join(arg.Choices, ", ")))
-				}
-			}
-		}
-		in.Set(key, v)
-	}
-	return in, nil
-}
-
-func requiredPositionals(args []command.Argument) int {
-	n := 0
-	for _, a := range args {
-		if a.Positional && a.Required && !a.Multiple {
-			n++
-		}
-	}
-	return n
-}
-
-func flagValue(flags *pflag.FlagSet, arg command.Argument) (any, error) {
-	switch arg.Type {
-	case command.Bool:
-		return flags.GetBool(arg.Name)
-	case command.Int:
-		return flags.GetInt(arg.Name)
-	case command.Float:
-		return flags.GetFloat64(arg.Name)
-	}
-	if arg.Multiple {
-		return flags.GetStringArray(arg.Name)
-	}
-	return flags.GetString(arg.Name)
-}
-
-func asStrings(v any) []string {
-	switch x := v.(type) {
-	case string:
-		return []string{x}
-	case []string:
-		return x
-	}
-	return nil
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
+	return "[" + name + "]"
 }
 
 // execute runs a catalog command and prints its answer.
@@ -620,18 +451,28 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 			return &handlerError{platform.ConfigErrorf("cli.local-refuses-connection", "command", c.Name(), "flags", strings.Join(given, ", "))}
 		}
 	}
-	cc := a.context()
-	answer, err := c.Run(ctx, cc, in)
+	wd, _ := os.Getwd()
+	run := &command.Call{
+		Command: c, Surface: command.CLI, Naming: command.CLINames,
+		Dir: wd, FaceEnvFile: a.envFile, Stands: a.stands(), Getenv: a.getenv, Version: versionText(),
+		Log: a.progress, Diagnostic: a.warn, Secrets: []string{a.clientSecret},
+	}
+	if !a.quiet && isTerminal(a.stderr) {
+		a.status = newStatusLine(a.stderr, &a.errMu)
+		run.Status = a.status.set
+	}
+	result, err := run.Run(ctx, in)
 	if err != nil {
 		return &handlerError{err}
 	}
-	if err := a.printAnswer(answer); err != nil {
+	answer := command.Render(result, command.CLIDialect)
+	if err := a.printAnswer(answer.Value); err != nil {
 		return &handlerError{err}
 	}
-	for _, line := range cc.Summaries() {
+	for _, line := range answer.Notes {
 		a.progress(line)
 	}
-	if code := cc.Exit(answer); code != 0 {
+	if code := answer.ExitCode(); code != 0 {
 		return &exitError{code: code}
 	}
 	return nil
@@ -673,54 +514,26 @@ func (a *app) progress(line string) {
 	fmt.Fprintln(a.stderr, line)
 }
 
-// context builds the command context of the CLI face.
-func (a *app) context() *command.Context {
-	wd, _ := os.Getwd()
-	cc := &command.Context{
-		Surface: command.CLI,
-		Getenv:  a.getenv,
-		Dir:     wd,
-		EnvFile: a.envFile,
-		Version: versionText(),
-		LogFunc: a.progress,
-	}
-	if !a.quiet && isTerminal(a.stderr) {
-		a.status = newStatusLine(a.stderr, &a.errMu)
-		cc.StatusFunc = a.status.set
-	}
-	cc.ConfigFunc = a.config
-	cc.ClientFunc = a.platformClient
-	return cc
-}
-
-func (a *app) config() (*platform.Config, error) {
-	a.cfg.once.Do(func() {
+// stands is the CLI's stand: the global connection options, the
+// environment and the .env, read on first use.
+func (a *app) stands() *clientcache.Cache {
+	a.cacheOnce.Do(func() {
 		wd, _ := os.Getwd()
-		a.cfg.cfg, a.cfg.err = platform.LoadConfig(platform.LoadOptions{
-			EnvFile: a.envFile,
-			Dir:     wd,
-			Getenv:  a.getenv,
-			Overrides: platform.Overrides{
-				BaseURL: a.baseURL, ClientID: a.clientID, ClientSecret: a.clientSecret, Timeout: a.timeout,
-			},
+		a.cache = clientcache.New(clientcache.Options{
+			Dir: wd, Getenv: a.getenv, EnvFile: a.envFile, Overrides: a.overrides(),
+			ClientOptions: platform.ClientOptions{UserAgent: "elemctl/" + versionText(), Warn: a.warn},
 		})
 	})
-	return a.cfg.cfg, a.cfg.err
+	return a.cache
 }
 
+// platformClient is the client of the CLI's stand.
 func (a *app) platformClient() (*platform.Client, error) {
-	a.client.once.Do(func() {
-		cfg, err := a.config()
-		if err != nil {
-			a.client.err = err
-			return
-		}
-		a.client.cl, a.client.err = platform.NewClient(cfg, platform.ClientOptions{
-			UserAgent: "elemctl/" + versionText(),
-			Warn:      a.warn,
-		})
-	})
-	return a.client.cl, a.client.err
+	_, cl, cfgErr, clientErr := a.stands().Resolve("", "")
+	if cfgErr != nil {
+		return nil, cfgErr
+	}
+	return cl, clientErr
 }
 
 // warn prints a warning of the transport itself (TLS verification off):

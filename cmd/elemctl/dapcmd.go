@@ -13,7 +13,6 @@ import (
 )
 
 func init() {
-	faceBuilders = append(faceBuilders, (*app).dapCommand)
 	i18n.Register(dapMessages)
 }
 

@@ -9,10 +9,6 @@ import (
 	"github.com/elemctl/elemctl/internal/lsp"
 )
 
-func init() {
-	faceBuilders = append(faceBuilders, (*app).lspCommand)
-}
-
 // lspCommand serves the catalog to editors over stdio. No configuration is
 // read at startup: each command resolves its stand from its own cwd and
 // envFile. Only an explicit --env-file is checked first, so a typo fails

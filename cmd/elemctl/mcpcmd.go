@@ -7,10 +7,6 @@ import (
 	"github.com/elemctl/elemctl/internal/mcp"
 )
 
-func init() {
-	faceBuilders = append(faceBuilders, (*app).mcpCommand)
-}
-
 // mcpCommand serves the catalog to AI agents over stdio. No configuration
 // is read at startup: each tool call resolves its stand (the startup one,
 // or its env_file) through the server's client cache. Only an explicit

@@ -313,7 +313,7 @@ func TestPluginsOnTheCLI(t *testing.T) {
 
 	t.Run("rules of plugin command lines", func(t *testing.T) {
 		if !faceRendersPlugins(t, b) {
-			t.Skip("the CLI face does not render plugin commands with pluginLeaf yet")
+			t.Fatal("the CLI face renders no plugin command")
 		}
 		usage := func(want string, args ...string) {
 			t.Helper()
@@ -328,7 +328,7 @@ func TestPluginsOnTheCLI(t *testing.T) {
 		usage("argument --page: not allowed with argument page", "pick", "3", "--page", "3", "--stand", "s")
 		usage(`invalid value for --mode: "medium"`, "echo", "--mode", "medium")
 		usage(`invalid value for --level: "4"`, "echo", "--level", "4")
-		usage("argument page: invalid int value: 'x'", "pick", "x", "--stand", "s")
+		usage(`invalid value "x" for page: an integer expected`, "pick", "x", "--stand", "s")
 		usage("--stand", "pick", "3")
 		usage("page (--page)", "pick", "--stand", "s")
 		usage("unexpected arguments: 4", "pick", "3", "4", "--stand", "s")
@@ -356,7 +356,7 @@ func TestPluginsOnTheCLI(t *testing.T) {
 	t.Run("failure lines and the unknown command", func(t *testing.T) {
 		probe := b.run("echo")
 		if !strings.Contains(probe.stderr, "did not load") {
-			t.Skip("the CLI face does not call reportPluginFailures yet")
+			t.Fatalf("the CLI face reports no plugin failure before a command: %q", probe.stderr)
 		}
 		if !strings.Contains(probe.stderr, "plugin 'broken' did not load, its commands are unavailable: plugin 'broken': the plugin's program") {
 			t.Errorf("failure line: %q", probe.stderr)

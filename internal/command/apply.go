@@ -7,28 +7,27 @@ import (
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.Add(
-			&Command{
-				Path: []string{"apps", "apply"},
-				Help: "cli.help.apps-apply", Slow: true, Destructive: true,
-				Args: []Argument{
-					AppArg(false),
-					{Name: "version-id", Help: "cli.arg.apply-version-id", Type: String, Positional: true, Required: true, Metavar: "VERSION_ID"},
-				},
-				Run: runAppsApply,
-			},
-			&Command{
-				Tool: "apply_build", ToolHelp: "mcp.help.apply-build", Destructive: true,
-				ToolArgs: []Argument{
-					{Name: "app_id", Help: "mcp.arg.apply-app-id", Type: String, Required: true},
-					{Name: "version_id", Help: "mcp.arg.apply-version-id", Type: String, Required: true},
-				},
-				Run: runApplyBuild,
-			},
-		)
-	})
+func appsApplyCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "apply"},
+		Help: "cli.help.apps-apply", Slow: true, Destructive: true,
+		Args: []Argument{
+			AppArg(false),
+			{Name: "version-id", Help: "cli.arg.apply-version-id", Type: String, Positional: true, Required: true, Metavar: "VERSION_ID"},
+		},
+		Run: runAppsApply,
+	}
+}
+
+func applyBuildTool() *Command {
+	return &Command{
+		Tool: "apply_build", ToolHelp: "mcp.help.apply-build", Destructive: true,
+		ToolArgs: []Argument{
+			{Name: "app_id", Help: "mcp.arg.apply-app-id", Type: String, Required: true},
+			{Name: "version_id", Help: "mcp.arg.apply-version-id", Type: String, Required: true},
+		},
+		Run: runApplyBuild,
+	}
 }
 
 func runAppsApply(ctx context.Context, cc *Context, in Values) (any, error) {

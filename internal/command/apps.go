@@ -9,70 +9,77 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.AddGroup(Group{Name: "apps", Help: "cli.help.apps"})
-		core.Add(
-			&Command{
-				Path: []string{"token"}, Help: "cli.help.token", ReadOnly: true,
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					cl, err := cc.Client()
-					if err != nil {
-						return nil, err
-					}
-					tok, err := cl.Token(ctx, false)
-					if err != nil {
-						return nil, err
-					}
-					return jsonx.New("token", tok), nil
-				},
-			},
-			&Command{
-				Path: []string{"apps", "list"}, Tool: "list_apps", LSP: "apps.list",
-				Help: "cli.help.apps-list", ToolHelp: "mcp.help.list-apps", ReadOnly: true, Idempotent: true,
-				Args: []Argument{
-					{Name: "name", Help: "cli.arg.apps-name", Type: String},
-					{Name: "status", Help: "cli.arg.apps-status", Type: String, Multiple: true},
-					{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: Bool},
-					{Name: "brief", Help: "cli.arg.apps-brief", Type: Bool},
-				},
-				ToolArgs: []Argument{
-					{Name: "name", Help: "mcp.arg.apps-name", Type: String, Default: ""},
-					{Name: "status", Help: "mcp.arg.apps-status", Type: String, Default: ""},
-					{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: Bool, Default: false},
-					{Name: "brief", Help: "mcp.arg.brief", Type: Bool, Default: true},
-				},
-				Run: runAppsList,
-			},
-			&Command{
-				Path: []string{"apps", "get"}, Tool: "get_app", LSP: "apps.get",
-				Help: "cli.help.apps-get", ToolHelp: "mcp.help.get-app", ReadOnly: true, Idempotent: true,
-				Args:     []Argument{AppArg(false)},
-				ToolArgs: []Argument{ToolAppArg()},
-				Run:      runAppsGet,
-			},
-			&Command{
-				Path: []string{"apps", "find"}, Tool: "find_app",
-				Help: "cli.help.apps-find", ToolHelp: "mcp.help.find-app", ReadOnly: true, Idempotent: true,
-				Args: []Argument{
-					{Name: "name", Help: "cli.arg.find-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
-					{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: Bool},
-				},
-				ToolArgs: []Argument{
-					{Name: "name", Help: "cli.arg.find-name", Type: String, Required: true},
-					{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: Bool, Default: false},
-				},
-				Run: runAppsFind,
-			},
-			&Command{
-				Path: []string{"apps", "debug"}, Tool: "debug_info", LSP: "apps.debug",
-				Help: "cli.help.apps-debug", ToolHelp: "mcp.help.debug-info",
-				Args:     []Argument{AppArg(false)},
-				ToolArgs: []Argument{ToolAppArg()},
-				Run:      runAppsDebug,
-			},
-		)
-	})
+func tokenCommand() *Command {
+	return &Command{
+		Path: []string{"token"}, Help: "cli.help.token", ReadOnly: true,
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			cl, err := cc.Client()
+			if err != nil {
+				return nil, err
+			}
+			tok, err := cl.Token(ctx, false)
+			if err != nil {
+				return nil, err
+			}
+			return jsonx.New("token", tok), nil
+		},
+	}
+}
+
+func appsListCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "list"}, Tool: "list_apps", LSP: "apps.list",
+		Help: "cli.help.apps-list", ToolHelp: "mcp.help.list-apps", ReadOnly: true, Idempotent: true,
+		Args: []Argument{
+			{Name: "name", Help: "cli.arg.apps-name", Type: String},
+			{Name: "status", Help: "cli.arg.apps-status", Type: String, Multiple: true},
+			{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: Bool},
+			{Name: "brief", Help: "cli.arg.apps-brief", Type: Bool},
+		},
+		ToolArgs: []Argument{
+			{Name: "name", Help: "mcp.arg.apps-name", Type: String, Default: ""},
+			{Name: "status", Help: "mcp.arg.apps-status", Type: String, Default: ""},
+			{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: Bool, Default: false},
+			{Name: "brief", Help: "mcp.arg.brief", Type: Bool, Default: true},
+		},
+		Run: runAppsList,
+	}
+}
+
+func appsGetCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "get"}, Tool: "get_app", LSP: "apps.get",
+		Help: "cli.help.apps-get", ToolHelp: "mcp.help.get-app", ReadOnly: true, Idempotent: true,
+		Args:     []Argument{AppArg(false)},
+		ToolArgs: []Argument{ToolAppArg()},
+		Run:      runAppsGet,
+	}
+}
+
+func appsFindCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "find"}, Tool: "find_app",
+		Help: "cli.help.apps-find", ToolHelp: "mcp.help.find-app", ReadOnly: true, Idempotent: true,
+		Args: []Argument{
+			{Name: "name", Help: "cli.arg.find-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
+			{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: Bool},
+		},
+		ToolArgs: []Argument{
+			{Name: "name", Help: "cli.arg.find-name", Type: String, Required: true},
+			{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: Bool, Default: false},
+		},
+		Run: runAppsFind,
+	}
+}
+
+func appsDebugCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "debug"}, Tool: "debug_info", LSP: "apps.debug",
+		Help: "cli.help.apps-debug", ToolHelp: "mcp.help.debug-info",
+		Args:     []Argument{AppArg(false)},
+		ToolArgs: []Argument{ToolAppArg()},
+		Run:      runAppsDebug,
+	}
 }
 
 // BriefApp is the short application card of listings.
@@ -153,11 +160,8 @@ func runAppsList(ctx context.Context, cc *Context, in Values) (any, error) {
 		}
 	}
 	summary := AppsSummary(live, total, len(shown))
-	if cc.Surface == CLI {
-		cc.Summary(summary)
-		return shown, nil
-	}
-	return jsonx.New("total", total, "live", live, "shown", len(shown), "summary", summary, "applications", shown), nil
+	return listing{items: shown, key: "applications", notes: []string{summary},
+		counters: jsonx.New("total", total, "live", live, "shown", len(shown), "summary", summary)}, nil
 }
 
 func anyContains(o *jsonx.Object, needle string, keys ...string) bool {
@@ -212,10 +216,10 @@ func runAppsFind(ctx context.Context, cc *Context, in Values) (any, error) {
 			break
 		}
 	}
-	if cc.Surface == CLI {
-		return jsonx.New("id", pick.Value("id"), "found", true), nil
-	}
-	return jsonx.New("id", pick.Value("id"), "found", true, "application", pick), nil
+	return dialects{
+		cli:  jsonx.New("id", pick.Value("id"), "found", true),
+		tool: jsonx.New("id", pick.Value("id"), "found", true, "application", pick),
+	}, nil
 }
 
 func runAppsDebug(ctx context.Context, cc *Context, in Values) (any, error) {
@@ -228,10 +232,7 @@ func runAppsDebug(ctx context.Context, cc *Context, in Values) (any, error) {
 		return nil, err
 	}
 	if v == nil {
-		if cc.Surface == CLI {
-			return jsonx.New(), nil
-		}
-		return jsonx.New("app-id", id), nil
+		return dialects{cli: jsonx.New(), tool: jsonx.New("app-id", id)}, nil
 	}
 	return v, nil
 }

@@ -13,39 +13,38 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.Add(
-			&Command{
-				Path: []string{"apps", "export"}, Tool: "export_app",
-				Help: "cli.help.apps-export", ToolHelp: "mcp.help.export-app", ReadOnly: true,
-				Args: []Argument{
-					AppArg(false),
-					{Name: "output", Help: "cli.arg.export-output", Type: String, Metavar: "PATH"},
-				},
-				ToolArgs: []Argument{
-					ToolAppArg(),
-					{Name: "output", Help: "mcp.arg.export-output", Type: String, Default: ""},
-				},
-				Run: runAppsExport,
-			},
-			&Command{
-				Path: []string{"apps", "export-extension"}, Tool: "export_extension",
-				Help: "cli.help.apps-export-extension", ToolHelp: "mcp.help.export-extension", ReadOnly: true,
-				Args: []Argument{
-					AppArg(false),
-					{Name: "extension", Help: "cli.arg.export-extension", Type: String, Positional: true, Required: true, Metavar: "EXTENSION"},
-					{Name: "output", Help: "cli.arg.export-output", Type: String, Metavar: "PATH"},
-				},
-				ToolArgs: []Argument{
-					ToolAppArg(),
-					{Name: "extension", Help: "mcp.arg.export-extension", Type: String, Required: true},
-					{Name: "output", Help: "mcp.arg.export-output", Type: String, Default: ""},
-				},
-				Run: runAppsExportExtension,
-			},
-		)
-	})
+func appsExportCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "export"}, Tool: "export_app",
+		Help: "cli.help.apps-export", ToolHelp: "mcp.help.export-app", ReadOnly: true,
+		Args: []Argument{
+			AppArg(false),
+			{Name: "output", Help: "cli.arg.export-output", Type: String, Metavar: "PATH"},
+		},
+		ToolArgs: []Argument{
+			ToolAppArg(),
+			{Name: "output", Help: "mcp.arg.export-output", Type: String, Default: ""},
+		},
+		Run: runAppsExport,
+	}
+}
+
+func appsExportExtensionCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "export-extension"}, Tool: "export_extension",
+		Help: "cli.help.apps-export-extension", ToolHelp: "mcp.help.export-extension", ReadOnly: true,
+		Args: []Argument{
+			AppArg(false),
+			{Name: "extension", Help: "cli.arg.export-extension", Type: String, Positional: true, Required: true, Metavar: "EXTENSION"},
+			{Name: "output", Help: "cli.arg.export-output", Type: String, Metavar: "PATH"},
+		},
+		ToolArgs: []Argument{
+			ToolAppArg(),
+			{Name: "extension", Help: "mcp.arg.export-extension", Type: String, Required: true},
+			{Name: "output", Help: "mcp.arg.export-output", Type: String, Default: ""},
+		},
+		Run: runAppsExportExtension,
+	}
 }
 
 func runAppsExport(ctx context.Context, cc *Context, in Values) (any, error) {
@@ -71,12 +70,11 @@ func runAppsExport(ctx context.Context, cc *Context, in Values) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := jsonx.New()
-	if cc.Surface == CLI {
-		out.Set("app-id", id)
-	}
-	saved.addTo(out)
-	return out, nil
+	// The CLI names the application first; a tool answers with the file.
+	cli, tool := jsonx.New("app-id", id), jsonx.New()
+	saved.addTo(cli)
+	saved.addTo(tool)
+	return dialects{cli: cli, tool: tool}, nil
 }
 
 func runAppsExportExtension(ctx context.Context, cc *Context, in Values) (any, error) {
@@ -106,22 +104,18 @@ func runAppsExportExtension(ctx context.Context, cc *Context, in Values) (any, e
 	if err != nil {
 		return nil, err
 	}
-	// The CLI names the application first and the file last; MCP answers
-	// with the file first, as export_app does.
-	out := jsonx.New()
-	if cc.Surface == CLI {
-		out.Set("app-id", id)
-	} else {
-		saved.addTo(out)
+	// The CLI names the application first and the file last; a tool
+	// answers with the file first, as export_app does.
+	cli, tool := jsonx.New("app-id", id), jsonx.New()
+	saved.addTo(tool)
+	for _, out := range []*jsonx.Object{cli, tool} {
+		out.Set("extension-id", ext.Value("id"))
+		for _, k := range []string{"project-id", "vendor-name", "project-name", "assembly-version", "enabled"} {
+			out.Set(k, ext.Value(k))
+		}
 	}
-	out.Set("extension-id", ext.Value("id"))
-	for _, k := range []string{"project-id", "vendor-name", "project-name", "assembly-version", "enabled"} {
-		out.Set(k, ext.Value(k))
-	}
-	if cc.Surface == CLI {
-		saved.addTo(out)
-	}
-	return out, nil
+	saved.addTo(cli)
+	return dialects{cli: cli, tool: tool}, nil
 }
 
 // ListAppExtensions reads the extensions applied to an application

@@ -11,32 +11,34 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.Add(
-			&Command{
-				Path: []string{"apps", "start"}, Tool: "start_app",
-				Help: "cli.help.apps-start", ToolHelp: "mcp.help.start-app", Idempotent: true,
-				Args:     []Argument{AppArg(false)},
-				ToolArgs: []Argument{ToolAppArg()},
-				Run:      func(ctx context.Context, cc *Context, in Values) (any, error) { return switchApp(ctx, cc, in, "start") },
-			},
-			&Command{
-				Path: []string{"apps", "stop"}, Tool: "stop_app",
-				Help: "cli.help.apps-stop", ToolHelp: "mcp.help.stop-app", Idempotent: true,
-				Args:     []Argument{AppArg(false)},
-				ToolArgs: []Argument{ToolAppArg()},
-				Run:      func(ctx context.Context, cc *Context, in Values) (any, error) { return switchApp(ctx, cc, in, "stop") },
-			},
-			&Command{
-				Path: []string{"apps", "delete"}, Tool: "delete_app",
-				Help: "cli.help.apps-delete", ToolHelp: "mcp.help.delete-app", Destructive: true,
-				Args:     []Argument{AppArg(false)},
-				ToolArgs: []Argument{ToolAppArg()},
-				Run:      runAppsDelete,
-			},
-		)
-	})
+func appsStartCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "start"}, Tool: "start_app",
+		Help: "cli.help.apps-start", ToolHelp: "mcp.help.start-app", Idempotent: true,
+		Args:     []Argument{AppArg(false)},
+		ToolArgs: []Argument{ToolAppArg()},
+		Run:      func(ctx context.Context, cc *Context, in Values) (any, error) { return switchApp(ctx, cc, in, "start") },
+	}
+}
+
+func appsStopCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "stop"}, Tool: "stop_app",
+		Help: "cli.help.apps-stop", ToolHelp: "mcp.help.stop-app", Idempotent: true,
+		Args:     []Argument{AppArg(false)},
+		ToolArgs: []Argument{ToolAppArg()},
+		Run:      func(ctx context.Context, cc *Context, in Values) (any, error) { return switchApp(ctx, cc, in, "stop") },
+	}
+}
+
+func appsDeleteCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "delete"}, Tool: "delete_app",
+		Help: "cli.help.apps-delete", ToolHelp: "mcp.help.delete-app", Destructive: true,
+		Args:     []Argument{AppArg(false)},
+		ToolArgs: []Argument{ToolAppArg()},
+		Run:      runAppsDelete,
+	}
 }
 
 // switchApp starts or stops an application (default ELEMENT_APP_ID). The

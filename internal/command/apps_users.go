@@ -11,34 +11,33 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.Add(
-			&Command{
-				Path: []string{"apps", "users"}, Tool: "list_app_users",
-				Help: "cli.help.apps-users", ToolHelp: "mcp.help.list-app-users", ReadOnly: true, Idempotent: true,
-				Args:     []Argument{AppArg(false)},
-				ToolArgs: []Argument{ToolAppArg()},
-				Run:      runAppsUsers,
-			},
-			&Command{
-				Path: []string{"apps", "token-access"}, Tool: "token_access",
-				Help: "cli.help.apps-token-access", ToolHelp: "mcp.help.token-access", Idempotent: true,
-				Args: []Argument{
-					AppArg(false),
-					{Name: "user", Help: "cli.arg.token-access-user", Type: String, Multiple: true, Metavar: "USER"},
-					{Name: "enable", Help: "cli.arg.token-access-enable", Type: Bool},
-					{Name: "disable", Help: "cli.arg.token-access-disable", Type: Bool},
-				},
-				ToolArgs: []Argument{
-					ToolAppArg(),
-					{Name: "user", Help: "mcp.arg.token-access-user", Type: String, Default: "", OrList: true},
-					{Name: "enabled", Help: "mcp.arg.token-access-enabled", Type: Bool, Nullable: true},
-				},
-				Run: runTokenAccess,
-			},
-		)
-	})
+func appsUsersCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "users"}, Tool: "list_app_users",
+		Help: "cli.help.apps-users", ToolHelp: "mcp.help.list-app-users", ReadOnly: true, Idempotent: true,
+		Args:     []Argument{AppArg(false)},
+		ToolArgs: []Argument{ToolAppArg()},
+		Run:      runAppsUsers,
+	}
+}
+
+func appsTokenAccessCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "token-access"}, Tool: "token_access",
+		Help: "cli.help.apps-token-access", ToolHelp: "mcp.help.token-access", Idempotent: true,
+		Args: []Argument{
+			AppArg(false),
+			{Name: "user", Help: "cli.arg.token-access-user", Type: String, Multiple: true, Metavar: "USER"},
+			{Name: "enable", Help: "cli.arg.token-access-enable", Type: Bool},
+			{Name: "disable", Help: "cli.arg.token-access-disable", Type: Bool},
+		},
+		ToolArgs: []Argument{
+			ToolAppArg(),
+			{Name: "user", Help: "mcp.arg.token-access-user", Type: String, Default: "", OrList: true},
+			{Name: "enabled", Help: "mcp.arg.token-access-enabled", Type: Bool, Nullable: true},
+		},
+		Run: runTokenAccess,
+	}
 }
 
 // ListAppUsers reads the users connected to an application.
@@ -71,11 +70,8 @@ func runAppsUsers(ctx context.Context, cc *Context, in Values) (any, error) {
 	}
 	list := objectsToAny(users)
 	summary := AppUsersSummary(users)
-	if cc.Surface == CLI {
-		cc.Summary(summary)
-		return list, nil
-	}
-	return jsonx.New("app-id", id, "total", len(users), "summary", summary, "users", list), nil
+	return listing{items: list, key: "users", notes: []string{summary},
+		counters: jsonx.New("app-id", id, "total", len(users), "summary", summary)}, nil
 }
 
 // objectsToAny turns cards into a JSON array value.

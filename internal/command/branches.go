@@ -8,93 +8,106 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.AddGroup(Group{Name: "branches", Help: "cli.help.branches"})
-		branchID := Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: String, Positional: true, Required: true, Metavar: "ID"}
-		core.Add(
-			&Command{
-				Path: []string{"branches", "list"}, Tool: "list_branches",
-				Help: "cli.help.branches-list", ToolHelp: "mcp.help.list-branches", ReadOnly: true, Idempotent: true,
-				Args: []Argument{
-					{Name: "project-id", Help: "cli.arg.branches-project-id", Type: String, Metavar: "PROJECT_ID"},
-					{Name: "name", Help: "cli.arg.branches-name", Type: String},
-				},
-				ToolArgs: []Argument{
-					{Name: "project_id", Help: "mcp.arg.branches-project-id", Type: String, Default: ""},
-					{Name: "name", Help: "mcp.arg.branches-name", Type: String, Default: ""},
-				},
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					cl, err := cc.Client()
-					if err != nil {
-						return nil, err
-					}
-					q := url.Values{"project-id": {in.Str("project-id")}, "name": {in.Str("name")}}
-					branches, err := cl.List(ctx, platform.Request{Path: "/branches", Query: q}, "branches")
-					if err != nil {
-						return nil, err
-					}
-					return objectsToAny(branches), nil
-				},
-			},
-			&Command{
-				Path: []string{"branches", "get"},
-				Help: "cli.help.branches-get", ReadOnly: true, Idempotent: true,
-				Args: []Argument{branchID},
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					cl, err := cc.Client()
-					if err != nil {
-						return nil, err
-					}
-					return cl.Get(ctx, branchPath(in.Str("branch-id")), nil)
-				},
-			},
-			&Command{
-				Path: []string{"branches", "create"},
-				Help: "cli.help.branches-create",
-				Args: []Argument{
-					{Name: "name", Help: "cli.arg.branch-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
-					{Name: "project-id", Help: "cli.arg.branch-project-id", Type: String, Metavar: "PROJECT_ID"},
-					{Name: "app-id", Help: "cli.arg.branch-app-id", Type: String, Metavar: "APP_ID"},
-				},
-				Run: runBranchesCreate,
-			},
-			&Command{
-				Path: []string{"branches", "update"},
-				Help: "cli.help.branches-update",
-				Args: []Argument{branchID, {Name: "app-id", Help: "cli.arg.branch-rebind-app-id", Type: String, Metavar: "APP_ID"}},
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					return writeBranch(ctx, cc, in.Str("branch-id"), in.Str("app-id"), false)
-				},
-			},
-			&Command{
-				Path: []string{"branches", "delete"},
-				Help: "cli.help.branches-delete", Destructive: true,
-				Args: []Argument{branchID},
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					cl, err := cc.Client()
-					if err != nil {
-						return nil, err
-					}
-					id := in.Str("branch-id")
-					v, err := cl.Delete(ctx, branchPath(id))
-					if err != nil {
-						return nil, err
-					}
-					return orFallback(v, jsonx.New("deleted", true, "branch-id", id)), nil
-				},
-			},
-			&Command{
-				Path: []string{"branches", "merge"}, Tool: "merge_branch",
-				Help: "cli.help.branches-merge", ToolHelp: "mcp.help.merge-branch", Slow: true,
-				Args:     []Argument{branchID},
-				ToolArgs: []Argument{{Name: "branch_id", Help: "mcp.arg.branch-id", Type: String, Required: true}},
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					return writeBranch(ctx, cc, in.Str("branch-id"), "", true)
-				},
-			},
-		)
-	})
+func branchesListCommand() *Command {
+	return &Command{
+		Path: []string{"branches", "list"}, Tool: "list_branches",
+		Help: "cli.help.branches-list", ToolHelp: "mcp.help.list-branches", ReadOnly: true, Idempotent: true,
+		Args: []Argument{
+			{Name: "project-id", Help: "cli.arg.branches-project-id", Type: String, Metavar: "PROJECT_ID"},
+			{Name: "name", Help: "cli.arg.branches-name", Type: String},
+		},
+		ToolArgs: []Argument{
+			{Name: "project_id", Help: "mcp.arg.branches-project-id", Type: String, Default: ""},
+			{Name: "name", Help: "mcp.arg.branches-name", Type: String, Default: ""},
+		},
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			cl, err := cc.Client()
+			if err != nil {
+				return nil, err
+			}
+			q := url.Values{"project-id": {in.Str("project-id")}, "name": {in.Str("name")}}
+			branches, err := cl.List(ctx, platform.Request{Path: "/branches", Query: q}, "branches")
+			if err != nil {
+				return nil, err
+			}
+			return objectsToAny(branches), nil
+		},
+	}
+}
+
+func branchesGetCommand() *Command {
+	branchID := Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: String, Positional: true, Required: true, Metavar: "ID"}
+	return &Command{
+		Path: []string{"branches", "get"},
+		Help: "cli.help.branches-get", ReadOnly: true, Idempotent: true,
+		Args: []Argument{branchID},
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			cl, err := cc.Client()
+			if err != nil {
+				return nil, err
+			}
+			return cl.Get(ctx, branchPath(in.Str("branch-id")), nil)
+		},
+	}
+}
+
+func branchesCreateCommand() *Command {
+	return &Command{
+		Path: []string{"branches", "create"},
+		Help: "cli.help.branches-create",
+		Args: []Argument{
+			{Name: "name", Help: "cli.arg.branch-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
+			{Name: "project-id", Help: "cli.arg.branch-project-id", Type: String, Metavar: "PROJECT_ID"},
+			{Name: "app-id", Help: "cli.arg.branch-app-id", Type: String, Metavar: "APP_ID"},
+		},
+		Run: runBranchesCreate,
+	}
+}
+
+func branchesUpdateCommand() *Command {
+	branchID := Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: String, Positional: true, Required: true, Metavar: "ID"}
+	return &Command{
+		Path: []string{"branches", "update"},
+		Help: "cli.help.branches-update",
+		Args: []Argument{branchID, {Name: "app-id", Help: "cli.arg.branch-rebind-app-id", Type: String, Metavar: "APP_ID"}},
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			return writeBranch(ctx, cc, in.Str("branch-id"), in.Str("app-id"), false)
+		},
+	}
+}
+
+func branchesDeleteCommand() *Command {
+	branchID := Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: String, Positional: true, Required: true, Metavar: "ID"}
+	return &Command{
+		Path: []string{"branches", "delete"},
+		Help: "cli.help.branches-delete", Destructive: true,
+		Args: []Argument{branchID},
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			cl, err := cc.Client()
+			if err != nil {
+				return nil, err
+			}
+			id := in.Str("branch-id")
+			v, err := cl.Delete(ctx, branchPath(id))
+			if err != nil {
+				return nil, err
+			}
+			return orFallback(v, jsonx.New("deleted", true, "branch-id", id)), nil
+		},
+	}
+}
+
+func branchesMergeCommand() *Command {
+	branchID := Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: String, Positional: true, Required: true, Metavar: "ID"}
+	return &Command{
+		Path: []string{"branches", "merge"}, Tool: "merge_branch",
+		Help: "cli.help.branches-merge", ToolHelp: "mcp.help.merge-branch", Slow: true,
+		Args:     []Argument{branchID},
+		ToolArgs: []Argument{{Name: "branch_id", Help: "mcp.arg.branch-id", Type: String, Required: true}},
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			return writeBranch(ctx, cc, in.Str("branch-id"), "", true)
+		},
+	}
 }
 
 func branchPath(id string) string { return "/branches/" + url.PathEscape(id) }

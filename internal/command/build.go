@@ -7,46 +7,48 @@ import (
 	"github.com/elemctl/elemctl/internal/ops/assembly"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.Add(
-			&Command{
-				Path: []string{"build"}, Help: "cli.help.build", Local: true,
-				Args: []Argument{
-					{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
-					{Name: "output", Help: "cli.arg.build-output", Type: String, Metavar: "DIR"},
-					{Name: "build-version", Help: "cli.arg.build-build-version", Type: String, Metavar: "VERSION"},
-					{Name: "last-build", Help: "cli.arg.build-last-build", Type: String, Metavar: "VERSION"},
-					{Name: "commit", Help: "cli.arg.commit", Type: String, Metavar: "COMMIT"},
-					{Name: "branch", Help: "cli.arg.branch", Type: String, Metavar: "BRANCH"},
-					// Not a closed choice: the Russian words are accepted too.
-					{Name: "kind", Help: "cli.arg.build-kind", Type: String, Metavar: "{application,library,extension}"},
-					{Name: "require-clean", Help: "cli.arg.require-clean", Type: Bool},
-				},
-				Run: runBuild,
-			},
-			&Command{
-				Tool: "build_assembly", ToolHelp: "mcp.help.build-assembly", Local: true,
-				ToolArgs: []Argument{
-					{Name: "project_dir", Help: "mcp.arg.project-dir", Type: String, Default: ""},
-					{Name: "output_dir", Key: "output", Help: "mcp.arg.build-output-dir", Type: String, Default: ""},
-					{Name: "version", Key: "build-version", Help: "mcp.arg.build-version", Type: String, Default: ""},
-				},
-				Run: runBuildAssembly,
-			},
-			&Command{
-				Path: []string{"inspect"}, Tool: "inspect_assembly",
-				Help: "cli.help.inspect", ToolHelp: "mcp.help.inspect-assembly", Local: true, ReadOnly: true, Idempotent: true,
-				Args: []Argument{
-					{Name: "file", Help: "cli.arg.inspect-file", Type: String, Positional: true, Required: true, Metavar: "FILE"},
-				},
-				ToolArgs: []Argument{
-					{Name: "file", Help: "mcp.arg.inspect-file", Type: String, Required: true},
-				},
-				Run: runInspect,
-			},
-		)
-	})
+func buildCommand() *Command {
+	return &Command{
+		Path: []string{"build"}, Help: "cli.help.build", Local: true,
+		Args: []Argument{
+			{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
+			{Name: "output", Help: "cli.arg.build-output", Type: String, Metavar: "DIR"},
+			{Name: "build-version", Help: "cli.arg.build-build-version", Type: String, Metavar: "VERSION"},
+			{Name: "last-build", Help: "cli.arg.build-last-build", Type: String, Metavar: "VERSION"},
+			{Name: "commit", Help: "cli.arg.commit", Type: String, Metavar: "COMMIT"},
+			{Name: "branch", Help: "cli.arg.branch", Type: String, Metavar: "BRANCH"},
+			// Not a closed choice: the Russian words are accepted too.
+			{Name: "kind", Help: "cli.arg.build-kind", Type: String, Metavar: "{application,library,extension}"},
+			{Name: "require-clean", Help: "cli.arg.require-clean", Type: Bool},
+		},
+		Run: runBuild,
+	}
+}
+
+func buildAssemblyTool() *Command {
+	return &Command{
+		Tool: "build_assembly", ToolHelp: "mcp.help.build-assembly", Local: true,
+		ToolArgs: []Argument{
+			{Name: "project_dir", Help: "mcp.arg.project-dir", Type: String, Default: ""},
+			{Name: "output_dir", Key: "output", Help: "mcp.arg.build-output-dir", Type: String, Default: ""},
+			{Name: "version", Key: "build-version", Help: "mcp.arg.build-version", Type: String, Default: ""},
+		},
+		Run: runBuildAssembly,
+	}
+}
+
+func inspectCommand() *Command {
+	return &Command{
+		Path: []string{"inspect"}, Tool: "inspect_assembly",
+		Help: "cli.help.inspect", ToolHelp: "mcp.help.inspect-assembly", Local: true, ReadOnly: true, Idempotent: true,
+		Args: []Argument{
+			{Name: "file", Help: "cli.arg.inspect-file", Type: String, Positional: true, Required: true, Metavar: "FILE"},
+		},
+		ToolArgs: []Argument{
+			{Name: "file", Help: "mcp.arg.inspect-file", Type: String, Required: true},
+		},
+		Run: runInspect,
+	}
 }
 
 // buildFromValues packs the project the way `build` does.

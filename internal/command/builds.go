@@ -10,65 +10,66 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.AddGroup(Group{Name: "builds", Help: "cli.help.builds"})
-		core.Add(
-			&Command{
-				Path: []string{"builds", "list"}, Tool: "list_builds",
-				Help: "cli.help.builds-list", ToolHelp: "mcp.help.list-builds", ReadOnly: true, Idempotent: true,
-				Args: []Argument{
-					{Name: "project-id", Help: "cli.arg.builds-project-id", Type: String, Metavar: "PROJECT_ID"},
-					{Name: "limit", Help: "cli.arg.builds-limit", Type: Int, Default: 10, Metavar: "N"},
-					{Name: "brief", Help: "cli.arg.builds-brief", Type: Bool},
-				},
-				ToolArgs: []Argument{
-					{Name: "project_id", Help: "mcp.arg.builds-project-id", Type: String, Required: true},
-					{Name: "limit", Help: "mcp.arg.builds-limit", Type: Int, Default: 10},
-					{Name: "brief", Help: "mcp.arg.brief", Type: Bool, Default: true},
-				},
-				Run: runBuildsList,
-			},
-			&Command{
-				Path: []string{"builds", "get"}, Tool: "get_build",
-				Help: "cli.help.builds-get", ToolHelp: "mcp.help.get-build", ReadOnly: true, Idempotent: true,
-				Args: []Argument{
-					{Name: "version", Help: "cli.arg.build-version-ref", Type: String, Positional: true, Required: true, Metavar: "VERSION"},
-					{Name: "project-id", Help: "cli.arg.builds-project-id", Type: String, Metavar: "PROJECT_ID"},
-				},
-				ToolArgs: []Argument{
-					{Name: "project_id", Help: "mcp.arg.builds-project-id", Type: String, Required: true},
-					{Name: "version", Help: "mcp.arg.build-version-ref", Type: String, Required: true},
-				},
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					cl, project, err := buildsProject(cc, in)
-					if err != nil {
-						return nil, err
-					}
-					return AddressBuild(ctx, cl, http.MethodGet, project, in.Str("version"))
-				},
-			},
-			&Command{
-				Path: []string{"builds", "delete"},
-				Help: "cli.help.builds-delete", Destructive: true,
-				Args: []Argument{
-					{Name: "version", Help: "cli.arg.build-version-ref", Type: String, Positional: true, Required: true, Metavar: "VERSION"},
-					{Name: "project-id", Help: "cli.arg.builds-project-id", Type: String, Metavar: "PROJECT_ID"},
-				},
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					cl, project, err := buildsProject(cc, in)
-					if err != nil {
-						return nil, err
-					}
-					v, err := AddressBuild(ctx, cl, http.MethodDelete, project, in.Str("version"))
-					if err != nil {
-						return nil, err
-					}
-					return orFallback(v, jsonx.New("deleted", true, "version", in.Str("version"))), nil
-				},
-			},
-		)
-	})
+func buildsListCommand() *Command {
+	return &Command{
+		Path: []string{"builds", "list"}, Tool: "list_builds",
+		Help: "cli.help.builds-list", ToolHelp: "mcp.help.list-builds", ReadOnly: true, Idempotent: true,
+		Args: []Argument{
+			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: String, Metavar: "PROJECT_ID"},
+			{Name: "limit", Help: "cli.arg.builds-limit", Type: Int, Default: 10, Metavar: "N"},
+			{Name: "brief", Help: "cli.arg.builds-brief", Type: Bool},
+		},
+		ToolArgs: []Argument{
+			{Name: "project_id", Help: "mcp.arg.builds-project-id", Type: String, Required: true},
+			{Name: "limit", Help: "mcp.arg.builds-limit", Type: Int, Default: 10},
+			{Name: "brief", Help: "mcp.arg.brief", Type: Bool, Default: true},
+		},
+		Run: runBuildsList,
+	}
+}
+
+func buildsGetCommand() *Command {
+	return &Command{
+		Path: []string{"builds", "get"}, Tool: "get_build",
+		Help: "cli.help.builds-get", ToolHelp: "mcp.help.get-build", ReadOnly: true, Idempotent: true,
+		Args: []Argument{
+			{Name: "version", Help: "cli.arg.build-version-ref", Type: String, Positional: true, Required: true, Metavar: "VERSION"},
+			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: String, Metavar: "PROJECT_ID"},
+		},
+		ToolArgs: []Argument{
+			{Name: "project_id", Help: "mcp.arg.builds-project-id", Type: String, Required: true},
+			{Name: "version", Help: "mcp.arg.build-version-ref", Type: String, Required: true},
+		},
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			cl, project, err := buildsProject(cc, in)
+			if err != nil {
+				return nil, err
+			}
+			return AddressBuild(ctx, cl, http.MethodGet, project, in.Str("version"))
+		},
+	}
+}
+
+func buildsDeleteCommand() *Command {
+	return &Command{
+		Path: []string{"builds", "delete"},
+		Help: "cli.help.builds-delete", Destructive: true,
+		Args: []Argument{
+			{Name: "version", Help: "cli.arg.build-version-ref", Type: String, Positional: true, Required: true, Metavar: "VERSION"},
+			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: String, Metavar: "PROJECT_ID"},
+		},
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			cl, project, err := buildsProject(cc, in)
+			if err != nil {
+				return nil, err
+			}
+			v, err := AddressBuild(ctx, cl, http.MethodDelete, project, in.Str("version"))
+			if err != nil {
+				return nil, err
+			}
+			return orFallback(v, jsonx.New("deleted", true, "version", in.Str("version"))), nil
+		},
+	}
 }
 
 // buildsProject is the client and the project a builds command addresses
@@ -126,14 +127,12 @@ func runBuildsList(ctx context.Context, cc *Context, in Values) (any, error) {
 	}
 	extension := strings.EqualFold(<-kind, "Extension")
 	summary := buildlist.Summary(cards, len(shown), extension, project, entries)
-	if cc.Surface == CLI {
-		if cut {
-			cc.Summary(buildlist.CutNote())
-		}
-		cc.Summary(summary)
-		return out, nil
+	var notes []string
+	if cut {
+		notes = append(notes, buildlist.CutNote())
 	}
-	return jsonx.New("total", len(cards), "shown", len(shown), "summary", summary, "builds", out), nil
+	return listing{items: out, key: "builds", notes: append(notes, summary),
+		counters: jsonx.New("total", len(cards), "shown", len(shown), "summary", summary)}, nil
 }
 
 // FindBuild is the card of a project's build list that ref names by

@@ -1,7 +1,10 @@
 // Package command is elemctl's catalog: every operation is declared here
 // once, with its CLI path, MCP tool name, LSP command id and arguments, and
-// each face (cmd/elemctl, mcp, lsp) renders the same declarations. Plugin
-// commands are values of the same types.
+// each face (cmd/elemctl, mcp, lsp, the plugin host) renders the same
+// declarations. Plugin commands are values of the same types. The package
+// also holds what every face shares to run them: the binders of a call's
+// arguments (JSON and command-line words), the builder of a call's context,
+// and the renderings of a result per dialect.
 package command
 
 import (
@@ -16,7 +19,8 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-// Surface names the face a command runs on.
+// Surface names the face a command runs on. No operation reads it: the
+// plugin host passes it on to plugins, whose protocol carries it.
 type Surface string
 
 const (
@@ -64,6 +68,15 @@ type Argument struct {
 	OrList bool
 	// Hidden keeps the argument out of help.
 	Hidden bool
+	// AliasExclusive makes a positional and its CLIAlias a mutually
+	// exclusive pair, as a plugin's manifest declares them: both at once
+	// are refused even with equal values. Otherwise both may be given when
+	// they agree.
+	AliasExclusive bool
+	// Fixed arguments are never read from the caller: the handler always
+	// gets Default. A tool fixes this way what a command-line option
+	// chooses (create_app always starts from the newest build).
+	Fixed bool
 }
 
 // KeyName is the key a handler reads this argument by.
@@ -74,9 +87,57 @@ func (a Argument) KeyName() string {
 	return strings.ReplaceAll(a.Name, "_", "-")
 }
 
-// Handler runs a command. It returns the answer (a JSON-able value, usually
-// *jsonx.Object or []any) or an error.
+// Handler runs a command. It returns its result – a JSON-able value
+// (usually *jsonx.Object or []any), or a Result that renders itself per
+// dialect – or an error.
 type Handler func(ctx context.Context, cc *Context, in Values) (any, error)
+
+// Dialect is the shape an answer takes.
+type Dialect int
+
+const (
+	// CLIDialect is what elemctl prints: a listing is a JSON array, its
+	// counters a line on stderr.
+	CLIDialect Dialect = iota
+	// ToolDialect is what tools answer – MCP tools, LSP commands, a
+	// plugin's host calls: one object, counters inside.
+	ToolDialect
+)
+
+// Answer is a result rendered for a dialect.
+type Answer struct {
+	// Value is the JSON answer.
+	Value any
+	// Notes are lines the CLI prints on stderr after the answer (a
+	// listing's counters); tools leave them out.
+	Notes []string
+	// Failed makes the CLI exit with 1 unless the value names another
+	// non-zero code.
+	Failed bool
+}
+
+// Result is a handler's result that renders itself per dialect.
+type Result interface {
+	Answer(d Dialect) Answer
+}
+
+// Render turns a handler's result into the answer of dialect d: a Result
+// renders itself, any other value is its own answer.
+func Render(result any, d Dialect) Answer {
+	if r, ok := result.(Result); ok {
+		return r.Answer(d)
+	}
+	return Answer{Value: result}
+}
+
+// ExitCode is the process exit code of the answer (see the function
+// ExitCode).
+func (a Answer) ExitCode() int {
+	if code := ExitCode(a.Value); code != 0 || !a.Failed {
+		return code
+	}
+	return 1
+}
 
 // Command is one operation of the catalog.
 type Command struct {
@@ -236,31 +297,6 @@ func (c *Catalog) Clone() *Catalog {
 	defer c.mu.RUnlock()
 	return &Catalog{cmds: append([]*Command(nil), c.cmds...), groups: append([]Group(nil), c.groups...)}
 }
-
-// declarations fill the core catalog. The files of this package declare
-// their commands from init, but the catalog is built on first use: a start
-// that needs no command (--version) does not pay for a hundred of them.
-var (
-	declarations []func(*Catalog)
-	coreOnce     sync.Once
-	coreCatalog  = &Catalog{}
-)
-
-func declare(fill func(*Catalog)) { declarations = append(declarations, fill) }
-
-// core is the catalog of elemctl's own commands, built on first call.
-func core() *Catalog {
-	coreOnce.Do(func() {
-		for _, fill := range declarations {
-			fill(coreCatalog)
-		}
-	})
-	return coreCatalog
-}
-
-// Core is a copy of the catalog of elemctl's own commands. Faces clone it
-// before adding plugin commands.
-func Core() *Catalog { return core().Clone() }
 
 // ExitCode derives a process exit code from an answer: an integer (not
 // boolean) "exit-code" of 0–255 wins; else "ok": false means 1; else 0.

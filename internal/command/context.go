@@ -2,13 +2,15 @@ package command
 
 import (
 	"os"
-	"sync"
 
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-// Context is what a command sees of the face that runs it.
+// Context is what a command sees of the call that runs it. Faces build it
+// with Call (see call.go).
 type Context struct {
+	// Surface is the face the call came from; only the plugin host reads
+	// it, to tell a plugin.
 	Surface Surface
 	// Getenv reads the environment of the call; nil means os.Getenv.
 	Getenv func(string) string
@@ -19,15 +21,20 @@ type Context struct {
 	// Version is elemctl's version.
 	Version string
 
+	// Command is the command being run and Naming how the caller spells
+	// its arguments, for messages that name them (see ArgName).
+	Command *Command
+	Naming  Naming
+
 	// Provided by the face.
 	LogFunc    func(line string)
 	StatusFunc func(status string)
 	ClientFunc func() (*platform.Client, error)
 	ConfigFunc func() (*platform.Config, error)
 
-	mu      sync.Mutex
-	summary []string
-	exit    *int
+	// Set by Call: the call's scrubber and where a panic's stack goes.
+	scrub      func(string) string
+	diagnostic func(string)
 }
 
 // Log reports one progress or warning line (CLI: stderr, silenced by
@@ -60,34 +67,22 @@ func (c *Context) Env(name string) string {
 	return os.Getenv(name)
 }
 
-// Summary adds a line the CLI prints on stderr after the answer.
-func (c *Context) Summary(line string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.summary = append(c.summary, line)
-}
-
-// Summaries are the lines added with Summary.
-func (c *Context) Summaries() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]string(nil), c.summary...)
-}
-
-// SetExit fixes the exit code regardless of the answer's shape.
-func (c *Context) SetExit(code int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.exit = &code
-}
-
-// Exit is the exit code for answer: the one set with SetExit, else the
-// rule of ExitCode.
-func (c *Context) Exit(answer any) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.exit != nil {
-		return *c.exit
+// ArgName is the argument stored under key as the caller names it:
+// "--project-id" or "LIST" on the command line, "project_id" for a tool,
+// "projectId" for an LSP command. A key the command does not have is
+// returned as it is.
+func (c *Context) ArgName(key string) string {
+	if c.Command == nil {
+		return key
 	}
-	return ExitCode(answer)
+	return c.Naming.ArgName(c.Command, key, false)
+}
+
+// ArgUsage is ArgName with the value's placeholder where the command line
+// takes one ("--app APP").
+func (c *Context) ArgUsage(key string) string {
+	if c.Command == nil {
+		return key
+	}
+	return c.Naming.ArgName(c.Command, key, true)
 }

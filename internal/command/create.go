@@ -4,54 +4,65 @@ import (
 	"context"
 
 	"github.com/elemctl/elemctl/internal/ops/deploy"
+	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		shared := []Argument{
-			{Name: "name", Help: "cli.arg.create-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
-			{Name: "project-id", Help: "cli.arg.create-project-id", Type: String, Metavar: "PROJECT_ID"},
-			{Name: "version-id", Help: "cli.arg.create-version-id", Type: String, Metavar: "VERSION_ID"},
-			{Name: "latest-build", Help: "cli.arg.create-latest-build", Type: Bool},
-			{Name: "space-id", Help: "cli.arg.create-space-id", Type: String, Metavar: "SPACE_ID"},
-			{Name: "tech-version", Help: "cli.arg.create-tech-version", Type: String, Metavar: "VERSION"},
-			{Name: "no-dev-mode", Help: "cli.arg.create-no-dev-mode", Type: Bool},
-			{Name: "wait", Help: "cli.arg.create-wait", Type: Bool},
-			{Name: "verify", Help: "cli.arg.create-verify", Type: Bool},
-			{Name: "no-verify", Help: "cli.arg.create-no-verify", Type: Bool},
-		}
-		toolArgs := func() []Argument {
-			return []Argument{
-				{Name: "name", Help: "mcp.arg.create-name", Type: String, Required: true},
-				{Name: "project_id", Help: "mcp.arg.create-project-id", Type: String, Default: ""},
-				{Name: "version_id", Help: "mcp.arg.create-version-id", Type: String, Default: ""},
-				{Name: "space_id", Help: "mcp.arg.create-space-id", Type: String, Default: ""},
-				{Name: "development_mode", Help: "mcp.arg.create-development-mode", Type: Bool, Default: true},
-				{Name: "verify", Help: "mcp.arg.create-verify", Type: Bool, Default: false},
-			}
-		}
-		core.Add(
-			&Command{
-				Path: []string{"apps", "create"}, Tool: "create_app",
-				Help: "cli.help.apps-create", ToolHelp: "mcp.help.create-app", Slow: true,
-				Args:     shared,
-				ToolArgs: toolArgs(),
-				Run:      runAppsCreate,
-			},
-			&Command{
-				Path: []string{"apps", "ensure"}, Tool: "ensure_app",
-				Help: "cli.help.apps-ensure", ToolHelp: "mcp.help.ensure-app", Slow: true, Idempotent: true,
-				Args:     append(append([]Argument{}, shared...), Argument{Name: "apply", Help: "cli.arg.ensure-apply", Type: Bool}),
-				ToolArgs: toolArgs(),
-				Run:      runAppsEnsure,
-			},
-		)
-	})
+// createArgs are the command-line arguments apps create and apps ensure
+// share.
+func createArgs() []Argument {
+	return []Argument{
+		{Name: "name", Help: "cli.arg.create-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
+		{Name: "project-id", Help: "cli.arg.create-project-id", Type: String, Metavar: "PROJECT_ID"},
+		{Name: "version-id", Help: "cli.arg.create-version-id", Type: String, Metavar: "VERSION_ID"},
+		{Name: "latest-build", Help: "cli.arg.create-latest-build", Type: Bool},
+		{Name: "space-id", Help: "cli.arg.create-space-id", Type: String, Metavar: "SPACE_ID"},
+		{Name: "tech-version", Help: "cli.arg.create-tech-version", Type: String, Metavar: "VERSION"},
+		{Name: "no-dev-mode", Help: "cli.arg.create-no-dev-mode", Type: Bool},
+		{Name: "wait", Help: "cli.arg.create-wait", Type: Bool},
+		{Name: "verify", Help: "cli.arg.create-verify", Type: Bool},
+		{Name: "no-verify", Help: "cli.arg.create-no-verify", Type: Bool},
+	}
 }
 
-// createOptions reads the inputs of create/ensure. On MCP the source is
-// the project's newest build unless a build is named, and verify implies
-// the wait.
+// createToolArgs are the tool parameters of create_app and ensure_app. A
+// tool creates from the project's newest build unless a build is named:
+// latest-build is fixed on.
+func createToolArgs() []Argument {
+	return []Argument{
+		{Name: "name", Help: "mcp.arg.create-name", Type: String, Required: true},
+		{Name: "project_id", Help: "mcp.arg.create-project-id", Type: String, Default: ""},
+		{Name: "version_id", Help: "mcp.arg.create-version-id", Type: String, Default: ""},
+		{Name: "space_id", Help: "mcp.arg.create-space-id", Type: String, Default: ""},
+		{Name: "development_mode", Help: "mcp.arg.create-development-mode", Type: Bool, Default: true},
+		{Name: "verify", Help: "mcp.arg.create-verify", Type: Bool, Default: false},
+		{Key: "latest-build", Type: Bool, Default: true, Fixed: true},
+	}
+}
+
+func appsCreateCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "create"}, Tool: "create_app",
+		Help: "cli.help.apps-create", ToolHelp: "mcp.help.create-app", Slow: true,
+		Args:     createArgs(),
+		ToolArgs: createToolArgs(),
+		Run:      runAppsCreate,
+	}
+}
+
+func appsEnsureCommand() *Command {
+	return &Command{
+		Path: []string{"apps", "ensure"}, Tool: "ensure_app",
+		Help: "cli.help.apps-ensure", ToolHelp: "mcp.help.ensure-app", Slow: true, Idempotent: true,
+		Args:     append(createArgs(), Argument{Name: "apply", Help: "cli.arg.ensure-apply", Type: Bool}),
+		ToolArgs: createToolArgs(),
+		Run:      runAppsEnsure,
+	}
+}
+
+// createOptions reads the inputs of create/ensure. The development mode is
+// --no-dev-mode's opposite, or a tool's development_mode; a tool starts
+// from the newest build unless a build is named (its latest-build is fixed
+// on), and without a project it is told what it may pass instead.
 func createOptions(cc *Context, in Values, projectEnv, spaceEnv string) deploy.CreateOptions {
 	o := deploy.CreateOptions{
 		Name: in.Str("name"), ProjectID: in.Str("project-id"), VersionID: in.Str("version-id"),
@@ -63,15 +74,14 @@ func createOptions(cc *Context, in Values, projectEnv, spaceEnv string) deploy.C
 	if o.SpaceID == "" {
 		o.SpaceID = spaceEnv
 	}
-	if cc.Surface == MCP {
-		o.DevMode = in.Bool("development-mode")
-		o.LatestBuild = o.VersionID == ""
-		o.LatestNeedsProject = "mcp.create-needs-source"
-		o.Verify, o.Wait = in.Bool("verify"), in.Bool("verify")
-		return o
-	}
 	o.DevMode = !in.Bool("no-dev-mode")
+	if dev := in.OptBool("development-mode"); dev != nil {
+		o.DevMode = *dev
+	}
 	o.LatestBuild = in.Bool("latest-build")
+	if o.LatestBuild && !in.Given("latest-build") {
+		o.NoSource = platform.ConfigErrorf("cli.create-needs-source", "version", cc.ArgName("version-id"), "project", cc.ArgName("project-id"))
+	}
 	o.Wait, o.Verify, o.NoVerify = in.Bool("wait"), in.Bool("verify"), in.Bool("no-verify")
 	o.Apply = in.Bool("apply")
 	return o
@@ -94,10 +104,7 @@ func runAppsCreate(ctx context.Context, cc *Context, in Values) (any, error) {
 		return nil, err
 	}
 	answer, failed := ops.CreateAnswer(created)
-	if failed {
-		cc.SetExit(1)
-	}
-	return answer, nil
+	return Outcome{Value: answer, Failed: failed}, nil
 }
 
 func runAppsEnsure(ctx context.Context, cc *Context, in Values) (any, error) {
@@ -111,8 +118,5 @@ func runAppsEnsure(ctx context.Context, cc *Context, in Values) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if failed {
-		cc.SetExit(1)
-	}
-	return answer, nil
+	return Outcome{Value: answer, Failed: failed}, nil
 }

@@ -5,48 +5,42 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/elemctl/elemctl/internal/i18n"
-	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/assembly"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.Add(
-			&Command{
-				Path: []string{"deploy"}, Tool: "deploy", LSP: "deploy",
-				Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true,
-				Args: []Argument{
-					{Name: "app-id", Help: "cli.arg.deploy-app-id", Type: String, Metavar: "APP_ID"},
-					{Name: "project-id", Help: "cli.arg.deploy-project-id", Type: String, Metavar: "PROJECT_ID"},
-					{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
-					{Name: "output", Help: "cli.arg.deploy-output", Type: String, Metavar: "DIR"},
-					{Name: "build-version", Help: "cli.arg.deploy-build-version", Type: String, Metavar: "VERSION"},
-					{Name: "branch", Help: "cli.arg.branch", Type: String, Metavar: "BRANCH"},
-					{Name: "commit", Help: "cli.arg.commit", Type: String, Metavar: "COMMIT"},
-					{Name: "dry-run", Help: "cli.arg.deploy-dry-run", Type: Bool},
-					{Name: "require-clean", Help: "cli.arg.require-clean", Type: Bool},
-					{Name: "allow-data-loss", Help: "cli.arg.allow-data-loss", Type: Bool},
-					{Name: "server-start-timeout", Help: "cli.arg.server-start-timeout", Type: Float, Default: 900.0, Metavar: "SECONDS"},
-				},
-				ToolArgs: []Argument{
-					{Name: "app_id", Help: "mcp.arg.deploy-app-id", Type: String, Required: true},
-					{Name: "project_id", Help: "mcp.arg.deploy-project-id", Type: String, Required: true},
-					{Name: "project_dir", Help: "mcp.arg.project-dir", Type: String, Default: ""},
-					{Name: "version", Key: "build-version", Help: "mcp.arg.deploy-version", Type: String, Default: ""},
-					{Name: "branch", Help: "mcp.arg.branch", Type: String, Default: ""},
-					{Name: "allow_data_loss", Help: "mcp.arg.allow-data-loss", Type: Bool, Default: false},
-					{Name: "server_start_timeout", Help: "mcp.arg.server-start-timeout", Type: Int, Default: 900},
-				},
-				Run: runDeploy,
-			},
-		)
-	})
+func deployCommand() *Command {
+	return &Command{
+		Path: []string{"deploy"}, Tool: "deploy", LSP: "deploy",
+		Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true,
+		Args: []Argument{
+			{Name: "app-id", Help: "cli.arg.deploy-app-id", Type: String, Metavar: "APP_ID"},
+			{Name: "project-id", Help: "cli.arg.deploy-project-id", Type: String, Metavar: "PROJECT_ID"},
+			{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
+			{Name: "output", Help: "cli.arg.deploy-output", Type: String, Metavar: "DIR"},
+			{Name: "build-version", Help: "cli.arg.deploy-build-version", Type: String, Metavar: "VERSION"},
+			{Name: "branch", Help: "cli.arg.branch", Type: String, Metavar: "BRANCH"},
+			{Name: "commit", Help: "cli.arg.commit", Type: String, Metavar: "COMMIT"},
+			{Name: "dry-run", Help: "cli.arg.deploy-dry-run", Type: Bool},
+			{Name: "require-clean", Help: "cli.arg.require-clean", Type: Bool},
+			{Name: "allow-data-loss", Help: "cli.arg.allow-data-loss", Type: Bool},
+			{Name: "server-start-timeout", Help: "cli.arg.server-start-timeout", Type: Float, Default: 900.0, Metavar: "SECONDS"},
+		},
+		ToolArgs: []Argument{
+			{Name: "app_id", Help: "mcp.arg.deploy-app-id", Type: String, Required: true},
+			{Name: "project_id", Help: "mcp.arg.deploy-project-id", Type: String, Required: true},
+			{Name: "project_dir", Help: "mcp.arg.project-dir", Type: String, Default: ""},
+			{Name: "version", Key: "build-version", Help: "mcp.arg.deploy-version", Type: String, Default: ""},
+			{Name: "branch", Help: "mcp.arg.branch", Type: String, Default: ""},
+			{Name: "allow_data_loss", Help: "mcp.arg.allow-data-loss", Type: Bool, Default: false},
+			{Name: "server_start_timeout", Help: "mcp.arg.server-start-timeout", Type: Int, Default: 900},
+		},
+		Run: runDeploy,
+	}
 }
 
 // DeployOps prepares the long operations of platform/deploy for one call:
@@ -71,45 +65,6 @@ func DeployOps(cc *Context, cl *platform.Client) *deploy.Ops {
 			return err
 		},
 	}
-}
-
-// logCollector keeps the progress lines of a call on MCP, where they are
-// returned in the answer's "log" field.
-type logCollector struct {
-	mu     sync.Mutex
-	lines  []string
-	active bool
-}
-
-// collectLog starts collecting cc's log lines when the call runs on MCP;
-// the face's own log function still gets every line.
-func collectLog(cc *Context) *logCollector {
-	l := &logCollector{lines: []string{}}
-	if cc.Surface != MCP {
-		return l
-	}
-	l.active = true
-	next := cc.LogFunc
-	cc.LogFunc = func(line string) {
-		l.mu.Lock()
-		l.lines = append(l.lines, line)
-		l.mu.Unlock()
-		if next != nil {
-			next(line)
-		}
-	}
-	return l
-}
-
-// attach adds the collected lines to an MCP answer.
-func (l *logCollector) attach(answer *jsonx.Object) *jsonx.Object {
-	if !l.active {
-		return answer
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	answer.Set("log", append([]string{}, l.lines...))
-	return answer
 }
 
 // localPath resolves a path the caller gave against the call's directory;
@@ -147,7 +102,6 @@ func optionalString(in Values, key string) *string {
 }
 
 func runDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
-	logs := collectLog(cc)
 	projectDir := in.Str("project-dir")
 	if in.Bool("require-clean") {
 		if err := requireClean(ctx, cc, projectDir); err != nil {
@@ -193,7 +147,7 @@ func runDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return logs.attach(r.JSON()), nil
+	return r.JSON(), nil
 }
 
 // deployDryRun builds only – with the explicit, CI or default version,
@@ -250,9 +204,9 @@ func init() {
 }
 
 var deployMessages = []i18n.Message{
-	{Key: "mcp.create-needs-source",
-		RU: "не из чего создавать приложение: передайте version_id (id сборки) или project_id – тогда берётся самая новая сборка проекта (по умолчанию ELEMENT_PROJECT_ID стенда)",
-		EN: "nothing to create the application from: pass version_id (a build id) or project_id – then the project's newest build is taken (default: the stand's ELEMENT_PROJECT_ID)",
+	{Key: "cli.create-needs-source",
+		RU: "не из чего создавать приложение: передайте {version} (id сборки) или {project} – тогда берётся самая новая сборка проекта (по умолчанию ELEMENT_PROJECT_ID стенда)",
+		EN: "nothing to create the application from: pass {version} (a build id) or {project} – then the project's newest build is taken (default: the stand's ELEMENT_PROJECT_ID)",
 	},
 	{Key: "cli.help.deploy",
 		RU: "собрать, загрузить в проект, применить и проверить, что приложение действительно работает на новой сборке",

@@ -7,45 +7,43 @@ import (
 	"github.com/elemctl/elemctl/internal/jsonx"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.AddGroup(Group{Name: "dumps", Help: "cli.help.dumps"})
-		core.Add(
-			&Command{
-				Path: []string{"dumps", "create"},
-				Help: "cli.help.dumps-create",
-				Args: []Argument{
-					AppArg(false),
-					{Name: "description", Help: "cli.arg.dump-description", Type: String, Metavar: "D"},
-				},
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
-					if err != nil {
-						return nil, err
-					}
-					body := jsonx.New("include-users", true, "include-binary-data", true, "description", in.Str("description"))
-					return cl.Post(ctx, "/applications/"+url.PathEscape(id)+"/dumps", body)
-				},
-			},
-			&Command{
-				Path: []string{"dumps", "get"},
-				Help: "cli.help.dumps-get", ReadOnly: true, Idempotent: true,
-				Args: []Argument{
-					{Name: "app-id", Help: "cli.arg.app-id", Type: String, Positional: true, Required: true, Metavar: "APP_ID"},
-					{Name: "dump-id", Help: "cli.arg.dump-id", Type: String, Positional: true, Required: true, Metavar: "DUMP_ID"},
-				},
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					cl, err := cc.Client()
-					if err != nil {
-						return nil, err
-					}
-					id, err := cl.ResolveApp(ctx, in.Str("app-id"))
-					if err != nil {
-						return nil, err
-					}
-					return cl.Get(ctx, "/applications/"+url.PathEscape(id)+"/dumps/"+url.PathEscape(in.Str("dump-id")), nil)
-				},
-			},
-		)
-	})
+func dumpsCreateCommand() *Command {
+	return &Command{
+		Path: []string{"dumps", "create"},
+		Help: "cli.help.dumps-create",
+		Args: []Argument{
+			AppArg(false),
+			{Name: "description", Help: "cli.arg.dump-description", Type: String, Metavar: "D"},
+		},
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
+			if err != nil {
+				return nil, err
+			}
+			body := jsonx.New("include-users", true, "include-binary-data", true, "description", in.Str("description"))
+			return cl.Post(ctx, "/applications/"+url.PathEscape(id)+"/dumps", body)
+		},
+	}
+}
+
+func dumpsGetCommand() *Command {
+	return &Command{
+		Path: []string{"dumps", "get"},
+		Help: "cli.help.dumps-get", ReadOnly: true, Idempotent: true,
+		Args: []Argument{
+			{Name: "app-id", Help: "cli.arg.app-id", Type: String, Positional: true, Required: true, Metavar: "APP_ID"},
+			{Name: "dump-id", Help: "cli.arg.dump-id", Type: String, Positional: true, Required: true, Metavar: "DUMP_ID"},
+		},
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			cl, err := cc.Client()
+			if err != nil {
+				return nil, err
+			}
+			id, err := cl.ResolveApp(ctx, in.Str("app-id"))
+			if err != nil {
+				return nil, err
+			}
+			return cl.Get(ctx, "/applications/"+url.PathEscape(id)+"/dumps/"+url.PathEscape(in.Str("dump-id")), nil)
+		},
+	}
 }

@@ -11,23 +11,19 @@ import (
 	"github.com/elemctl/elemctl/internal/plugin/manifest"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.Add(
-			&Command{
-				Path: []string{"plugins"}, Help: "cli.help.plugins", Local: true, ReadOnly: true, Idempotent: true,
-				Run: runPlugins,
-			},
-			// The CLI renders this one as `debug-adapter`, with `extract`
-			// beneath it (DebugAdapterExtract); a catalog path cannot be a
-			// command and a group at once.
-			&Command{
-				Tool: "debug_adapter", LSP: "debugAdapter", Help: "cli.help.debug-adapter", ToolHelp: "mcp.help.debug-adapter",
-				Local: true, ReadOnly: true, Idempotent: true, Args: []Argument{}, ToolArgs: []Argument{},
-				Run: runDebugAdapter,
-			},
-		)
-	})
+func pluginsCommand() *Command {
+	return &Command{
+		Path: []string{"plugins"}, Help: "cli.help.plugins", Local: true, ReadOnly: true, Idempotent: true,
+		Run: runPlugins,
+	}
+}
+
+func debugAdapterTool() *Command {
+	return &Command{
+		Tool: "debug_adapter", LSP: "debugAdapter", Help: "cli.help.debug-adapter", ToolHelp: "mcp.help.debug-adapter",
+		Local: true, ReadOnly: true, Idempotent: true, Args: []Argument{}, ToolArgs: []Argument{},
+		Run: runDebugAdapter,
+	}
 }
 
 // DebugAdapterExtract is `elemctl debug-adapter extract DISTRO [--output
@@ -71,7 +67,7 @@ func discoveryOptions(cc *Context) manifest.Options {
 func runPlugins(ctx context.Context, cc *Context, in Values) (any, error) {
 	opts := discoveryOptions(cc)
 	set := manifest.Discover(opts)
-	res := set.Resolve(PluginTaken(core()))
+	res := set.Resolve(PluginTaken(Core()))
 	found, err := adapter.NewLocator(opts, set).All(ctx)
 	if err != nil {
 		return nil, err

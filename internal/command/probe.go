@@ -9,38 +9,37 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.Add(
-			&Command{
-				Path: []string{"probe"}, Tool: "probe", LSP: "probe",
-				Help: "cli.help.probe", ToolHelp: "mcp.help.probe", Slow: true,
-				Args: []Argument{
-					{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
-					{Name: "output", Help: "cli.arg.probe-output", Type: String, Metavar: "DIR"},
-					{Name: "build-version", Help: "cli.arg.probe-build-version", Type: String, Metavar: "VERSION"},
-					{Name: "name", Help: "cli.arg.probe-name", Type: String, Metavar: "NAME"},
-					{Name: "space-id", Help: "cli.arg.probe-space-id", Type: String, Metavar: "SPACE_ID"},
-					{Name: "keep", Help: "cli.arg.probe-keep", Type: Bool},
-					{Name: "require-clean", Help: "cli.arg.require-clean", Type: Bool},
-					{Name: "cleanup", Help: "cli.arg.probe-cleanup", Type: String, Multiple: true, Metavar: "APP_ID"},
-				},
-				ToolArgs: []Argument{
-					{Name: "project_dir", Help: "mcp.arg.project-dir", Type: String, Default: ""},
-					{Name: "space_id", Help: "mcp.arg.probe-space-id", Type: String, Default: ""},
-					{Name: "keep", Help: "mcp.arg.probe-keep", Type: Bool, Default: false},
-				},
-				Run: runProbe,
-			},
-			&Command{
-				Tool: "probe_cleanup", ToolHelp: "mcp.help.probe-cleanup", Destructive: true, Slow: true,
-				ToolArgs: []Argument{
-					{Name: "app_id", Key: "cleanup", Help: "mcp.arg.probe-cleanup-app-id", Type: String, Required: true, OrList: true},
-				},
-				Run: runProbeCleanup,
-			},
-		)
-	})
+func probeCommand() *Command {
+	return &Command{
+		Path: []string{"probe"}, Tool: "probe", LSP: "probe",
+		Help: "cli.help.probe", ToolHelp: "mcp.help.probe", Slow: true,
+		Args: []Argument{
+			{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
+			{Name: "output", Help: "cli.arg.probe-output", Type: String, Metavar: "DIR"},
+			{Name: "build-version", Help: "cli.arg.probe-build-version", Type: String, Metavar: "VERSION"},
+			{Name: "name", Help: "cli.arg.probe-name", Type: String, Metavar: "NAME"},
+			{Name: "space-id", Help: "cli.arg.probe-space-id", Type: String, Metavar: "SPACE_ID"},
+			{Name: "keep", Help: "cli.arg.probe-keep", Type: Bool},
+			{Name: "require-clean", Help: "cli.arg.require-clean", Type: Bool},
+			{Name: "cleanup", Help: "cli.arg.probe-cleanup", Type: String, Multiple: true, Metavar: "APP_ID"},
+		},
+		ToolArgs: []Argument{
+			{Name: "project_dir", Help: "mcp.arg.project-dir", Type: String, Default: ""},
+			{Name: "space_id", Help: "mcp.arg.probe-space-id", Type: String, Default: ""},
+			{Name: "keep", Help: "mcp.arg.probe-keep", Type: Bool, Default: false},
+		},
+		Run: runProbe,
+	}
+}
+
+func probeCleanupTool() *Command {
+	return &Command{
+		Tool: "probe_cleanup", ToolHelp: "mcp.help.probe-cleanup", Destructive: true, Slow: true,
+		ToolArgs: []Argument{
+			{Name: "app_id", Key: "cleanup", Help: "mcp.arg.probe-cleanup-app-id", Type: String, Required: true, OrList: true},
+		},
+		Run: runProbeCleanup,
+	}
 }
 
 // probeRunFlags are the flags of a probe run; the cleanup mode refuses
@@ -60,7 +59,6 @@ func runProbe(ctx context.Context, cc *Context, in Values) (any, error) {
 		}
 		return runProbeCleanup(ctx, cc, in)
 	}
-	logs := collectLog(cc)
 	if in.Bool("require-clean") {
 		if err := requireClean(ctx, cc, in.Str("project-dir")); err != nil {
 			return nil, err
@@ -87,14 +85,13 @@ func runProbe(ctx context.Context, cc *Context, in Values) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return logs.attach(r.JSON()), nil
+	return r.JSON(), nil
 }
 
 // runProbeCleanup removes what earlier probes left: one application gives
 // its report, several give {ok, cleanups} where a refusal stops none of
 // the others.
 func runProbeCleanup(ctx context.Context, cc *Context, in Values) (any, error) {
-	logs := collectLog(cc)
 	var refs []string
 	seen := map[string]bool{}
 	for _, r := range in.Strings("cleanup") {
@@ -118,7 +115,7 @@ func runProbeCleanup(ctx context.Context, cc *Context, in Values) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return logs.attach(r), nil
+		return r, nil
 	}
 	all := true
 	var reports []any
@@ -140,5 +137,5 @@ func runProbeCleanup(ctx context.Context, cc *Context, in Values) (any, error) {
 		}
 		reports = append(reports, r)
 	}
-	return logs.attach(jsonx.New("ok", all, "cleanups", reports)), nil
+	return jsonx.New("ok", all, "cleanups", reports), nil
 }

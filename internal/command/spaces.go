@@ -6,24 +6,21 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.AddGroup(Group{Name: "spaces", Help: "cli.help.spaces"})
-		core.Add(&Command{
-			Path: []string{"spaces", "list"}, Tool: "list_spaces",
-			Help: "cli.help.spaces-list", ToolHelp: "mcp.help.list-spaces", ReadOnly: true, Idempotent: true,
-			ToolArgs: []Argument{},
-			Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-				cl, err := cc.Client()
-				if err != nil {
-					return nil, err
-				}
-				spaces, err := cl.List(ctx, platform.Request{Path: "/spaces"}, "spaces")
-				if err != nil {
-					return nil, err
-				}
-				return objectsToAny(spaces), nil
-			},
-		})
-	})
+func spacesListCommand() *Command {
+	return &Command{
+		Path: []string{"spaces", "list"}, Tool: "list_spaces",
+		Help: "cli.help.spaces-list", ToolHelp: "mcp.help.list-spaces", ReadOnly: true, Idempotent: true,
+		ToolArgs: []Argument{},
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			cl, err := cc.Client()
+			if err != nil {
+				return nil, err
+			}
+			spaces, err := cl.List(ctx, platform.Request{Path: "/spaces"}, "spaces")
+			if err != nil {
+				return nil, err
+			}
+			return objectsToAny(spaces), nil
+		},
+	}
 }

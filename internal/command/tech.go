@@ -6,53 +6,51 @@ import (
 	"github.com/elemctl/elemctl/internal/jsonx"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.AddGroup(Group{Name: "tech", Help: "cli.help.tech"})
-		core.Add(
-			&Command{
-				Path: []string{"tech", "get"},
-				Help: "cli.help.tech-get", ReadOnly: true, Idempotent: true,
-				Args: []Argument{{Name: "app-id", Help: "cli.arg.app-id", Type: String, Positional: true, Metavar: "APP_ID"}},
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
-					if err != nil {
-						return nil, err
-					}
-					// The answer names the application as it was given.
-					ref := in.Str("app-id")
-					if ref == "" {
-						ref = cl.Config().AppID
-					}
-					card, err := cl.GetApp(ctx, id)
-					if err != nil {
-						return nil, err
-					}
-					// The card is the only reliable reading: a dedicated endpoint
-					// is missing on some platform versions.
-					return jsonx.New("app-id", ref, "technology-version", card.Value("technology-version")), nil
-				},
-			},
-			&Command{
-				Path: []string{"tech", "set"},
-				Help: "cli.help.tech-set",
-				Args: []Argument{
-					{Name: "app-id", Help: "cli.arg.app-id", Type: String, Positional: true, Required: true, Metavar: "APP_ID"},
-					{Name: "version", Help: "cli.arg.tech-version", Type: String, Positional: true, Required: true, Metavar: "VERSION"},
-				},
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					cl, err := cc.Client()
-					if err != nil {
-						return nil, err
-					}
-					id, err := cl.ResolveApp(ctx, in.Str("app-id"))
-					if err != nil {
-						return nil, err
-					}
-					body := jsonx.New("technology-version", in.Str("version"), "applications", []any{id})
-					return cl.Post(ctx, "/tasks/group-tasks/update-applications-technology", body)
-				},
-			},
-		)
-	})
+func techGetCommand() *Command {
+	return &Command{
+		Path: []string{"tech", "get"},
+		Help: "cli.help.tech-get", ReadOnly: true, Idempotent: true,
+		Args: []Argument{{Name: "app-id", Help: "cli.arg.app-id", Type: String, Positional: true, Metavar: "APP_ID"}},
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
+			if err != nil {
+				return nil, err
+			}
+			// The answer names the application as it was given.
+			ref := in.Str("app-id")
+			if ref == "" {
+				ref = cl.Config().AppID
+			}
+			card, err := cl.GetApp(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			// The card is the only reliable reading: a dedicated endpoint
+			// is missing on some platform versions.
+			return jsonx.New("app-id", ref, "technology-version", card.Value("technology-version")), nil
+		},
+	}
+}
+
+func techSetCommand() *Command {
+	return &Command{
+		Path: []string{"tech", "set"},
+		Help: "cli.help.tech-set",
+		Args: []Argument{
+			{Name: "app-id", Help: "cli.arg.app-id", Type: String, Positional: true, Required: true, Metavar: "APP_ID"},
+			{Name: "version", Help: "cli.arg.tech-version", Type: String, Positional: true, Required: true, Metavar: "VERSION"},
+		},
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			cl, err := cc.Client()
+			if err != nil {
+				return nil, err
+			}
+			id, err := cl.ResolveApp(ctx, in.Str("app-id"))
+			if err != nil {
+				return nil, err
+			}
+			body := jsonx.New("technology-version", in.Str("version"), "applications", []any{id})
+			return cl.Post(ctx, "/tasks/group-tasks/update-applications-technology", body)
+		},
+	}
 }

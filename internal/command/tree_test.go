@@ -37,11 +37,11 @@ func treeStand(t *testing.T) (*stand.Stand, stand.DemoInfo, *platform.Client) {
 	return s, demo, cl
 }
 
-// treeContext is a context of the given face for cl, with its registry
-// and current directory in dir.
-func treeContext(surface Surface, cl *platform.Client, dir string) *Context {
+// treeContext is a context of a face naming arguments as n does for cl,
+// with its registry and current directory in dir.
+func treeContext(n Naming, cl *platform.Client, dir string) *Context {
 	return &Context{
-		Surface:    surface,
+		Naming:     n,
 		Dir:        dir,
 		Getenv:     func(k string) string { return map[string]string{"ELEMCTL_DATA_DIR": filepath.Join(dir, "data")}[k] },
 		ClientFunc: func() (*platform.Client, error) { return cl, nil },
@@ -168,12 +168,12 @@ func TestTokenAccessByUserID(t *testing.T) {
 			userID = u.ID
 		}
 	}
-	cmd := core().Tool("token_access")
+	cmd := Core().Tool("token_access")
 	in := NewValues()
 	in.Set("app-id", demo.AppID)
 	in.Set("user", []any{userID})
 	in.Set("enabled", true)
-	out, err := cmd.Run(context.Background(), treeContext(MCP, cl, t.TempDir()), in)
+	out, err := runIn(context.Background(), treeContext(ToolNames, cl, t.TempDir()), cmd, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,11 +186,11 @@ func TestTokenAccessByUserID(t *testing.T) {
 func TestMCPShapes(t *testing.T) {
 	_, demo, cl := treeStand(t)
 	ctx := context.Background()
-	cc := treeContext(MCP, cl, t.TempDir())
+	cc := treeContext(ToolNames, cl, t.TempDir())
 
 	in := NewValues()
 	in.Set("app-id", demo.AppName)
-	out, err := core().Tool("list_app_users").Run(ctx, cc, in)
+	out, err := runIn(ctx, cc, Core().Tool("list_app_users"), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestMCPShapes(t *testing.T) {
 	in.Set("project-id", demo.ProjectID)
 	in.Default("limit", 2)
 	in.Default("brief", true)
-	out, err = core().Tool("list_builds").Run(ctx, cc, in)
+	out, err = runIn(ctx, cc, Core().Tool("list_builds"), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestMCPShapes(t *testing.T) {
 
 	in = NewValues()
 	in.Default("brief", true)
-	out, err = core().Tool("list_projects").Run(ctx, cc, in)
+	out, err = runIn(ctx, cc, Core().Tool("list_projects"), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestMCPShapes(t *testing.T) {
 	in = NewValues()
 	in.Set("app-id", demo.AppID)
 	in.Set("output", "x.xasm")
-	out, err = core().Tool("export_app").Run(ctx, cc, in)
+	out, err = runIn(ctx, cc, Core().Tool("export_app"), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,9 +243,9 @@ func TestMCPShapes(t *testing.T) {
 	}
 
 	in = NewValues()
-	in.Set("app-id", demo.AppName)
+	in.Set("app", demo.AppName)
 	in.Set("self-registration", true)
-	out, err = core().Tool("configure_user_list").Run(ctx, cc, in)
+	out, err = runIn(ctx, cc, Core().Tool("configure_user_list"), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestMCPShapes(t *testing.T) {
 		t.Fatalf("configure_user_list %v", o)
 	}
 	in = NewValues()
-	_, err = core().Tool("configure_user_list").Run(ctx, cc, in)
+	_, err = runIn(ctx, cc, Core().Tool("configure_user_list"), in)
 	if !platform.IsConfig(err) {
 		t.Fatalf("configure_user_list without a list: %v", err)
 	}
@@ -291,7 +291,7 @@ func TestExportExtension(t *testing.T) {
 	in.Set("app-id", demo.AppName)
 	in.Set("extension", "crmextras")
 	in.Set("output", "out/")
-	out, err := core().Path("apps", "export-extension").Run(ctx, treeContext(CLI, cl, dir), in)
+	out, err := runIn(ctx, treeContext(CLINames, cl, dir), Core().Path("apps", "export-extension"), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +313,7 @@ func TestExportExtension(t *testing.T) {
 	in.Set("app-id", demo.AppID)
 	in.Set("extension", "CRM EXTRAS")
 	in.Set("output", filepath.Join(dir, "mcp.xasm"))
-	out, err = core().Tool("export_extension").Run(ctx, treeContext(MCP, cl, dir), in)
+	out, err = runIn(ctx, treeContext(ToolNames, cl, dir), Core().Tool("export_extension"), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,16 +321,32 @@ func TestExportExtension(t *testing.T) {
 		t.Fatalf("MCP keys %v", keys)
 	}
 	in.Set("extension", "other")
-	_, err = core().Tool("export_extension").Run(ctx, treeContext(MCP, cl, dir), in)
+	_, err = runIn(ctx, treeContext(ToolNames, cl, dir), Core().Tool("export_extension"), in)
 	if err == nil || !strings.Contains(err.Error(), "acme/CrmExtras 1.0-3 (id 0a1b2c3d-0000-4000-8000-0000000000e1)") {
 		t.Fatalf("unknown extension: %v", err)
 	}
 }
 
+// runIn runs cmd in cc as a face of cc's naming does: fixed arguments set,
+// the result rendered in that face's dialect.
+func runIn(ctx context.Context, cc *Context, cmd *Command, in Values) (any, error) {
+	setFixed(in, cmd, cc.Naming)
+	cc.Command = cmd
+	res, err := cmd.Run(ctx, cc, in)
+	if err != nil {
+		return nil, err
+	}
+	d := ToolDialect
+	if cc.Naming == CLINames {
+		d = CLIDialect
+	}
+	return Render(res, d).Value, nil
+}
+
 // run calls a CLI command of the catalog with the given values.
 func run(t *testing.T, cl *platform.Client, path string, vals map[string]any) (any, error) {
 	t.Helper()
-	cmd := core().Path(strings.Fields(path)...)
+	cmd := Core().Path(strings.Fields(path)...)
 	if cmd == nil {
 		t.Fatalf("no command %q", path)
 	}
@@ -338,7 +354,7 @@ func run(t *testing.T, cl *platform.Client, path string, vals map[string]any) (a
 	for k, v := range vals {
 		in.Set(k, v)
 	}
-	return cmd.Run(context.Background(), treeContext(CLI, cl, t.TempDir()), in)
+	return runIn(context.Background(), treeContext(CLINames, cl, t.TempDir()), cmd, in)
 }
 
 func TestBranchLifecycle(t *testing.T) {
@@ -497,14 +513,14 @@ func TestMCPRefusalsNameToolParameters(t *testing.T) {
 	ctx := context.Background()
 	i18n.SetLang(i18n.EN)
 	defer i18n.SetLang(i18n.RU)
-	cc := treeContext(MCP, cl, t.TempDir())
-	_, err := core().Tool("configure_user_list").Run(ctx, cc, NewValues())
+	cc := treeContext(ToolNames, cl, t.TempDir())
+	_, err := runIn(ctx, cc, Core().Tool("configure_user_list"), NewValues())
 	if err == nil || !strings.Contains(err.Error(), "list_id") || strings.Contains(err.Error(), "--app") {
 		t.Errorf("configure_user_list without a list: %v", err)
 	}
 	in := NewValues()
 	in.Set("name", "nowhere")
-	_, err = core().Tool("create_app").Run(ctx, cc, in)
+	_, err = runIn(ctx, cc, Core().Tool("create_app"), in)
 	if err == nil || !strings.Contains(err.Error(), "version_id") || strings.Contains(err.Error(), "--latest-build") {
 		t.Errorf("create_app without a source: %v", err)
 	}

@@ -12,21 +12,19 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.Add(&Command{
-			Path: []string{"builds", "upload"},
-			Help: "cli.help.builds-upload",
-			Args: []Argument{
-				{Name: "file", Help: "cli.arg.upload-file", Type: String, Positional: true, Required: true, Metavar: "FILE"},
-				{Name: "project-id", Help: "cli.arg.upload-project-id", Type: String, Metavar: "PROJECT_ID"},
-				{Name: "new-project", Help: "cli.arg.upload-new-project", Type: Bool},
-				{Name: "force-rename", Help: "cli.arg.upload-force-rename", Type: Bool},
-				{Name: "space-id", Help: "cli.arg.upload-space-id", Type: String, Metavar: "SPACE_ID"},
-			},
-			Run: runBuildsUpload,
-		})
-	})
+func buildsUploadCommand() *Command {
+	return &Command{
+		Path: []string{"builds", "upload"},
+		Help: "cli.help.builds-upload",
+		Args: []Argument{
+			{Name: "file", Help: "cli.arg.upload-file", Type: String, Positional: true, Required: true, Metavar: "FILE"},
+			{Name: "project-id", Help: "cli.arg.upload-project-id", Type: String, Metavar: "PROJECT_ID"},
+			{Name: "new-project", Help: "cli.arg.upload-new-project", Type: Bool},
+			{Name: "force-rename", Help: "cli.arg.upload-force-rename", Type: Bool},
+			{Name: "space-id", Help: "cli.arg.upload-space-id", Type: String, Metavar: "SPACE_ID"},
+		},
+		Run: runBuildsUpload,
+	}
 }
 
 // Sources of the project id in the upload answer.

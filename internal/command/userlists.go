@@ -14,120 +14,139 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.AddGroup(Group{Name: "user-lists", Help: "cli.help.user-lists"})
-		target := []Argument{
-			{Name: "list", Help: "cli.arg.user-list", Type: String, Positional: true, Metavar: "LIST"},
-			{Name: "app", Help: "cli.arg.user-list-app", Type: String, Metavar: "APP"},
-		}
-		switches := []Argument{
-			{Name: "enable", Help: "cli.arg.user-list-enable", Type: Bool},
-			{Name: "disable", Help: "cli.arg.user-list-disable", Type: Bool},
-		}
-		core.Add(
-			&Command{
-				Path: []string{"user-lists", "list"}, Tool: "list_user_lists",
-				Help: "cli.help.user-lists-list", ToolHelp: "mcp.help.list-user-lists", ReadOnly: true, Idempotent: true,
-				Args:     []Argument{{Name: "name", Help: "cli.arg.user-lists-name", Type: String}},
-				ToolArgs: []Argument{{Name: "name", Help: "mcp.arg.user-lists-name", Type: String, Default: ""}},
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					cl, err := cc.Client()
-					if err != nil {
-						return nil, err
-					}
-					lists, err := ListUserLists(ctx, cl)
-					if err != nil {
-						return nil, err
-					}
-					name := strings.ToLower(in.Str("name"))
-					out := []any{}
-					for _, l := range lists {
-						if name == "" || strings.Contains(strings.ToLower(l.Str("presentation")), name) {
-							out = append(out, l)
-						}
-					}
-					return out, nil
-				},
-			},
-			&Command{
-				Path: []string{"user-lists", "get"},
-				Help: "cli.help.user-lists-get", ReadOnly: true, Idempotent: true,
-				Args: target,
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					cl, id, err := userListTarget(ctx, cc, in.Str("list"), in.Str("app"))
-					if err != nil {
-						return nil, err
-					}
-					return cl.Get(ctx, userListPath(id), nil)
-				},
-			},
-			&Command{
-				Path: []string{"user-lists", "self-registration"},
-				Help: "cli.help.user-lists-self-registration",
-				Args: append(slices.Clone(target), switches...),
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					want, err := switchFlags(in)
-					if err != nil {
-						return nil, err
-					}
-					cl, id, err := userListTarget(ctx, cc, in.Str("list"), in.Str("app"))
-					if err != nil {
-						return nil, err
-					}
-					settings, _, err := SelfRegistration(ctx, cl, id, want)
-					if err != nil {
-						return nil, err
-					}
-					return jsonx.New("list-id", id, "self-registration", settings), nil
-				},
-			},
-			&Command{
-				Path: []string{"user-lists", "password-login"},
-				Help: "cli.help.user-lists-password-login",
-				Args: append(slices.Clone(target), switches...),
-				Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-					want, err := switchFlags(in)
-					if err != nil {
-						return nil, err
-					}
-					cl, id, err := userListTarget(ctx, cc, in.Str("list"), in.Str("app"))
-					if err != nil {
-						return nil, err
-					}
-					enabled, changed, err := PasswordLogin(ctx, cl, id, want)
-					if err != nil {
-						return nil, err
-					}
-					return jsonx.New("list-id", id, "enabled", optBool(enabled), "changed", changed), nil
-				},
-			},
-			&Command{
-				Path: []string{"user-lists", "calculation-rules"},
-				Help: "cli.help.user-lists-calculation-rules",
-				Args: append(slices.Clone(target),
-					Argument{Name: "rules-file", Help: "cli.arg.rules-file", Type: String, Metavar: "F"},
-					Argument{Name: "response-kind", Help: "cli.arg.rule-response-kind", Type: String},
-					Argument{Name: "presentation-rule", Help: "cli.arg.rule-presentation", Type: String},
-					Argument{Name: "phone-rule", Help: "cli.arg.rule-phone", Type: String},
-					Argument{Name: "email-rule", Help: "cli.arg.rule-email", Type: String},
-					Argument{Name: "service", Help: "cli.arg.rule-service", Type: String, Metavar: "ID"},
-					Argument{Name: "service-type", Help: "cli.arg.rule-service-type", Type: String, Default: "Oidc", Metavar: "TYPE"},
-				),
-				Run: runCalculationRules,
-			},
-			&Command{
-				Tool: "configure_user_list", ToolHelp: "mcp.help.configure-user-list",
-				ToolArgs: []Argument{
-					{Name: "list_id", Help: "mcp.arg.user-list-id", Type: String, Default: ""},
-					{Name: "app_id", Help: "mcp.arg.user-list-app", Type: String, Default: ""},
-					{Name: "self_registration", Help: "mcp.arg.self-registration", Type: Bool, Nullable: true},
-					{Name: "password_login", Help: "mcp.arg.password-login", Type: Bool, Nullable: true},
-				},
-				Run: runConfigureUserList,
-			},
-		)
-	})
+// userListTargetArgs name the list a command works on: LIST, or the
+// default user list of --app.
+func userListTargetArgs() []Argument {
+	return []Argument{
+		{Name: "list", Help: "cli.arg.user-list", Type: String, Positional: true, Metavar: "LIST"},
+		{Name: "app", Help: "cli.arg.user-list-app", Type: String, Metavar: "APP"},
+	}
+}
+
+// userListSwitchArgs are --enable and --disable.
+func userListSwitchArgs() []Argument {
+	return []Argument{
+		{Name: "enable", Help: "cli.arg.user-list-enable", Type: Bool},
+		{Name: "disable", Help: "cli.arg.user-list-disable", Type: Bool},
+	}
+}
+
+func userListsListCommand() *Command {
+	return &Command{
+		Path: []string{"user-lists", "list"}, Tool: "list_user_lists",
+		Help: "cli.help.user-lists-list", ToolHelp: "mcp.help.list-user-lists", ReadOnly: true, Idempotent: true,
+		Args:     []Argument{{Name: "name", Help: "cli.arg.user-lists-name", Type: String}},
+		ToolArgs: []Argument{{Name: "name", Help: "mcp.arg.user-lists-name", Type: String, Default: ""}},
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			cl, err := cc.Client()
+			if err != nil {
+				return nil, err
+			}
+			lists, err := ListUserLists(ctx, cl)
+			if err != nil {
+				return nil, err
+			}
+			name := strings.ToLower(in.Str("name"))
+			out := []any{}
+			for _, l := range lists {
+				if name == "" || strings.Contains(strings.ToLower(l.Str("presentation")), name) {
+					out = append(out, l)
+				}
+			}
+			return out, nil
+		},
+	}
+}
+
+func userListsGetCommand() *Command {
+	return &Command{
+		Path: []string{"user-lists", "get"},
+		Help: "cli.help.user-lists-get", ReadOnly: true, Idempotent: true,
+		Args: userListTargetArgs(),
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			cl, id, err := userListTarget(ctx, cc, in)
+			if err != nil {
+				return nil, err
+			}
+			return cl.Get(ctx, userListPath(id), nil)
+		},
+	}
+}
+
+func userListsSelfRegistrationCommand() *Command {
+	return &Command{
+		Path: []string{"user-lists", "self-registration"},
+		Help: "cli.help.user-lists-self-registration",
+		Args: append(userListTargetArgs(), userListSwitchArgs()...),
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			want, err := switchFlags(in)
+			if err != nil {
+				return nil, err
+			}
+			cl, id, err := userListTarget(ctx, cc, in)
+			if err != nil {
+				return nil, err
+			}
+			settings, _, err := SelfRegistration(ctx, cl, id, want)
+			if err != nil {
+				return nil, err
+			}
+			return jsonx.New("list-id", id, "self-registration", settings), nil
+		},
+	}
+}
+
+func userListsPasswordLoginCommand() *Command {
+	return &Command{
+		Path: []string{"user-lists", "password-login"},
+		Help: "cli.help.user-lists-password-login",
+		Args: append(userListTargetArgs(), userListSwitchArgs()...),
+		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+			want, err := switchFlags(in)
+			if err != nil {
+				return nil, err
+			}
+			cl, id, err := userListTarget(ctx, cc, in)
+			if err != nil {
+				return nil, err
+			}
+			enabled, changed, err := PasswordLogin(ctx, cl, id, want)
+			if err != nil {
+				return nil, err
+			}
+			return jsonx.New("list-id", id, "enabled", optBool(enabled), "changed", changed), nil
+		},
+	}
+}
+
+func userListsCalculationRulesCommand() *Command {
+	return &Command{
+		Path: []string{"user-lists", "calculation-rules"},
+		Help: "cli.help.user-lists-calculation-rules",
+		Args: append(userListTargetArgs(),
+			Argument{Name: "rules-file", Help: "cli.arg.rules-file", Type: String, Metavar: "F"},
+			Argument{Name: "response-kind", Help: "cli.arg.rule-response-kind", Type: String},
+			Argument{Name: "presentation-rule", Help: "cli.arg.rule-presentation", Type: String},
+			Argument{Name: "phone-rule", Help: "cli.arg.rule-phone", Type: String},
+			Argument{Name: "email-rule", Help: "cli.arg.rule-email", Type: String},
+			Argument{Name: "service", Help: "cli.arg.rule-service", Type: String, Metavar: "ID"},
+			Argument{Name: "service-type", Help: "cli.arg.rule-service-type", Type: String, Default: "Oidc", Metavar: "TYPE"},
+		),
+		Run: runCalculationRules,
+	}
+}
+
+func configureUserListTool() *Command {
+	return &Command{
+		Tool: "configure_user_list", ToolHelp: "mcp.help.configure-user-list",
+		ToolArgs: []Argument{
+			{Name: "list_id", Key: "list", Help: "mcp.arg.user-list-id", Type: String, Default: ""},
+			{Name: "app_id", Key: "app", Help: "mcp.arg.user-list-app", Type: String, Default: ""},
+			{Name: "self_registration", Help: "mcp.arg.self-registration", Type: Bool, Nullable: true},
+			{Name: "password_login", Help: "mcp.arg.password-login", Type: Bool, Nullable: true},
+		},
+		Run: runConfigureUserList,
+	}
 }
 
 func userListPath(id string) string { return "/user-lists/" + url.PathEscape(id) }
@@ -161,17 +180,13 @@ func optBool(b *bool) any {
 // userListTarget resolves the list a command works on: LIST (an id, or an
 // exact presentation) or the default user list of --app; exactly one of
 // the two must be given.
-func userListTarget(ctx context.Context, cc *Context, list, app string) (*platform.Client, string, error) {
-	// MCP names the two parameters list_id and app_id.
-	prefix := "cli"
-	if cc.Surface == MCP {
-		prefix = "mcp"
-	}
+func userListTarget(ctx context.Context, cc *Context, in Values) (*platform.Client, string, error) {
+	list, app := in.Str("list"), in.Str("app")
 	switch {
 	case list != "" && app != "":
-		return nil, "", platform.ConfigErrorf(prefix + ".user-list-both")
+		return nil, "", platform.ConfigErrorf("cli.user-list-both", "list", cc.ArgName("list"), "app", cc.ArgName("app"))
 	case list == "" && app == "":
-		return nil, "", platform.ConfigErrorf(prefix + ".user-list-none")
+		return nil, "", platform.ConfigErrorf("cli.user-list-none", "list", cc.ArgName("list"), "app", cc.ArgUsage("app"))
 	}
 	cl, err := cc.Client()
 	if err != nil {
@@ -303,7 +318,7 @@ func runCalculationRules(ctx context.Context, cc *Context, in Values) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	cl, listID, err := userListTarget(ctx, cc, in.Str("list"), in.Str("app"))
+	cl, listID, err := userListTarget(ctx, cc, in)
 	if err != nil {
 		return nil, err
 	}
@@ -458,8 +473,7 @@ func maskSecrets(o *jsonx.Object) *jsonx.Object {
 // runConfigureUserList is the MCP tool: read the two switches of a list
 // and change the ones asked for.
 func runConfigureUserList(ctx context.Context, cc *Context, in Values) (any, error) {
-	list, app := in.Str("list-id"), in.Str("app-id")
-	cl, id, err := userListTarget(ctx, cc, list, app)
+	cl, id, err := userListTarget(ctx, cc, in)
 	if err != nil {
 		return nil, err
 	}

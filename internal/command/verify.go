@@ -7,26 +7,24 @@ import (
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 )
 
-func init() {
-	declare(func(core *Catalog) {
-		core.Add(&Command{
-			Path: []string{"verify-deploy"}, Tool: "verify_deploy", LSP: "verifyDeploy",
-			Help: "cli.help.verify-deploy", ToolHelp: "mcp.help.verify-deploy", ReadOnly: true, Idempotent: true,
-			Args: []Argument{
-				AppArg(false),
-				{Name: "version-id", Help: "cli.arg.verify-version-id", Type: String, Metavar: "ID"},
-				{Name: "expected-version", Help: "cli.arg.verify-expected-version", Type: String, Metavar: "VERSION"},
-				{Name: "since-minutes", Help: "cli.arg.verify-since-minutes", Type: Int, Default: deploy.DefaultSinceMinutes, Metavar: "N"},
-			},
-			ToolArgs: []Argument{
-				ToolAppArg(),
-				{Name: "expected_version", Help: "mcp.arg.verify-expected-version", Type: String, Default: ""},
-				{Name: "expected_assembly_id", Key: "version-id", Help: "mcp.arg.verify-expected-assembly-id", Type: String, Default: ""},
-				{Name: "since_minutes", Help: "mcp.arg.verify-since-minutes", Type: Int, Default: deploy.DefaultSinceMinutes},
-			},
-			Run: runVerifyDeploy,
-		})
-	})
+func verifyDeployCommand() *Command {
+	return &Command{
+		Path: []string{"verify-deploy"}, Tool: "verify_deploy", LSP: "verifyDeploy",
+		Help: "cli.help.verify-deploy", ToolHelp: "mcp.help.verify-deploy", ReadOnly: true, Idempotent: true,
+		Args: []Argument{
+			AppArg(false),
+			{Name: "version-id", Help: "cli.arg.verify-version-id", Type: String, Metavar: "ID"},
+			{Name: "expected-version", Help: "cli.arg.verify-expected-version", Type: String, Metavar: "VERSION"},
+			{Name: "since-minutes", Help: "cli.arg.verify-since-minutes", Type: Int, Default: deploy.DefaultSinceMinutes, Metavar: "N"},
+		},
+		ToolArgs: []Argument{
+			ToolAppArg(),
+			{Name: "expected_version", Help: "mcp.arg.verify-expected-version", Type: String, Default: ""},
+			{Name: "expected_assembly_id", Key: "version-id", Help: "mcp.arg.verify-expected-assembly-id", Type: String, Default: ""},
+			{Name: "since_minutes", Help: "mcp.arg.verify-since-minutes", Type: Int, Default: deploy.DefaultSinceMinutes},
+		},
+		Run: runVerifyDeploy,
+	}
 }
 
 // runVerifyDeploy checks, without deploying, that an application runs the

@@ -151,7 +151,7 @@ func TestFindSourcesRoot(t *testing.T) {
 	t.Run("the repo's demo project", func(t *testing.T) {
 		demo, _ := filepath.Abs(filepath.Join("..", "..", "examples", "demo"))
 		if _, err := os.Stat(demo); err != nil {
-			t.Skip("no demo project")
+			t.Fatalf("no demo project at %s: %v", demo, err)
 		}
 		if got, ok := findSourcesRoot(demo); !ok || got != demo {
 			t.Errorf("%q, %v", got, ok)

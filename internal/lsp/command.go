@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
-	"sync"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -55,12 +54,18 @@ func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (an
 	if c == nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T("lsp.unknown-command", "command", p.Command, "known", strings.Join(s.Commands(), ", ")))
 	}
-	args, err := decodeArguments(c, p.Arguments, s.defaultDir())
+	args, err := decodeArguments(c, p.Command, p.Arguments, s.defaultDir())
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
 	k := &call{s: s, c: c, id: id, args: args, title: "elemctl " + c.Name()}
-	return k.run(ctx, p.WorkDoneToken)
+	k.run = &command.Call{
+		Command: c, Surface: command.LSP, Naming: command.CamelNames,
+		Dir: args.cwd, EnvFile: args.envFile, FaceEnvFile: s.opts.EnvFile, Stands: s.clients,
+		Getenv: s.opts.Getenv, Version: s.opts.Version,
+		Log: k.log, Status: k.status, Diagnostic: s.diagnostic, Secrets: []string{s.opts.Overrides.ClientSecret},
+	}
+	return k.execute(ctx, p.WorkDoneToken)
 }
 
 // call is one run of a command.
@@ -71,59 +76,13 @@ type call struct {
 	title string
 	args  callArgs
 	prog  *progress
-
-	resolveOnce sync.Once
-	cfg         *platform.Config
-	client      *platform.Client
-	cfgErr      error
-	clientErr   error
-}
-
-func (k *call) envFile() string {
-	if k.args.envFile != "" {
-		return k.args.envFile
-	}
-	return k.s.opts.EnvFile
-}
-
-func (k *call) context() *command.Context {
-	return &command.Context{
-		Surface:    command.LSP,
-		Getenv:     k.s.opts.Getenv,
-		Dir:        k.args.cwd,
-		EnvFile:    k.envFile(),
-		Version:    k.s.opts.Version,
-		LogFunc:    k.log,
-		StatusFunc: k.status,
-		ClientFunc: k.platformClient,
-		ConfigFunc: k.config,
-	}
-}
-
-// resolve finds the call's stand once: every step uses the same client.
-func (k *call) resolve() {
-	k.resolveOnce.Do(func() {
-		k.cfg, k.client, k.cfgErr, k.clientErr = k.s.clients.Resolve(k.args.cwd, k.args.envFile)
-	})
-}
-
-func (k *call) config() (*platform.Config, error) {
-	k.resolve()
-	return k.cfg, k.cfgErr
-}
-
-func (k *call) platformClient() (*platform.Client, error) {
-	k.resolve()
-	if k.cfgErr != nil {
-		return nil, k.cfgErr
-	}
-	return k.client, k.clientErr
+	run   *command.Call
 }
 
 // log sends a progress line: a progress report and a window/logMessage
 // (the full log, tagged with the command, since commands run side by side).
 func (k *call) log(line string) {
-	line = k.scrub(strings.TrimRight(line, "\n"))
+	line = strings.TrimRight(line, "\n")
 	if k.prog != nil {
 		k.prog.report(line)
 	}
@@ -132,48 +91,23 @@ func (k *call) log(line string) {
 
 func (k *call) status(text string) {
 	if k.prog != nil {
-		k.prog.status(k.scrub(text))
+		k.prog.status(text)
 	}
 }
 
-// scrub hides the client secrets of the startup flags and of the call's
-// stand in a text that leaves the server.
-func (k *call) scrub(text string) string {
-	secrets := []string{k.s.opts.Overrides.ClientSecret}
-	if k.cfg != nil {
-		secrets = append(secrets, k.cfg.ClientSecret)
-	}
-	for _, secret := range secrets {
-		if len(secret) >= 4 {
-			text = strings.ReplaceAll(text, secret, "***")
-		}
-	}
-	return text
-}
-
-// run executes the command with progress and turns its outcome into the
-// reply: the answer JSON the CLI would print, or an error with a code.
-func (k *call) run(ctx context.Context, token json.RawMessage) (any, error) {
+// execute runs the command with progress and turns its outcome into the
+// reply: the command's answer in the tool dialect, or an error with a code.
+func (k *call) execute(ctx context.Context, token json.RawMessage) (any, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	long := k.c.Slow || k.c.Source != ""
 	k.prog = k.s.startProgress(ctx, token, k.title, long, cancel)
-	cc := k.context()
 
-	answer, err := func() (answer any, err error) {
-		defer func() {
-			if r := recover(); r != nil {
-				answer, err = nil, k.s.recovered(k.title, r, k.scrub)
-			}
-		}()
-		return k.c.Run(ctx, cc, k.args.values)
-	}()
-	for _, line := range cc.Summaries() {
-		k.log(line)
-	}
+	result, err := k.run.Run(ctx, k.args.values)
 	if err != nil {
 		return nil, k.failed(ctx, err, long)
 	}
+	answer := command.Render(result, command.ToolDialect).Value
 	raw, mErr := jsonx.Compact(answer)
 	if mErr != nil {
 		return nil, k.failed(ctx, mErr, long)
@@ -192,10 +126,11 @@ func (k *call) run(ctx context.Context, token json.RawMessage) (any, error) {
 func (k *call) failed(ctx context.Context, err error, long bool) error {
 	cancelled := ctx.Err() != nil && errors.Is(err, context.Canceled)
 	var jerr *jsonrpc2.Error
-	msg := k.scrub(err.Error())
+	var panicked *command.PanicError
+	msg := k.run.Scrub(err.Error())
 	switch {
-	case errors.As(err, &jerr):
-		// Already a wire error (a recovered panic).
+	case errors.As(err, &panicked):
+		jerr = jsonrpc2.NewError(jsonrpc2.InternalError, msg)
 	case cancelled:
 		if errors.Is(err, context.Canceled) && strings.TrimSpace(msg) == context.Canceled.Error() {
 			msg = i18n.T("lsp.cancelled", "command", k.title)
@@ -207,7 +142,7 @@ func (k *call) failed(ctx context.Context, err error, long bool) error {
 		obj := platform.ErrorObject(err)
 		obj.Set("kind", errorKind(err))
 		if data, e := jsonx.Compact(obj); e == nil {
-			raw := json.RawMessage(k.scrub(string(data)))
+			raw := json.RawMessage(k.run.Scrub(string(data)))
 			jerr.Data = &raw
 		}
 	}

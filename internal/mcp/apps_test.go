@@ -132,7 +132,7 @@ func TestToolErrorsAreResults(t *testing.T) {
 		args map[string]any
 		want []string
 	}{
-		{"get_app", map[string]any{}, []string{"нужен параметр app_id"}},
+		{"get_app", map[string]any{}, []string{"не задан обязательный параметр app_id"}},
 		{"get_app", map[string]any{"app_id": h.demo.AppID, "app-id": "x"}, []string{"нет параметра app-id", "app_id, env_file"}},
 		{"list_apps", map[string]any{"include_deleted": "maybe"}, []string{"include_deleted", "true или false", "строка"}},
 		{"list_apps", map[string]any{"brief": []any{true}}, []string{"brief", "true или false", "список"}},

@@ -138,7 +138,7 @@ func catalogWith(cmds ...*command.Command) *command.Catalog {
 func TestPanicIsRecoveredAndReported(t *testing.T) {
 	h := start(t, setup{catalog: catalogWith(testCommands(nil)...)})
 	text := h.fails("test_panic", nil)
-	if !strings.Contains(text, "внутренняя ошибка elemctl в инструменте test_panic") || !strings.Contains(text, "broken while holding ***") {
+	if !strings.Contains(text, "внутренняя ошибка elemctl в test_panic") || !strings.Contains(text, "broken while holding ***") {
 		t.Errorf("panic result %s", text)
 	}
 	if text := h.fails("test_nil", nil); !strings.Contains(text, "nil pointer") {
@@ -152,7 +152,7 @@ func TestPanicIsRecoveredAndReported(t *testing.T) {
 		t.Errorf("after the panics: %d", n)
 	}
 	log := h.stderr.String()
-	if !strings.Contains(log, "panic in tool test_panic") || !strings.Contains(log, "goroutine") {
+	if !strings.Contains(log, "panic in test_panic") || !strings.Contains(log, "goroutine") {
 		t.Errorf("the stack goes to the server log: %s", log)
 	}
 	if strings.Contains(log, h.stand.ClientSecret()) {

@@ -25,7 +25,7 @@ func demoProject(t *testing.T) string {
 	return dir
 }
 
-// needTools skips a test whose tools the catalog does not have (yet).
+// needTools fails a test whose tools the server does not serve.
 func needTools(t *testing.T, h *harness, tools ...string) {
 	t.Helper()
 	have := map[string]bool{}
@@ -34,7 +34,7 @@ func needTools(t *testing.T, h *harness, tools ...string) {
 	}
 	for _, name := range tools {
 		if !have[name] {
-			t.Skipf("the catalog has no %s tool", name)
+			t.Fatalf("the server has no %s tool", name)
 		}
 	}
 }
@@ -175,6 +175,23 @@ func TestProbeThroughMCP(t *testing.T) {
 	}
 	if left := liveProbes(t, h); len(left) > 0 {
 		t.Errorf("probe without keep leaves nothing behind: %v", left)
+	}
+
+	// A kept probe, removed with probe_cleanup beside a refused reference:
+	// the answer names both and carries the cleanup's log.
+	res, err = h.callWith(ctx, "probe", map[string]any{"project_dir": demoProject(t), "keep": true}, nil)
+	if err != nil || res.IsError {
+		t.Fatalf("probe keep: %v %s", err, textOf(res))
+	}
+	kept := decodeText(t, textOf(res)).(*jsonx.Object).Str("app-id")
+	res, err = h.callWith(ctx, "probe_cleanup", map[string]any{"app_id": []any{kept, h.demo.AppName}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cleanup := decodeText(t, textOf(res)).(*jsonx.Object)
+	cleanups, _ := cleanup.Value("cleanups").([]any)
+	if log, _ := cleanup.Value("log").([]any); cleanup.Value("ok") != false || len(cleanups) != 2 || len(log) == 0 {
+		t.Errorf("probe_cleanup: %s", textOf(res))
 	}
 }
 

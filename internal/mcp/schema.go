@@ -12,12 +12,6 @@ import (
 // envFileParam is the parameter every platform tool gets from the core.
 const envFileParam = "env_file"
 
-// paramName is an argument's MCP parameter name: the name without leading
-// dashes, inner dashes turned into underscores (the reference's "dest").
-func paramName(a command.Argument) string {
-	return strings.ReplaceAll(strings.TrimLeft(a.Name, "-"), "-", "_")
-}
-
 // jsonType is the JSON Schema type of an argument type.
 func jsonType(t command.Type) string {
 	switch t {
@@ -50,60 +44,7 @@ func title(name string) string {
 func isPlugin(c *command.Command) bool { return c.Source != "" }
 
 // required tells whether the schema lists the argument as required.
-func required(c *command.Command, a command.Argument) bool { return a.Required && !isPlugin(c) }
-
-// defaultValue is the default a parameter shows in the schema and the
-// handler receives when the caller leaves it out; ok is false when the
-// parameter has no default at all.
-func defaultValue(c *command.Command, a command.Argument) (any, bool) {
-	if required(c, a) {
-		return nil, false
-	}
-	if a.Default != nil {
-		if a.Multiple {
-			return listValue(a.Default), true
-		}
-		return a.Default, true
-	}
-	switch {
-	case a.Type == command.Bool && !a.Nullable:
-		return false, true
-	case a.Multiple:
-		return []any{}, true
-	case a.Nullable || isPlugin(c):
-		return nil, true
-	case a.Type == command.String:
-		return "", true
-	}
-	return nil, false
-}
-
-// listValue copies a declared list default into a fresh JSON array.
-func listValue(v any) []any {
-	switch x := v.(type) {
-	case []any:
-		return append([]any{}, x...)
-	case []string:
-		out := make([]any, len(x))
-		for i, s := range x {
-			out[i] = s
-		}
-		return out
-	case []int:
-		out := make([]any, len(x))
-		for i, n := range x {
-			out[i] = n
-		}
-		return out
-	case []float64:
-		out := make([]any, len(x))
-		for i, f := range x {
-			out[i] = f
-		}
-		return out
-	}
-	return []any{v}
-}
+func required(c *command.Command, a command.Argument) bool { return command.ToolNames.Required(c, a) }
 
 // typeSchema is the type part of a parameter's schema: a scalar, an array
 // for Multiple, a scalar-or-array for OrList, plus null for Nullable.
@@ -132,10 +73,10 @@ func typeSchema(a command.Argument) *jsonx.Object {
 // localized help.
 func propertySchema(c *command.Command, a command.Argument) *jsonx.Object {
 	p := typeSchema(a)
-	if def, ok := defaultValue(c, a); ok {
+	if def, ok := command.ToolNames.Default(c, a); ok {
 		p.Set("default", def)
 	}
-	p.Set("title", title(paramName(a)))
+	p.Set("title", title(command.ParamName(a)))
 	if a.Help != "" {
 		p.Set("description", i18n.T(a.Help))
 	}
@@ -156,8 +97,8 @@ func envFileSchema() *jsonx.Object {
 func InputSchema(c *command.Command) *jsonx.Object {
 	props := jsonx.New()
 	var req []any
-	for _, a := range c.MCPArgs() {
-		name := paramName(a)
+	for _, a := range command.ToolNames.Args(c) {
+		name := command.ParamName(a)
 		props.Set(name, propertySchema(c, a))
 		if required(c, a) {
 			req = append(req, name)

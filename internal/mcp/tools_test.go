@@ -153,14 +153,14 @@ func TestToolDeclarations(t *testing.T) {
 				t.Errorf("%s: env_file must be a string defaulting to \"\": %v", c.Tool, ef)
 			}
 		}
-		for _, a := range c.MCPArgs() {
-			p := props.Obj(paramName(a))
+		for _, a := range command.ToolNames.Args(c) {
+			p := props.Obj(command.ParamName(a))
 			if p == nil {
-				t.Errorf("%s: parameter %s missing from the schema", c.Tool, paramName(a))
+				t.Errorf("%s: parameter %s missing from the schema", c.Tool, command.ParamName(a))
 				continue
 			}
 			if d := p.Str("description"); strings.HasPrefix(d, "mcp.") || strings.HasPrefix(d, "cli.") {
-				t.Errorf("%s.%s: description is an unregistered message key %q", c.Tool, paramName(a), d)
+				t.Errorf("%s.%s: description is an unregistered message key %q", c.Tool, command.ParamName(a), d)
 			}
 		}
 		if tool.Description == "" || strings.HasPrefix(tool.Description, "mcp.") || strings.HasPrefix(tool.Description, "cli.") {
@@ -187,11 +187,11 @@ func TestToolDeclarations(t *testing.T) {
 // make sense on the demo stand.
 func smokeArguments(h *harness, c *command.Command) map[string]any {
 	args := map[string]any{}
-	for _, a := range c.MCPArgs() {
+	for _, a := range command.ToolNames.Args(c) {
 		if !required(c, a) {
 			continue
 		}
-		name := paramName(a)
+		name := command.ParamName(a)
 		var v any
 		switch name {
 		case "app_id":

@@ -95,6 +95,26 @@ func (c *Client) Config() *Config { return c.cfg }
 // Close releases idle connections.
 func (c *Client) Close() { c.http.CloseIdleConnections() }
 
+// StatusOf asks an address outside the Console API – an application's own –
+// with a GET without credentials, through the stand's transport (its
+// proxy, CA and TLS settings, its timeout), following redirects as a
+// browser would, and returns the status code.
+func (c *Client) StatusOf(ctx context.Context, address string) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, address, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("User-Agent", c.opts.UserAgent)
+	browser := *c.http
+	browser.CheckRedirect = nil
+	resp, err := browser.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
 // Request is one Console API call.
 type Request struct {
 	Method string

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"sort"
 	"strings"
 	"sync"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
-	"github.com/elemctl/elemctl/internal/plugin/manifest"
 	"github.com/elemctl/elemctl/plugin/protocol"
 )
 
@@ -40,7 +38,9 @@ func paramsError(method, key string, args ...any) *protocol.Error {
 
 // call runs a host call: a core operation by its MCP tool name, or a raw
 // Console API call. Both use the client of the running command, so the
-// plugin never holds credentials.
+// plugin never holds credentials. An operation binds its parameters as a
+// tool call does and answers in the tool dialect, whatever face runs the
+// plugin; its progress joins the command's.
 func (h *host) call(ctx context.Context, cc *command.Context, method string, params json.RawMessage) (any, *protocol.Error) {
 	if method == protocol.MethodConsole {
 		return consoleCall(ctx, cc, params)
@@ -52,127 +52,22 @@ func (h *host) call(ctx context.Context, cc *command.Context, method string, par
 	if cmd == nil || cmd.Source != "" {
 		return nil, &protocol.Error{Code: protocol.CodeMethodNotFound, Message: i18n.T("plugins.host-call-unknown", "method", method)}
 	}
-	in, perr := toolValues(method, cmd, params)
-	if perr != nil {
-		return nil, perr
+	given, err := command.DecodeArguments(params, method)
+	if err != nil {
+		return nil, &protocol.Error{Code: protocol.CodeInvalidParams, Message: err.Error()}
 	}
-	// The operation answers in its MCP shape, whatever face runs the
-	// plugin; its progress joins the command's.
-	nested := &command.Context{
-		Surface: command.MCP, Getenv: cc.Getenv, Dir: cc.Dir, EnvFile: cc.EnvFile, Version: cc.Version,
-		LogFunc: cc.Log, StatusFunc: cc.Status, ClientFunc: cc.ClientFunc, ConfigFunc: cc.ConfigFunc,
+	if given.Has("env_file") {
+		return nil, paramsError(method, "plugins.host-call-env-file")
 	}
-	answer, err := cmd.Run(ctx, nested, in)
+	in, err := command.BindJSON(cmd, command.JSONFace{Naming: command.ToolNames, Called: method}, given)
+	if err != nil {
+		return nil, &protocol.Error{Code: protocol.CodeInvalidParams, Message: err.Error()}
+	}
+	result, err := cc.RunNested(ctx, cmd, command.ToolNames, in)
 	if err != nil {
 		return nil, elemctlError(err)
 	}
-	return answer, nil
-}
-
-// toolValues turns the parameters of a host call into the values the
-// operation reads, by the operation's MCP parameters.
-func toolValues(method string, cmd *command.Command, params json.RawMessage) (command.Values, *protocol.Error) {
-	in := command.NewValues()
-	obj := &jsonx.Object{}
-	if len(params) > 0 && string(params) != "null" {
-		v, err := jsonx.Decode(params)
-		o, ok := v.(*jsonx.Object)
-		if err != nil || !ok {
-			return in, paramsError(method, "plugins.host-call-params-object")
-		}
-		obj = o
-	}
-	args := cmd.MCPArgs()
-	known := map[string]bool{}
-	var names []string
-	for _, a := range args {
-		known[a.Name] = true
-		names = append(names, a.Name)
-	}
-	sort.Strings(names)
-	for _, k := range obj.Keys() {
-		if k == "env_file" {
-			return in, paramsError(method, "plugins.host-call-env-file")
-		}
-		if !known[k] {
-			return in, paramsError(method, "plugins.host-call-param-unknown", "name", k, "names", strings.Join(names, ", "))
-		}
-	}
-	for _, a := range args {
-		key := a.KeyName()
-		raw, given := obj.Get(a.Name)
-		if !given || raw == nil {
-			if a.Required {
-				return in, paramsError(method, "plugins.host-call-param-missing", "name", a.Name)
-			}
-			if a.Default != nil {
-				in.Default(key, a.Default)
-			}
-			continue
-		}
-		v, ok := toolValue(a, raw)
-		if !ok {
-			return in, paramsError(method, "plugins.host-call-param-type", "name", a.Name, "type", string(a.Type))
-		}
-		in.Set(key, v)
-	}
-	return in, nil
-}
-
-// toolValue converts one parameter to the form faces hand operations:
-// string, int, float64, bool, or []string for lists.
-func toolValue(a command.Argument, raw any) (any, bool) {
-	typ := string(a.Type)
-	if list, isList := raw.([]any); isList {
-		if !a.Multiple && !a.OrList {
-			return nil, false
-		}
-		if typ == "" || typ == "str" {
-			out, ok := manifest.StringList(list)
-			if !ok {
-				return nil, false
-			}
-			return out, true
-		}
-		out := make([]any, 0, len(list))
-		for _, e := range list {
-			v, ok := scalar(typ, e)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, v)
-		}
-		return out, true
-	}
-	if a.Multiple && !a.OrList {
-		v, ok := scalar(typ, raw)
-		if !ok {
-			return nil, false
-		}
-		if s, isStr := v.(string); isStr {
-			return []string{s}, true
-		}
-		return []any{v}, true
-	}
-	return scalar(typ, raw)
-}
-
-func scalar(typ string, raw any) (any, bool) {
-	if typ == "" {
-		typ = "str"
-	}
-	if typ == "str" {
-		s, ok := raw.(string)
-		return s, ok
-	}
-	v, ok := manifest.Coerce(typ, raw)
-	if !ok {
-		return nil, false
-	}
-	if n, isInt := v.(int64); isInt {
-		return int(n), true
-	}
-	return v, true
+	return command.Render(result, command.ToolDialect).Value, nil
 }
 
 // consolePath is a path under the API prefix: plain segments only, so a

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/elemctl/elemctl/internal/argvalue"
+
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -115,7 +117,7 @@ func cliArgs(c *manifest.Command) []command.Argument {
 	for _, a := range c.Args {
 		arg := command.Argument{
 			Key: a.Dest, Help: a.Help, Type: command.Type(a.Type), Default: goDefault(a.Default),
-			Required: a.Required, Multiple: a.Multiple, CLIAlias: a.Alias,
+			Required: a.Required, Multiple: a.Multiple, CLIAlias: a.Alias, AliasExclusive: a.Alias != "",
 		}
 		for _, ch := range a.Choices {
 			arg.Choices = append(arg.Choices, choiceText(ch))
@@ -123,7 +125,7 @@ func cliArgs(c *manifest.Command) []command.Argument {
 		if a.Option {
 			arg.Name = a.Flag()
 			if a.Multiple {
-				arg.Help = withSuffix(a.Help, i18n.T("plugins.help-multiple-option"))
+				arg.Help = withSuffix(a.Help, i18n.T("args.help-repeatable"))
 			}
 		} else {
 			arg.Name = a.Name
@@ -202,7 +204,7 @@ func Arguments(c *manifest.Command, in command.Values) (*jsonx.Object, error) {
 			list := listOf(raw)
 			typed := make([]any, 0, len(list))
 			for _, e := range list {
-				v, ok := manifest.Coerce(a.Type, e)
+				v, ok := argvalue.Convert(a.Type, e)
 				if !ok || v == nil {
 					return nil, badValue(a, e)
 				}
@@ -211,7 +213,7 @@ func Arguments(c *manifest.Command, in command.Values) (*jsonx.Object, error) {
 			out.Set(a.Dest, typed)
 			continue
 		}
-		v, ok := manifest.Coerce(a.Type, raw)
+		v, ok := argvalue.Convert(a.Type, raw)
 		if !ok {
 			return nil, badValue(a, raw)
 		}

@@ -62,26 +62,23 @@ func (f *face) run(name string, values map[string]any) (*jsonx.Object, error) {
 	if cmd == nil {
 		f.t.Fatalf("no command %q", name)
 	}
-	in := command.NewValues()
-	args := cmd.Args
+	naming, dialect := command.CLINames, command.CLIDialect
 	if f.surface == command.MCP {
-		args = cmd.MCPArgs()
+		naming, dialect = command.ToolNames, command.ToolDialect
 	}
-	for _, a := range args {
-		if a.Default != nil {
-			in.Default(a.KeyName(), a.Default)
-		}
-	}
+	in := naming.Defaults(cmd)
 	for k, v := range values {
 		in.Set(k, v)
 	}
 	cc := f.context()
-	answer, err := cmd.Run(context.Background(), cc, in)
+	cc.Command, cc.Naming = cmd, naming
+	result, err := cmd.Run(context.Background(), cc, in)
 	if err != nil {
 		return nil, err
 	}
-	f.exit = cc.Exit(answer)
-	o, _ := answer.(*jsonx.Object)
+	answer := command.Render(result, dialect)
+	f.exit = answer.ExitCode()
+	o, _ := answer.Value.(*jsonx.Object)
 	return o, nil
 }
 
@@ -340,47 +337,6 @@ func TestDeployEndingInStatusErrorFailsWithTheServerLogHint(t *testing.T) {
 	_, err = f.run("deploy", map[string]any{"project-dir": demoCopy(t, breakSource)})
 	if !errors.As(err, &ae) || ae.Hint != "" || !strings.Contains(ae.Message, "Задачи.xbsl [") {
 		t.Fatalf("want the located error without a hint, got %#v", err)
-	}
-}
-
-func TestMCPAnswersCarryTheLog(t *testing.T) {
-	s := standtest.Start(t, stand.Options{})
-	demo, err := s.SeedDemo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFace(t, s)
-	f.surface = command.MCP
-	ans, err := f.run("deploy", map[string]any{"app-id": demo.AppName, "project-id": demo.ProjectID, "project-dir": demoCopy(t, nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	logLines := toStrings(ans.Value("log"))
-	if ans.Value("ok") != true || ans.Value("app-id-source") != "flag" || len(logLines) < 5 || ans.Keys()[len(ans.Keys())-1] != "log" {
-		t.Fatalf("deploy on MCP: %v", ans)
-	}
-	ans, err = f.run("probe", map[string]any{"project-dir": demoCopy(t, nil), "keep": true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ans.Obj("cleanup").Value("kept") != true || len(toStrings(ans.Value("log"))) == 0 {
-		t.Fatalf("probe on MCP: %v", ans)
-	}
-	kept := ans.Str("app-id")
-	ans, err = f.run("probe_cleanup", map[string]any{"cleanup": []any{kept, demo.AppName}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cleanups, _ := ans.Value("cleanups").([]any)
-	if ans.Value("ok") != false || len(cleanups) != 2 || cleanups[0].(*jsonx.Object).Value("ok") != true ||
-		cleanups[1].(*jsonx.Object).Value("app-id") != demo.AppName || len(toStrings(ans.Value("log"))) == 0 {
-		t.Fatalf("probe_cleanup on MCP: %v", ans)
-	}
-	// The CLI answer has no log field: the lines went to stderr.
-	f.surface = command.CLI
-	ans, err = f.run("verify-deploy", map[string]any{"app-id": demo.AppID})
-	if err != nil || ans.Has("log") {
-		t.Fatalf("verify-deploy on the CLI: %v, %v", ans, err)
 	}
 }
 

@@ -22,14 +22,14 @@ type CreateOptions struct {
 	ProjectFromEnv bool
 	VersionID      string
 	LatestBuild    bool
-	// LatestNeedsProject is the message key for a newest-build source
-	// without a project, in the words of the caller's face ("" = the CLI's).
-	LatestNeedsProject string
-	SpaceID            string
-	TechVersion        string
-	DevMode            bool
-	Wait, Verify       bool
-	NoVerify           bool
+	// NoSource is the refusal of a newest-build source without a project,
+	// in the words of the caller (nil: --latest-build's own).
+	NoSource     error
+	SpaceID      string
+	TechVersion  string
+	DevMode      bool
+	Wait, Verify bool
+	NoVerify     bool
 	// Apply (ensure only) applies the requested build to an existing
 	// application that runs another one.
 	Apply bool
@@ -66,11 +66,10 @@ func (o *Ops) SelectSource(ctx context.Context, opts CreateOptions) (Source, err
 		return Source{BuildID: version}, nil
 	case opts.LatestBuild:
 		if project == "" {
-			key := opts.LatestNeedsProject
-			if key == "" {
-				key = "cli.source-latest-needs-project"
+			if opts.NoSource != nil {
+				return Source{}, opts.NoSource
 			}
-			return Source{}, platform.ConfigErrorf(key)
+			return Source{}, platform.ConfigErrorf("cli.source-latest-needs-project")
 		}
 		cards, err := o.listBuilds(ctx, project)
 		if err != nil {

@@ -2,7 +2,6 @@ package deploy
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"time"
 
@@ -191,16 +190,9 @@ func (o *Ops) checkURI(ctx context.Context, uri string) *int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, uriTimeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, uri, nil)
+	status, err := o.Client.StatusOf(ctx, uri)
 	if err != nil {
 		return nil
 	}
-	client := &http.Client{Transport: uriTransport(o.Client.Config())}
-	defer client.CloseIdleConnections()
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil
-	}
-	resp.Body.Close()
-	return ptr(resp.StatusCode)
+	return ptr(status)
 }

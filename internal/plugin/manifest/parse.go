@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/elemctl/elemctl/internal/argvalue"
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -590,7 +590,7 @@ func parseArg(source, command string, index int, raw any) (*Arg, error) {
 			}
 			typed := make([]any, 0, len(list))
 			for _, e := range list {
-				tv, ok := Coerce(a.Type, e)
+				tv, ok := argvalue.Convert(a.Type, e)
 				if !ok {
 					return nil, fail("plugins.default-type", "value", compact(f.get("default")), "type", a.Type)
 				}
@@ -598,7 +598,7 @@ func parseArg(source, command string, index int, raw any) (*Arg, error) {
 			}
 			a.Default = typed
 		} else {
-			tv, ok := Coerce(a.Type, v)
+			tv, ok := argvalue.Convert(a.Type, v)
 			if !ok {
 				return nil, fail("plugins.default-type", "value", compact(f.get("default")), "type", a.Type)
 			}
@@ -610,7 +610,7 @@ func parseArg(source, command string, index int, raw any) (*Arg, error) {
 		return nil, fail("plugins.argument-field-type", "field", "choices", "want", "[…]")
 	}
 	for _, v := range choices {
-		tv, ok := Coerce(a.Type, v)
+		tv, ok := argvalue.Convert(a.Type, v)
 		if !ok || v == nil {
 			return nil, fail("plugins.choices-type", "value", compact(v), "type", a.Type)
 		}
@@ -655,72 +655,6 @@ func checkArgs(source, command string, args []*Arg) error {
 	return nil
 }
 
-// Coerce converts a decoded JSON value (or a Go value a face produced) to
-// the argument type: string, int64, float64 or bool. nil stays nil. A
-// string is parsed for the number and bool types, as a command line gives
-// strings.
-func Coerce(typ string, v any) (any, bool) {
-	if v == nil {
-		return nil, true
-	}
-	switch typ {
-	case "str", "":
-		switch x := v.(type) {
-		case string:
-			return x, true
-		}
-		return nil, false
-	case "int":
-		switch x := v.(type) {
-		case json.Number:
-			if n, err := x.Int64(); err == nil {
-				return n, true
-			}
-			if f, err := x.Float64(); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-				return int64(f), true
-			}
-		case int:
-			return int64(x), true
-		case int64:
-			return x, true
-		case int32:
-			return int64(x), true
-		case float64:
-			if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
-				return int64(x), true
-			}
-		case string:
-			return ParseInt(x)
-		}
-		return nil, false
-	case "float":
-		switch x := v.(type) {
-		case json.Number:
-			if f, err := x.Float64(); err == nil {
-				return f, true
-			}
-		case float64:
-			return x, true
-		case float32:
-			return float64(x), true
-		case int:
-			return float64(x), true
-		case int64:
-			return float64(x), true
-		case string:
-			return ParseFloat(x)
-		}
-		return nil, false
-	case "bool":
-		switch x := v.(type) {
-		case bool:
-			return x, true
-		}
-		return nil, false
-	}
-	return nil, false
-}
-
 // nameRule is a name of ASCII letters and digits plus the rest
 // characters; first, when set, limits the first character; max > 0 caps
 // the length.
@@ -750,52 +684,4 @@ func (r nameRule) MatchString(s string) bool {
 		}
 	}
 	return true
-}
-
-// isIntText tells whether s is [+-]digits with single underscores between
-// digits.
-func isIntText(s string) bool {
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		s = s[1:]
-	}
-	if s == "" || s[0] == '_' || s[len(s)-1] == '_' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= '0' && c <= '9':
-		case c == '_' && s[i-1] != '_':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// ParseInt reads an integer the way the reference CLI does: surrounding
-// spaces, a sign, leading zeros and digit-separating underscores are fine.
-func ParseInt(s string) (any, bool) {
-	s = strings.TrimSpace(s)
-	if !isIntText(s) {
-		return nil, false
-	}
-	n, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 10, 64)
-	if err != nil {
-		return nil, false
-	}
-	return n, true
-}
-
-// ParseFloat reads a number in decimal or exponent notation. Infinities
-// and NaN are refused: JSON has no way to carry them.
-func ParseFloat(s string) (any, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" || strings.ContainsAny(s, "xXpP") {
-		return nil, false
-	}
-	f, err := strconv.ParseFloat(strings.ReplaceAll(s, "_", ""), 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-		return nil, false
-	}
-	return f, true
 }

@@ -1,0 +1,45 @@
+package command
+
+import "github.com/elemctl/elemctl/internal/jsonx"
+
+// Outcome is a result that is the same answer in every dialect and may
+// have failed (the CLI then exits with 1).
+type Outcome struct {
+	Value  any
+	Failed bool
+}
+
+func (o Outcome) Answer(Dialect) Answer { return Answer{Value: o.Value, Failed: o.Failed} }
+
+// listing is a list with its counters: the CLI prints the items and the
+// counter lines on stderr, tools answer one object with the counters and
+// the items under key.
+type listing struct {
+	items []any
+	// counters are the tool answer's keys before the items, in order.
+	counters *jsonx.Object
+	key      string
+	notes    []string
+}
+
+func (l listing) Answer(d Dialect) Answer {
+	if d == CLIDialect {
+		return Answer{Value: l.items, Notes: l.notes}
+	}
+	out := jsonx.New()
+	for _, k := range l.counters.Keys() {
+		out.Set(k, l.counters.Value(k))
+	}
+	out.Set(l.key, l.items)
+	return Answer{Value: out}
+}
+
+// dialects is a result whose answer differs per dialect.
+type dialects struct{ cli, tool any }
+
+func (r dialects) Answer(d Dialect) Answer {
+	if d == CLIDialect {
+		return Answer{Value: r.cli}
+	}
+	return Answer{Value: r.tool}
+}
