@@ -48,8 +48,6 @@ type app struct {
 	cacheOnce sync.Once
 	cache     *clientcache.Cache
 	status    *statusLine
-	// usageErr is set when cobra refused the command line.
-	ranHandler bool
 }
 
 // Commands keep the order orderTree gives them (cobra would sort them).
@@ -471,6 +469,11 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 	}
 	for _, line := range answer.Notes {
 		a.progress(line)
+	}
+	if !a.jsonOut {
+		for _, line := range answer.Verdict {
+			a.progress(line)
+		}
 	}
 	if code := answer.ExitCode(); code != 0 {
 		return &exitError{code: code}

@@ -86,22 +86,24 @@ func buildsProject(cc *Context, in Values) (*platform.Client, string, error) {
 	return cl, project, nil
 }
 
+// projectKind is the kind of project the build cards say they belong to
+// (project-kind), "" when they do not say: builds list reads the list
+// alone, as the reference does, with no second request for the project
+// card.
+func projectKind(cards []*jsonx.Object) string {
+	for _, c := range cards {
+		if k := c.Str("project-kind"); k != "" {
+			return k
+		}
+	}
+	return ""
+}
+
 func runBuildsList(ctx context.Context, cc *Context, in Values) (any, error) {
 	cl, project, err := buildsProject(cc, in)
 	if err != nil {
 		return nil, err
 	}
-	// The project card only tells whether it is an extension project; it
-	// is read beside the list, and a failure means "not an extension".
-	kind := make(chan string, 1)
-	go func() {
-		card, err := GetProject(ctx, cl, project)
-		if err != nil {
-			kind <- ""
-			return
-		}
-		kind <- card.Str("project-kind")
-	}()
 	cards, err := cl.ListBuilds(ctx, project)
 	if err != nil {
 		return nil, err
@@ -125,7 +127,7 @@ func runBuildsList(ctx context.Context, cc *Context, in Values) (any, error) {
 			out[i] = c
 		}
 	}
-	extension := strings.EqualFold(<-kind, "Extension")
+	extension := strings.EqualFold(projectKind(cards), "Extension")
 	summary := buildlist.Summary(cards, len(shown), extension, project, entries)
 	var notes []string
 	if cut {

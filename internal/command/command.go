@@ -111,6 +111,9 @@ type Answer struct {
 	// Notes are lines the CLI prints on stderr after the answer (a
 	// listing's counters); tools leave them out.
 	Notes []string
+	// Verdict are lines for a person that the CLI prints on stderr after
+	// the answer unless --quiet or --json asks for the answer alone.
+	Verdict []string
 	// Failed makes the CLI exit with 1 unless the value names another
 	// non-zero code.
 	Failed bool

@@ -525,3 +525,42 @@ func TestMCPRefusalsNameToolParameters(t *testing.T) {
 		t.Errorf("create_app without a source: %v", err)
 	}
 }
+
+// builds list asks for the build list alone, as the reference does; an
+// extension project is told by its build cards (project-kind) when the
+// platform puts it there, with no second request.
+func TestBuildsListMakesOneRequest(t *testing.T) {
+	s, demo, cl := treeStand(t)
+	ctx := context.Background()
+	i18n.SetLang(i18n.EN)
+	defer i18n.SetLang(i18n.RU)
+	count := func(run func()) int {
+		before := len(s.Calls())
+		run()
+		n := 0
+		for _, c := range s.Calls()[before:] {
+			if strings.HasPrefix(c.Path, "/") && !strings.Contains(c.Path, "token") {
+				n++
+			}
+		}
+		return n
+	}
+	cc := treeContext(CLINames, cl, t.TempDir())
+	var answer Answer
+	n := count(func() {
+		in := CLINames.Defaults(Core().Path("builds", "list"))
+		in.Set("project-id", demo.ProjectID)
+		cc.Command = Core().Path("builds", "list")
+		res, err := cc.Command.Run(ctx, cc, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answer = Render(res, CLIDialect)
+	})
+	if n != 1 {
+		t.Fatalf("builds list made %d requests, want 1", n)
+	}
+	if len(answer.Notes) == 0 || strings.Contains(answer.Notes[len(answer.Notes)-1], "extension project") {
+		t.Fatalf("an application project: %q", answer.Notes)
+	}
+}

@@ -43,5 +43,19 @@ func runVerifyDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.JSON(), nil
+	return verification{report: r.JSON(), verdict: deploy.Verdict(r)}, nil
+}
+
+// verification is a verify report with its verdict, which the CLI tells
+// on stderr after the answer, as deploy does.
+type verification struct {
+	report  any
+	verdict []string
+}
+
+func (v verification) Answer(d Dialect) Answer {
+	if d == CLIDialect {
+		return Answer{Value: v.report, Verdict: v.verdict}
+	}
+	return Answer{Value: v.report}
 }

@@ -325,18 +325,6 @@ func (s *session) cancelRequest(id jsonrpc2.ID) {
 	}
 }
 
-// shutdown ends the session cleanly and returns Serve's result.
-func (s *session) shutdown() error {
-	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := s.conn.Call(ctx, "shutdown", nil, nil); err != nil {
-		s.t.Fatalf("shutdown: %v", err)
-	}
-	_ = s.conn.Notify(ctx, "exit", nil)
-	return s.waitServed()
-}
-
 func (s *session) waitServed() error {
 	s.t.Helper()
 	select {

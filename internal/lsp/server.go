@@ -272,11 +272,13 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 				s.mu.Unlock()
 				cancel()
 			}()
+			defer s.replyToPanic(out, reply, method)
 			res, err := s.executeCommand(cctx, req.Params())
 			_ = reply(out, res, err)
 		})
 	case protocol.MethodTextDocumentCodeLens:
 		s.spawn(func() {
+			defer s.replyToPanic(out, reply, method)
 			res, err := s.codeLens(req.Params())
 			_ = reply(out, res, err)
 		})
@@ -397,20 +399,18 @@ func (s *Server) diagnostic(line string) {
 	fmt.Fprintln(s.opts.Stderr, strings.TrimRight(line, "\n"))
 }
 
-// recovered turns a panic of a request into an internal error; the stack
-// goes to the server log, the session goes on.
-func (s *Server) recovered(what string, r any, scrub func(string) string) error {
+// replyToPanic answers a request whose handler panicked with an internal
+// error; the stack goes to the server log, the session goes on. (A
+// command's own panic is an error of its call already.)
+func (s *Server) replyToPanic(ctx context.Context, reply jsonrpc2.Replier, method string) {
+	r := recover()
+	if r == nil {
+		return
+	}
 	msg := fmt.Sprint(r)
 	if e, ok := r.(error); ok {
 		msg = e.Error()
 	}
-	if scrub != nil {
-		msg = scrub(msg)
-	}
-	stack := string(debug.Stack())
-	if scrub != nil {
-		stack = scrub(stack)
-	}
-	s.diagnostic(fmt.Sprintf("lsp: panic in %s: %s\n%s", what, msg, stack))
-	return jsonrpc2.NewError(jsonrpc2.InternalError, i18n.T("lsp.panic", "what", what, "error", msg))
+	s.diagnostic(fmt.Sprintf("lsp: panic in %s: %s\n%s", method, msg, debug.Stack()))
+	_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InternalError, i18n.T("lsp.panic", "what", method, "error", msg)))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 )
 
@@ -21,7 +22,7 @@ const statusEvery = 500 * time.Millisecond
 // comes back as a result with isError; the server keeps serving.
 func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
-		p := &progress{ctx: ctx}
+		p := &progress{ctx: ctx, tool: c.Tool, diagnostic: s.diagnostic}
 		if req.Params.Meta != nil {
 			p.token = req.Params.Meta.ProgressToken
 		}
@@ -54,6 +55,12 @@ func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
 			}
 		}
 		result, err := run.Run(ctx, in)
+		if ctx.Err() != nil {
+			// Cancelled (notifications/cancelled, or the client went
+			// away): the answer goes nowhere; the server log says how the
+			// call ended.
+			s.diagnostic(i18n.T("mcp.server.cancelled-ended", "tool", c.Tool, "error", errorText(err, run.Scrub)))
+		}
 		if err != nil {
 			return errorResult(err, run.Scrub), nil
 		}
@@ -100,6 +107,14 @@ func withLog(c *command.Command, answer any, lines []string) any {
 	return obj
 }
 
+// errorText is how a cancelled call ended, for the server log.
+func errorText(err error, scrub func(string) string) string {
+	if err == nil {
+		return "ok"
+	}
+	return scrub(err.Error())
+}
+
 // secrets are the values that must never leave the server beside the
 // call's stand's own: the client secrets of the startup flags and of a
 // pinned configuration.
@@ -112,10 +127,13 @@ func (s *Server) secrets() []string {
 }
 
 // progress sends a call's progress as notifications when the client asked
-// for them with a progress token.
+// for them with a progress token. Once the call is cancelled its lines go
+// to the server log instead: the client asked to hear no more of it.
 type progress struct {
-	ctx   context.Context
-	token mcpgo.ProgressToken
+	ctx        context.Context
+	token      mcpgo.ProgressToken
+	tool       string
+	diagnostic func(string)
 
 	mu         sync.Mutex
 	count      int
@@ -142,6 +160,10 @@ func (p *progress) status(text string) {
 // notify sends one progress notification; without a progress token or a
 // session it does nothing.
 func (p *progress) notify(message string) {
+	if p.ctx.Err() != nil {
+		p.diagnostic(p.tool + ": " + message)
+		return
+	}
 	if p.token == nil {
 		return
 	}

@@ -236,7 +236,8 @@ func declaration(c *command.Command) mcpgo.Tool {
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	stdio := server.NewStdioServer(s.mcp)
 	stdio.SetErrorLogger(log.New(lineWriter{s}, "", 0))
-	err := stdio.Listen(ctx, in, out)
+	c := newCancelled()
+	err := stdio.Listen(ctx, c.watch(in), c.filter(out))
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		return nil
 	}

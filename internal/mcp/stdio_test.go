@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"io"
 	"strings"
@@ -130,4 +131,93 @@ func TestStdioWire(t *testing.T) {
 		t.Fatal("Serve did not return after the input ended")
 	}
 	cl.Close()
+}
+
+// After notifications/cancelled the client hears nothing more of the
+// call: no progress notification of its token, no response to its id. The
+// call's cleanup still runs, and what it logs goes to the server's stderr.
+func TestCancelledCallSendsNothingMore(t *testing.T) {
+	started := make(chan struct{}, 1)
+	ended := make(chan struct{})
+	catalog := catalogWith(&command.Command{
+		Tool: "test_cleanup", Help: "blocks until cancelled, then cleans up", Slow: true,
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+			defer close(ended)
+			cc.Log("working")
+			started <- struct{}{}
+			<-ctx.Done()
+			cc.Log("removing the probe application")
+			return nil, ctx.Err()
+		},
+	})
+	h := start(t, setup{catalog: catalog})
+	serverIn, clientOut := io.Pipe()
+	clientIn, serverOut := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- h.srv.Serve(context.Background(), serverIn, serverOut) }()
+	lines := make(chan string, 64)
+	go func() {
+		r := bufio.NewReader(clientIn)
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				close(lines)
+				return
+			}
+			lines <- line
+		}
+	}()
+	send := func(msg string) {
+		t.Helper()
+		if _, err := io.WriteString(clientOut, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var seen []string
+	// until reads messages until one contains want.
+	until := func(want string) {
+		t.Helper()
+		for {
+			select {
+			case line, ok := <-lines:
+				if !ok {
+					t.Fatalf("the output ended before %s (seen %q)", want, seen)
+				}
+				seen = append(seen, line)
+				if strings.Contains(line, want) {
+					return
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("no %s within 10 s (seen %q)", want, seen)
+			}
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	until(`"id":1`)
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_cleanup","arguments":{},"_meta":{"progressToken":"tok"}}}`)
+	<-started
+	until(`"message":"working"`)
+	before := len(seen)
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"user"}}`)
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call did not end after notifications/cancelled")
+	}
+	send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	until(`"id":3`)
+	for _, line := range seen[before:] {
+		if strings.Contains(line, `"id":2`) || strings.Contains(line, `"tok"`) {
+			t.Errorf("sent after the cancellation: %s", line)
+		}
+	}
+	waitFor(t, "the cleanup's lines on stderr", func() bool {
+		log := h.stderr.String()
+		return strings.Contains(log, "test_cleanup: removing the probe application") && strings.Contains(log, "test_cleanup")
+	})
+	clientOut.Close()
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
 }

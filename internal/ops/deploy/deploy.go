@@ -231,29 +231,42 @@ func (o *Ops) logOutcome(r *Report, extension bool, schemaReason string, removal
 			o.logf("deploy.extension-evidence-none")
 		}
 	}
-	if r.OK() {
-		o.logf("deploy.passed")
-		if schemaReason != "" {
-			o.logf("deploy.schema-not-checked", "reason", schemaReason)
-		}
-		if removals > 0 {
-			o.logf("deploy.schema-removed", "count", removals)
+	verdict := Verdict(r)
+	if !r.OK() {
+		for _, line := range verdict {
+			o.log(line)
 		}
 		return
 	}
+	o.log(verdict[0])
+	if schemaReason != "" {
+		o.logf("deploy.schema-not-checked", "reason", schemaReason)
+	}
+	if removals > 0 {
+		o.logf("deploy.schema-removed", "count", removals)
+	}
+}
+
+// Verdict are the lines that tell how a verification ended: that it
+// passed, or every problem, the hint and that it failed.
+func Verdict(r *Report) []string {
+	if r.OK() {
+		return []string{i18n.T("deploy.passed")}
+	}
+	var out []string
 	for _, p := range r.Problems {
 		lines := strings.Split(p, "\n")
-		o.logf("deploy.problem", "text", lines[0])
+		out = append(out, i18n.T("deploy.problem", "text", lines[0]))
 		for _, l := range lines[1:] {
 			if strings.TrimSpace(l) != "" {
-				o.log("    " + strings.TrimRight(l, " \r"))
+				out = append(out, "    "+strings.TrimRight(l, " \r"))
 			}
 		}
 	}
 	if r.Hint != "" {
-		o.log(r.Hint)
+		out = append(out, r.Hint)
 	}
-	o.logf("deploy.failed")
+	return append(out, i18n.T("deploy.failed"))
 }
 
 func strOrDash(p *string) string {
