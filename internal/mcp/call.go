@@ -61,7 +61,9 @@ func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
 		if aErr != nil {
 			return errorResult(aErr, k.scrub), nil
 		}
-		k.envFile = args.envFile
+		if k.envFile, aErr = s.checkEnvFile(ctx, args.envFile); aErr != nil {
+			return errorResult(aErr, k.scrub), nil
+		}
 		if k.envFile != "" && isPlugin(c) {
 			// A plugin tool names its stand like any other (spec §1.7):
 			// a missing env_file fails the call before the plugin starts,
