@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"io"
+	"log/slog"
 	"math/big"
 	"net"
 	"net/http"
@@ -86,7 +87,10 @@ func serveHTTP(t *testing.T, h *harness, o HTTPOptions) *httpServer {
 // initialized; notes collects its notifications.
 func (hs *httpServer) connect(t *testing.T, token string, opts ...transport.StreamableHTTPCOption) (*client.Client, *notes) {
 	t.Helper()
-	opts = append(opts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
+	// The client's own complaints (a DELETE after the server stopped) are
+	// not the server's log.
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	opts = append(opts, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}), transport.WithHTTPLogger(quiet))
 	cl, err := client.NewStreamableHttpClient(hs.url, opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -695,5 +699,69 @@ func TestLoadTokenFile(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "chmod 600") || strings.Contains(err.Error(), testToken) {
 			t.Errorf("a token file others may read: %v", err)
 		}
+	}
+}
+
+// TestHTTPShutdownStopsWaitingOnForceOrGrace: a call that ignores its
+// cancellation holds the stop only until Force (a second interrupt) or
+// the grace period.
+func TestHTTPShutdownStopsWaitingOnForceOrGrace(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	started := make(chan struct{}, 2)
+	catalog := catalogWith(&command.Command{
+		Tool: "test_stubborn", Help: "ignores its cancellation", Slow: true,
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+			started <- struct{}{}
+			<-release
+			return nil, ctx.Err()
+		},
+	})
+	h := start(t, setup{catalog: catalog})
+	force := make(chan struct{})
+	for _, c := range []struct {
+		name  string
+		o     HTTPOptions
+		force chan struct{}
+	}{
+		{"force", HTTPOptions{Token: testToken, Force: force}, force},
+		{"grace", HTTPOptions{Token: testToken, ShutdownGrace: 300 * time.Millisecond}, nil},
+	} {
+		srv, err := h.srv.NewHTTP(c.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, stop := context.WithCancel(context.Background())
+		served := make(chan error, 1)
+		go func() { served <- srv.Serve(ctx, ln) }()
+		hs := &httpServer{h: h, url: "http://" + ln.Addr().String() + EndpointPath}
+		cl, _ := hs.connect(t, testToken)
+		go func() {
+			req := mcpgo.CallToolRequest{}
+			req.Params.Name = "test_stubborn"
+			_, _ = cl.CallTool(context.Background(), req)
+		}()
+		<-started
+		stop()
+		select {
+		case <-served:
+			t.Fatalf("%s: Serve returned while the call was still running", c.name)
+		case <-time.After(100 * time.Millisecond):
+		}
+		if c.force != nil {
+			close(c.force)
+		}
+		select {
+		case <-served:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: Serve still waits", c.name)
+		}
+	}
+	if !strings.Contains(h.stderr.String(), "вызовов в работе – 1, они прерваны") || !strings.Contains(h.stderr.String(), "не закончили уборку") {
+		t.Errorf("the server log: %s", h.stderr.String())
 	}
 }
