@@ -10,7 +10,7 @@ func init() {
 // install`.
 var mcpCLIMessages = []i18n.Message{
 	{Key: "mcp.cli.flag-http",
-		RU: "служить MCP по HTTP (streamable HTTP) на ADDR: ПОРТ или ХОСТ:ПОРТ; только ПОРТ – 127.0.0.1, :ПОРТ – все интерфейсы",
+		RU: "MCP по HTTP (streamable HTTP) на адресе ADDR: ПОРТ или ХОСТ:ПОРТ; только ПОРТ – 127.0.0.1, :ПОРТ – все интерфейсы",
 		EN: "serve MCP over streamable HTTP at ADDR: PORT or HOST:PORT; PORT alone means 127.0.0.1, :PORT every interface",
 	},
 	{Key: "mcp.cli.flag-token-file",

@@ -69,7 +69,8 @@ type HTTPServer struct {
 	s         *Server
 	o         HTTPOptions
 	tlsConfig *tls.Config
-	t         *httpTransport
+	remote    *remote
+	sessions  *sessionIDs
 }
 
 // NewHTTP checks the options (token, --env-dir, certificate) and builds
@@ -99,8 +100,7 @@ func (s *Server) NewHTTP(o HTTPOptions) (*HTTPServer, error) {
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	h.o = o
-	h.t = s.newHTTPTransport(o, &remote{envDir: envDir})
+	h.o, h.remote, h.sessions = o, &remote{envDir: envDir}, newSessionIDs()
 	return h, nil
 }
 
@@ -122,7 +122,10 @@ func (s *Server) ServeOverHTTP(ctx context.Context, ln net.Listener, o HTTPOptio
 // waits (up to ShutdownGrace, or until Force) for their cleanup. Serve is
 // called once.
 func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
-	s, o, t := h.s, h.o, h.t
+	s, o := h.s, h.o
+	// Built here, not in NewHTTP: mcp-go's transport starts its idle
+	// sweeper at once, and only Serve stops it.
+	t := s.newHTTPTransport(o, h.remote, h.sessions)
 	// Every request's context descends from calls: cancelling it at
 	// shutdown interrupts the calls in progress the way a client's
 	// cancellation does, so they clean up.
@@ -181,7 +184,7 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 // Sessions is how many MCP sessions are open.
-func (h *HTTPServer) Sessions() int { return h.t.sessions.Live() }
+func (h *HTTPServer) Sessions() int { return h.sessions.Live() }
 
 // httpTransport is the handler chain of one HTTP listener.
 type httpTransport struct {
@@ -193,8 +196,8 @@ type httpTransport struct {
 
 // newHTTPTransport builds bearer check → path → session rule → mcp-go's
 // streamable transport.
-func (s *Server) newHTTPTransport(o HTTPOptions, r *remote) *httpTransport {
-	t := &httpTransport{sessions: newSessionIDs()}
+func (s *Server) newHTTPTransport(o HTTPOptions, r *remote, sessions *sessionIDs) *httpTransport {
+	t := &httpTransport{sessions: sessions}
 	t.streamable = server.NewStreamableHTTPServer(s.mcp,
 		server.WithEndpointPath(EndpointPath),
 		server.WithSessionIdManager(t.sessions),

@@ -21,6 +21,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -491,14 +492,14 @@ func TestHTTPShutdownInterruptsCallsAndWaitsForTheirCleanup(t *testing.T) {
 	started := make(chan struct{}, 1)
 	var cleaned sync.WaitGroup
 	cleaned.Add(1)
-	var cleanedUp bool
+	var cleanedUp atomic.Bool
 	catalog := catalogWith(&command.Command{
 		Tool: "test_cleanup", Help: "cleans up after a cancellation", Slow: true,
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			started <- struct{}{}
 			<-ctx.Done()
 			time.Sleep(200 * time.Millisecond) // the cleanup takes a while
-			cleanedUp = true
+			cleanedUp.Store(true)
 			cleaned.Done()
 			return nil, ctx.Err()
 		},
@@ -533,7 +534,7 @@ func TestHTTPShutdownInterruptsCallsAndWaitsForTheirCleanup(t *testing.T) {
 		if err != nil {
 			t.Errorf("Serve: %v", err)
 		}
-		if !cleanedUp {
+		if !cleanedUp.Load() {
 			t.Error("Serve returned before the interrupted call cleaned up")
 		}
 	case <-time.After(10 * time.Second):
@@ -763,5 +764,49 @@ func TestHTTPShutdownStopsWaitingOnForceOrGrace(t *testing.T) {
 	}
 	if !strings.Contains(h.stderr.String(), "вызовов в работе – 1, они прерваны") || !strings.Contains(h.stderr.String(), "не закончили уборку") {
 		t.Errorf("the server log: %s", h.stderr.String())
+	}
+}
+
+// TestHTTPSessionlessProtocol: a client of the protocol without sessions
+// (2026-07-28) gets the same tools behind the same token and env_file rule.
+func TestHTTPSessionlessProtocol(t *testing.T) {
+	h := start(t, setup{})
+	hs := serveHTTP(t, h, HTTPOptions{})
+	modern := func(token string) (*client.Client, error) {
+		quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+		cl, err := client.NewStreamableHttpClient(hs.url, transport.WithHTTPLogger(quiet),
+			transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + token}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cl.Close() })
+		if err := cl.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		init := mcpgo.InitializeRequest{}
+		init.Params.ProtocolVersion = mcpgo.LATEST_PROTOCOL_VERSION
+		res, err := cl.Initialize(context.Background(), init)
+		if err == nil && !mcpgo.IsModernProtocol(res.ProtocolVersion) {
+			t.Fatalf("negotiated %s", res.ProtocolVersion)
+		}
+		return cl, err
+	}
+	cl, err := modern(testToken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := callTool(t, cl, "list_apps", nil, nil); res.IsError || !strings.Contains(textOf(res), "живых 1 из 1") {
+		t.Errorf("list_apps: %s", textOf(res))
+	}
+	if res := callTool(t, cl, "list_apps", map[string]any{"env_file": "x.env"}, nil); !res.IsError || !strings.Contains(textOf(res), "--env-dir") {
+		t.Errorf("env_file: %s", textOf(res))
+	}
+	wrong, err := modern("wrong-token-0123456789")
+	if err == nil {
+		req := mcpgo.CallToolRequest{}
+		req.Params.Name = "list_apps"
+		if _, err := wrong.CallTool(context.Background(), req); err == nil {
+			t.Error("a wrong token called a tool")
+		}
 	}
 }
