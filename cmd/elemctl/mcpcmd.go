@@ -259,11 +259,14 @@ func (a *app) mcpInstallCommand() *cobra.Command {
 				}
 				envFile = abs
 			}
-			if command == "" {
+			switch {
+			case command == "":
 				command = thisExecutable()
-			} else {
+			case strings.ContainsAny(command, `/\`):
 				command = absFrom(wd, command)
 			}
+			// A bare name ("elemctl") stays as given: the client finds it
+			// in PATH, as a project file shared by a team needs.
 			res, err := mcpinstall.Install(mcpinstall.Options{
 				Client: client, Scope: scope, Name: name, Command: command, EnvFile: envFile,
 				Print: print, Dir: wd, Getenv: a.getenv,
