@@ -73,6 +73,7 @@ var cliOrder = map[string][]string{
 	"tasks":         {"list", "get-group"},
 	"tech":          {"get", "set"},
 	"debug-adapter": {"extract"},
+	"mcp":           {"install"},
 }
 
 // orderTree puts the root's and each group's commands in cliOrder.

@@ -1,23 +1,55 @@
 package main
 
 import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+
 	"github.com/spf13/cobra"
 
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/mcp"
+	"github.com/elemctl/elemctl/internal/mcpinstall"
+	"github.com/elemctl/elemctl/internal/ops/registry"
+	"github.com/elemctl/elemctl/internal/platform"
 )
 
-// mcpCommand serves the catalog to AI agents over stdio. No configuration
-// is read at startup: each tool call resolves its stand (the startup one,
-// or its env_file) through the server's client cache. Only an explicit
-// --env-file is checked first, so a typo fails here instead of on every
-// call.
+// tokenEnv names the environment variable that may hold the HTTP token.
+const tokenEnv = "ELEMCTL_MCP_TOKEN"
+
+// defaultTokenFile is the token file of a loopback server started without
+// a token of its own choice, in elemctl's data directory.
+const defaultTokenFile = "mcp-token"
+
+// mcpHTTPFlags are the options of the HTTP transport.
+type mcpHTTPFlags struct {
+	addr, tokenFile, envDir, tlsCert, tlsKey string
+}
+
+// mcpCommand serves the catalog to AI agents over stdio, or over
+// streamable HTTP with --http. No configuration is read at startup: each
+// tool call resolves its stand (the startup one, or its env_file) through
+// the server's client cache. Only an explicit --env-file is checked
+// first, so a typo fails here instead of on every call.
 func (a *app) mcpCommand() *cobra.Command {
-	return &cobra.Command{
+	var hf mcpHTTPFlags
+	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: i18n.T("mcp.server.cli-help"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if hf.addr == "" {
+				if given := hf.httpOnlyGiven(cmd); len(given) > 0 {
+					return &handlerError{platform.ConfigErrorf("mcp.cli.http-only", "flags", strings.Join(given, ", "))}
+				}
+			}
 			wd, out, done, err := a.startProtocol()
 			if err != nil {
 				return err
@@ -36,10 +68,265 @@ func (a *app) mcpCommand() *cobra.Command {
 				Stderr:         a.stderr,
 			})
 			defer srv.Close()
+			if hf.addr != "" {
+				return a.serveMCPOverHTTP(cmd.Context(), srv, hf, wd)
+			}
 			if err := srv.Serve(cmd.Context(), a.stdin, out); err != nil {
 				return &handlerError{err}
 			}
 			return nil
 		},
 	}
+	f := cmd.Flags()
+	f.StringVar(&hf.addr, "http", "", i18n.T("mcp.cli.flag-http"))
+	f.StringVar(&hf.tokenFile, "token-file", "", i18n.T("mcp.cli.flag-token-file"))
+	f.StringVar(&hf.envDir, "env-dir", "", i18n.T("mcp.cli.flag-env-dir"))
+	f.StringVar(&hf.tlsCert, "tls-cert", "", i18n.T("mcp.cli.flag-tls-cert"))
+	f.StringVar(&hf.tlsKey, "tls-key", "", i18n.T("mcp.cli.flag-tls-key"))
+	cmd.AddCommand(a.mcpInstallCommand())
+	return cmd
+}
+
+// httpOnlyGiven lists the HTTP options given without --http.
+func (hf mcpHTTPFlags) httpOnlyGiven(cmd *cobra.Command) []string {
+	var out []string
+	for _, name := range []string{"token-file", "env-dir", "tls-cert", "tls-key"} {
+		if cmd.Flags().Changed(name) {
+			out = append(out, "--"+name)
+		}
+	}
+	return out
+}
+
+// serveMCPOverHTTP listens, prints where (a JSON answer on stdout, which
+// the HTTP transport leaves free), and serves until interrupted. A second
+// interrupt stops waiting for the cleanup of interrupted calls.
+func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPFlags, wd string) error {
+	addr, err := mcp.ParseListenAddress(hf.addr)
+	if err != nil {
+		return &handlerError{err}
+	}
+	if (hf.tlsCert == "") != (hf.tlsKey == "") {
+		return &handlerError{platform.ConfigErrorf("mcp.cli.tls-pair")}
+	}
+	tok, err := a.mcpToken(hf, addr, wd)
+	if err != nil {
+		return &handlerError{err}
+	}
+	force := make(chan struct{})
+	httpSrv, err := srv.NewHTTP(mcp.HTTPOptions{
+		Token: tok.value, EnvDir: hf.envDir, TLSCertFile: hf.tlsCert, TLSKeyFile: hf.tlsKey, Force: force,
+	})
+	if err != nil {
+		return &handlerError{err}
+	}
+	ln, err := net.Listen("tcp", addr.HostPort)
+	if err != nil {
+		return &handlerError{&platform.Error{Kind: platform.KindGeneral, Err: err,
+			Message: i18n.T("mcp.cli.listen-failed", "addr", addr.HostPort, "error", err.Error())}}
+	}
+	scheme := "http"
+	if hf.tlsCert != "" {
+		scheme = "https"
+	}
+	url := scheme + "://" + ln.Addr().String() + mcp.EndpointPath
+	answer := jsonx.New("url", url, "loopback", addr.Loopback, "tls", hf.tlsCert != "",
+		"token-source", tok.source, "token-file", nil, "token-created", tok.created, "env-dir", nil)
+	if tok.file != "" {
+		answer.Set("token-file", tok.file)
+	}
+	if hf.envDir != "" {
+		answer.Set("env-dir", absFrom(wd, hf.envDir))
+	}
+
+	stopSignals := forceOnSecondSignal(force)
+	defer stopSignals()
+	served := make(chan error, 1)
+	go func() { served <- httpSrv.Serve(ctx, ln) }()
+	if err := a.printAnswer(answer); err != nil {
+		return &handlerError{err}
+	}
+	if tok.created {
+		a.progress(i18n.T("mcp.cli.token-created", "file", tok.file))
+	}
+	if !addr.Loopback && hf.tlsCert == "" {
+		a.progress(i18n.T("mcp.cli.plain-http"))
+	}
+	a.progress(i18n.T("mcp.cli.serving", "url", url))
+	err = <-served
+	a.progress(i18n.T("mcp.cli.stopped"))
+	if err != nil {
+		return &handlerError{err}
+	}
+	return nil
+}
+
+// forceOnSecondSignal closes force on the second SIGINT/SIGTERM (the first
+// one ends the command's context).
+func forceOnSecondSignal(force chan struct{}) (stop func()) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		seen := 0
+		for {
+			select {
+			case <-sigs:
+				if seen++; seen == 2 {
+					close(force)
+					return
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(done)
+	}
+}
+
+// mcpToken is the bearer token of the HTTP server and where it came from.
+type mcpToken struct {
+	value, source, file string
+	created             bool
+}
+
+// mcpToken chooses the token: --token-file, else ELEMCTL_MCP_TOKEN, else –
+// on loopback only – the token file in elemctl's data directory (created
+// at first use). An address other machines can reach needs a token named
+// on purpose.
+func (a *app) mcpToken(hf mcpHTTPFlags, addr mcp.ListenAddress, wd string) (mcpToken, error) {
+	switch {
+	case hf.tokenFile != "":
+		path := absFrom(wd, hf.tokenFile)
+		value, created, err := mcp.LoadTokenFile(path)
+		return mcpToken{value: value, source: "file", file: path, created: created}, err
+	case a.getenv(tokenEnv) != "":
+		value := strings.TrimSpace(a.getenv(tokenEnv))
+		return mcpToken{value: value, source: "env"}, mcp.CheckToken(value, tokenEnv)
+	case !addr.Loopback:
+		return mcpToken{}, platform.ConfigErrorf("mcp.cli.needs-token", "addr", hf.addr)
+	}
+	dir, err := registry.Dir(a.getenv, runtime.GOOS)
+	if err != nil {
+		return mcpToken{}, platform.ConfigErrorf("mcp.cli.no-token-dir")
+	}
+	path := filepath.Join(dir, defaultTokenFile)
+	value, created, err := mcp.LoadTokenFile(path)
+	return mcpToken{value: value, source: "file", file: path, created: created}, err
+}
+
+func absFrom(wd, path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(wd, path)
+}
+
+// mcpInstallCommand writes elemctl into an agent client's configuration.
+func (a *app) mcpInstallCommand() *cobra.Command {
+	var client, scope, name, command string
+	var print bool
+	cmd := &cobra.Command{
+		Use:   "install",
+		Short: i18n.T("mcp.cli.install-help"),
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if given := a.givenConnectionFlags(); len(given) > 0 && !(len(given) == 1 && given[0] == "--env-file") {
+				var others []string
+				for _, g := range given {
+					if g != "--env-file" {
+						others = append(others, g)
+					}
+				}
+				return &handlerError{platform.ConfigErrorf("mcp.cli.install-connection-flags", "flags", strings.Join(others, ", "))}
+			}
+			if client == "" {
+				return &handlerError{platform.ConfigErrorf("mcp.cli.install-needs-client", "clients", strings.Join(mcpinstall.Clients, ", "))}
+			}
+			wd, _ := os.Getwd()
+			envFile := ""
+			if a.envFile != "" {
+				abs, err := platform.EnvFilePath(a.envFile, wd)
+				if err != nil {
+					return &handlerError{err}
+				}
+				envFile = abs
+			}
+			switch {
+			case command == "":
+				command = thisExecutable()
+			case strings.ContainsAny(command, `/\`):
+				command = absFrom(wd, command)
+			}
+			// A bare name ("elemctl") stays as given: the client finds it
+			// in PATH, as a project file shared by a team needs.
+			res, err := mcpinstall.Install(mcpinstall.Options{
+				Client: client, Scope: scope, Name: name, Command: command, EnvFile: envFile,
+				Print: print, Dir: wd, Getenv: a.getenv,
+			})
+			if err != nil {
+				if res.File != "" {
+					// The file could not be edited: the answer carries the
+					// snippet to add by hand.
+					_ = a.printAnswer(res.Object(true))
+				}
+				return &handlerError{err}
+			}
+			if err := a.printAnswer(res.Object(print)); err != nil {
+				return &handlerError{err}
+			}
+			switch {
+			case print:
+				a.progress(i18n.T("mcp.cli.install-print", "file", res.File))
+			case !res.Changed:
+				a.progress(i18n.T("mcp.cli.install-unchanged", "file", res.File, "name", res.Name))
+			case res.Created:
+				a.progress(i18n.T("mcp.cli.install-created", "file", res.File, "name", res.Name))
+			default:
+				a.progress(i18n.T("mcp.cli.install-written", "file", res.File, "name", res.Name, "backup", res.Backup))
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&client, "client", "", i18n.T("mcp.cli.flag-client", "clients", strings.Join(mcpinstall.Clients, ", ")))
+	f.StringVar(&scope, "scope", mcpinstall.ScopeUser, i18n.T("mcp.cli.flag-scope"))
+	f.StringVar(&name, "name", mcpinstall.DefaultName, i18n.T("mcp.cli.flag-name"))
+	f.StringVar(&command, "command", "", i18n.T("mcp.cli.flag-command"))
+	f.BoolVar(&print, "print", false, i18n.T("mcp.cli.flag-print"))
+	return cmd
+}
+
+// thisExecutable is the absolute path the client is to run: the path this
+// binary was started by when it names the same file (a stable link such as
+// /usr/local/bin/elemctl survives upgrades), else the executable's own.
+func thisExecutable() string {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	invoked := os.Args[0]
+	if !strings.ContainsRune(invoked, os.PathSeparator) && !strings.ContainsRune(invoked, '/') {
+		if p, err := exec.LookPath(invoked); err == nil {
+			invoked = p
+		} else {
+			invoked = ""
+		}
+	}
+	if invoked != "" {
+		if abs, err := filepath.Abs(invoked); err == nil {
+			if a, errA := os.Stat(abs); errA == nil {
+				if b, errB := os.Stat(exe); errB == nil && os.SameFile(a, b) {
+					return abs
+				}
+			}
+		}
+	}
+	if abs, err := filepath.Abs(exe); err == nil {
+		return abs
+	}
+	return exe
 }

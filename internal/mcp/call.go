@@ -42,6 +42,9 @@ func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
 				return errorResult(err, run.Scrub), nil
 			}
 		}
+		if run.EnvFile, err = s.checkEnvFile(ctx, run.EnvFile); err != nil {
+			return errorResult(err, run.Scrub), nil
+		}
 		in, err := command.BindJSON(c, face, given)
 		if err != nil {
 			return errorResult(err, run.Scrub), nil

@@ -8,8 +8,8 @@ func init() {
 
 var messages = []i18n.Message{
 	{Key: "mcp.server.cli-help",
-		RU: "MCP-сервер для ИИ-агентов (stdio): все операции elemctl как инструменты",
-		EN: "MCP server for AI agents (stdio): every elemctl operation as a tool",
+		RU: "MCP-сервер для ИИ-агентов (stdio, или HTTP с --http): все операции elemctl как инструменты",
+		EN: "MCP server for AI agents (stdio, or HTTP with --http): every elemctl operation as a tool",
 	},
 	{Key: "mcp.server.instructions-head",
 		RU: "elemctl управляет приложениями, проектами и сборками 1C:Enterprise.Element через Console API.",

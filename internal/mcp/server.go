@@ -1,5 +1,7 @@
 // Package mcp is elemctl's MCP face: it renders the command catalog as MCP
-// tools over stdio, with one cached platform client per stand (env_file).
+// tools over stdio or streamable HTTP, with one cached platform client per
+// stand (env_file), and offers the stand's applications and projects as
+// resources and a few prompts.
 // It is the only package that imports mcp-go.
 package mcp
 
@@ -121,8 +123,13 @@ func New(o Options) *Server {
 	}
 	// Instructions speak of the tools this server actually has.
 	planned := append(append([]*command.Command(nil), core...), plugins...)
+	hooks := &server.Hooks{}
+	hooks.AddAfterInitialize(remoteInstructions)
 	s.mcp = server.NewMCPServer(ServerName, o.Version,
 		server.WithToolCapabilities(true),
+		server.WithResourceCapabilities(false, false),
+		server.WithPromptCapabilities(false),
+		server.WithHooks(hooks),
 		server.WithInstructions(Instructions(planned)),
 	)
 	for _, f := range o.PluginFailures {
@@ -132,6 +139,8 @@ func New(o Options) *Server {
 		s.register(c)
 	}
 	s.AddCommands(plugins...)
+	s.addResources(hooks)
+	s.addPrompts()
 	return s
 }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# End-to-end test of `elemctl mcp` with the official TypeScript MCP SDK.
-# Installs the SDK from the committed lockfile, uses bin/elemctl when
-# `make build` made it (else builds one into a temporary directory) and
-# runs the node test runner.
+# End-to-end test of `elemctl mcp` with the official TypeScript MCP SDK,
+# over stdio and over streamable HTTP (MCP_TRANSPORTS=stdio or =http runs
+# one of them). Installs the SDK from the committed lockfile, uses
+# bin/elemctl when `make build` made it (else builds one into a temporary
+# directory) and runs the node test runner.
 set -euo pipefail
 cd "$(dirname "$0")"
 npm ci --no-audit --no-fund --loglevel=error

@@ -1,0 +1,210 @@
+package mcp
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/platform"
+)
+
+// Resource addresses. The stand is always the server's own: a resource
+// has no env_file.
+const (
+	appsURI            = "elemctl://apps"
+	projectsURI        = "elemctl://projects"
+	appURIPrefix       = "elemctl://apps/"
+	projectURIPrefix   = "elemctl://projects/"
+	buildsURISuffix    = "/builds"
+	appURITemplate     = appURIPrefix + "{id}"
+	buildsURITemplate  = projectURIPrefix + "{id}" + buildsURISuffix
+	resourceMIMEType   = "application/json"
+	resourceListTool   = "list_apps"
+	resourceProjects   = "list_projects"
+	resourceAppTool    = "get_app"
+	resourceBuildsTool = "list_builds"
+)
+
+// addResources declares the stand's applications and projects as
+// read-only context: two listings, a template for one application and one
+// for a project's builds, and – filled in by a resources/list hook – one
+// resource per live application and per project. Each read is the answer
+// of the tool it names, run the way a call without env_file runs (the same
+// client cache, the same secret scrubbing), so a resource and a tool never
+// disagree. A resource whose tool the catalog lacks is left out.
+func (s *Server) addResources(hooks *server.Hooks) {
+	if s.command(resourceListTool) != nil {
+		s.mcp.AddResource(mcpgo.NewResource(appsURI, i18n.T("mcp.resource.apps-name"),
+			mcpgo.WithResourceDescription(i18n.T("mcp.resource.apps-description")),
+			mcpgo.WithMIMEType(resourceMIMEType)),
+			s.readTool(resourceListTool, func(string) (map[string]any, error) { return nil, nil }))
+	}
+	if s.command(resourceProjects) != nil {
+		s.mcp.AddResource(mcpgo.NewResource(projectsURI, i18n.T("mcp.resource.projects-name"),
+			mcpgo.WithResourceDescription(i18n.T("mcp.resource.projects-description")),
+			mcpgo.WithMIMEType(resourceMIMEType)),
+			s.readTool(resourceProjects, func(string) (map[string]any, error) { return nil, nil }))
+	}
+	if s.command(resourceAppTool) != nil {
+		s.mcp.AddResourceTemplate(mcpgo.NewResourceTemplate(appURITemplate, i18n.T("mcp.resource.app-template-name"),
+			mcpgo.WithTemplateDescription(i18n.T("mcp.resource.app-template-description")),
+			mcpgo.WithTemplateMIMEType(resourceMIMEType)),
+			server.ResourceTemplateHandlerFunc(s.readTool(resourceAppTool, func(uri string) (map[string]any, error) {
+				id, err := uriID(uri, appURIPrefix, "")
+				return map[string]any{"app_id": id}, err
+			})))
+	}
+	if s.command(resourceBuildsTool) != nil {
+		s.mcp.AddResourceTemplate(mcpgo.NewResourceTemplate(buildsURITemplate, i18n.T("mcp.resource.builds-template-name"),
+			mcpgo.WithTemplateDescription(i18n.T("mcp.resource.builds-template-description")),
+			mcpgo.WithTemplateMIMEType(resourceMIMEType)),
+			server.ResourceTemplateHandlerFunc(s.readTool(resourceBuildsTool, func(uri string) (map[string]any, error) {
+				id, err := uriID(uri, projectURIPrefix, buildsURISuffix)
+				return map[string]any{"project_id": id}, err
+			})))
+	}
+	hooks.AddAfterListResources(s.listStandResources)
+}
+
+// uriID is the one path segment between prefix and suffix of a resource
+// address, percent-decoded (an application may be named, not only
+// numbered).
+func uriID(uri, prefix, suffix string) (string, error) {
+	rest, ok := strings.CutPrefix(uri, prefix)
+	if ok {
+		rest, ok = strings.CutSuffix(rest, suffix)
+	}
+	if ok && rest != "" && !strings.Contains(rest, "/") {
+		if id, err := url.PathUnescape(rest); err == nil && strings.TrimSpace(id) != "" {
+			return id, nil
+		}
+	}
+	return "", platform.ConfigErrorf("mcp.resource.bad-uri", "uri", uri)
+}
+
+// readTool reads a resource as the answer of a tool with the arguments
+// args derives from the address.
+func (s *Server) readTool(tool string, args func(uri string) (map[string]any, error)) server.ResourceHandlerFunc {
+	return func(ctx context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
+		in, err := args(req.Params.URI)
+		if err != nil {
+			return nil, err
+		}
+		answer, err := s.toolAnswer(ctx, tool, in)
+		if err != nil {
+			return nil, err
+		}
+		text, err := jsonText(answer)
+		if err != nil {
+			return nil, err
+		}
+		return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: req.Params.URI, MIMEType: resourceMIMEType, Text: text}}, nil
+	}
+}
+
+// toolAnswer runs a tool through its ordinary handler without env_file and
+// returns its answer: the object, or the list of a list tool. A tool error
+// comes back as an error carrying the elemctl message (already scrubbed of
+// secrets).
+func (s *Server) toolAnswer(ctx context.Context, tool string, args map[string]any) (any, error) {
+	c := s.command(tool)
+	if c == nil {
+		return nil, platform.ConfigErrorf("mcp.resource.bad-uri", "uri", tool)
+	}
+	req := mcpgo.CallToolRequest{}
+	req.Params.Name = tool
+	if args != nil {
+		req.Params.Arguments = args
+	}
+	res, err := s.handler(c)(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	obj, _ := res.StructuredContent.(*jsonx.Object)
+	if res.IsError {
+		msg := mcpgo.GetTextFromContent(firstContent(res))
+		if obj != nil && obj.Str("error") != "" {
+			msg = obj.Str("error")
+		}
+		return nil, &platform.Error{Kind: platform.KindGeneral, Message: msg}
+	}
+	if obj == nil {
+		return nil, nil
+	}
+	if obj.Len() == 1 && obj.Has("result") {
+		// A list tool's structuredContent wraps the list.
+		return obj.Value("result"), nil
+	}
+	return obj, nil
+}
+
+func firstContent(res *mcpgo.CallToolResult) mcpgo.Content {
+	if len(res.Content) == 0 {
+		return mcpgo.NewTextContent("")
+	}
+	return res.Content[0]
+}
+
+// command is the command behind a registered tool name.
+func (s *Server) command(tool string) *command.Command {
+	s.toolsMu.Lock()
+	defer s.toolsMu.Unlock()
+	return s.tools[tool]
+}
+
+// listStandResources adds one resource per live application and one per
+// project's builds to resources/list. The listing is best effort: when the
+// stand cannot be reached the static resources still come back, and the
+// reason goes to the server log (reading elemctl://apps shows it too).
+func (s *Server) listStandResources(ctx context.Context, _ any, req *mcpgo.ListResourcesRequest, result *mcpgo.ListResourcesResult) {
+	if result == nil || req.Params.Cursor != "" {
+		return
+	}
+	if s.command(resourceListTool) != nil && s.command(resourceAppTool) != nil {
+		answer, err := s.toolAnswer(ctx, resourceListTool, nil)
+		if err != nil {
+			s.diagnostic(i18n.T("mcp.resource.list-failed", "error", err.Error()))
+		} else if obj, ok := answer.(*jsonx.Object); ok {
+			for _, app := range jsonx.Objects(obj.Value("applications")) {
+				id, name := app.Str("id"), app.Str("name")
+				if id == "" {
+					continue
+				}
+				if name == "" {
+					name = id
+				}
+				result.Resources = append(result.Resources, mcpgo.NewResource(appURIPrefix+url.PathEscape(id), name,
+					mcpgo.WithResourceDescription(i18n.T("mcp.resource.app-description",
+						"name", name, "status", app.Str("status"), "version", app.Str("project-version"))),
+					mcpgo.WithMIMEType(resourceMIMEType)))
+			}
+		}
+	}
+	if s.command(resourceProjects) != nil && s.command(resourceBuildsTool) != nil {
+		answer, err := s.toolAnswer(ctx, resourceProjects, nil)
+		if err != nil {
+			s.diagnostic(i18n.T("mcp.resource.list-failed", "error", err.Error()))
+			return
+		}
+		list, _ := answer.([]any)
+		for _, p := range jsonx.Objects(list) {
+			id, name := p.Str("id"), p.Str("name")
+			if id == "" {
+				continue
+			}
+			if name == "" {
+				name = id
+			}
+			result.Resources = append(result.Resources, mcpgo.NewResource(projectURIPrefix+url.PathEscape(id)+buildsURISuffix,
+				i18n.T("mcp.resource.builds-name", "name", name),
+				mcpgo.WithResourceDescription(i18n.T("mcp.resource.builds-description", "name", name)),
+				mcpgo.WithMIMEType(resourceMIMEType)))
+		}
+	}
+}

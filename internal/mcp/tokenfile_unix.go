@@ -1,0 +1,19 @@
+//go:build !windows
+
+package mcp
+
+import (
+	"fmt"
+	"io/fs"
+
+	"github.com/elemctl/elemctl/internal/platform"
+)
+
+// checkPrivate refuses a token file that its group or others may read or
+// write: anyone who reads it can call every tool.
+func checkPrivate(path string, st fs.FileInfo) error {
+	if mode := st.Mode().Perm(); mode&0o077 != 0 {
+		return platform.ConfigErrorf("mcp.http.token-file-shared", "path", path, "mode", fmt.Sprintf("%04o", mode))
+	}
+	return nil
+}
