@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -125,6 +126,7 @@ func runProbeCleanup(ctx context.Context, cc *Context, in Values) (any, error) {
 			if ctx.Err() != nil {
 				return nil, err
 			}
+			cc.Log(i18n.T("probe.cleanup-not-removed", "app", ref, "error", err))
 			item := jsonx.New("ok", false, "app-id", ref)
 			eo := platform.ErrorObject(err)
 			for _, k := range eo.Keys() {

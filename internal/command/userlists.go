@@ -114,6 +114,7 @@ func userListsPasswordLoginCommand() *Command {
 			if err != nil {
 				return nil, err
 			}
+			warnNoLocal(cc, id, want, enabled)
 			return jsonx.New("list-id", id, "enabled", optBool(enabled), "changed", changed), nil
 		},
 	}
@@ -287,9 +288,7 @@ func PasswordLogin(ctx context.Context, cl *platform.Client, listID string, want
 		}
 	}
 	if local == nil {
-		if want != nil {
-			return nil, false, platform.ConfigErrorf("cli.password-login-no-local", "list", listID)
-		}
+		// Nothing to read or switch: null, unchanged (the caller warns).
 		return nil, false, nil
 	}
 	current := local.Bool("enabled")
@@ -302,6 +301,14 @@ func PasswordLogin(ctx context.Context, cl *platform.Client, listID string, want
 		return nil, false, err
 	}
 	return want, true, nil
+}
+
+// warnNoLocal says that a switch of password sign-in was asked of a list
+// without a Local account service, which has nothing to switch.
+func warnNoLocal(cc *Context, listID string, want, enabled *bool) {
+	if want != nil && enabled == nil {
+		cc.Log(i18n.T("cli.password-login-no-local", "list", listID))
+	}
 }
 
 // calculationRuleKeys are the keys the platform accepts in
@@ -342,6 +349,12 @@ func runCalculationRules(ctx context.Context, cc *Context, in Values) (any, erro
 		ref := serviceID
 		if ref == "" {
 			ref = serviceType
+		}
+		if rules == nil {
+			// Nothing to write: the answer is that there is no such
+			// service to read rules of.
+			return jsonx.New("list-id", listID, "service-id", nil, "service-type", nil, "rules", nil,
+				"note", i18n.T("cli.rules-note-no-service", "service", ref, "list", listID)), nil
 		}
 		return nil, platform.ConfigErrorf("cli.rules-no-service", "service", ref, "list", listID)
 	}
@@ -489,6 +502,7 @@ func runConfigureUserList(ctx context.Context, cc *Context, in Values) (any, err
 	if err != nil {
 		return nil, err
 	}
+	warnNoLocal(cc, id, in.OptBool("password-login"), password)
 	if pwChanged {
 		changed = append(changed, "password-login")
 	}

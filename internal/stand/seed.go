@@ -105,7 +105,29 @@ func (s *Stand) SeedDemo() (DemoInfo, error) {
 	}
 	s.finishOp(a, now)
 	s.ensureControlPanelUser("demo", "Демо-пользователь")
+	s.ensureOidcSignIn()
 	return DemoInfo{sp.ID, first.project.ID, a.ID, DemoAppName}, nil
+}
+
+// ensureOidcSignIn gives the control-panel list an OpenID Connect sign-in
+// service beside its Local one, as a company's single sign-on would: the
+// demo then has a list with one (the control panel's) and a list without
+// one (the application's own).
+func (s *Stand) ensureOidcSignIn() {
+	for _, l := range s.st.userLists {
+		if !l.ControlPanel {
+			continue
+		}
+		for _, a := range l.AccountServices {
+			if a.Type == "Oidc" {
+				return
+			}
+		}
+		l.AccountServices = append(l.AccountServices, AccountService{ID: newID(), Type: "Oidc", Enabled: true,
+			CreateUserOnAuth: true, AdditionalSettings: map[string]any{"issuer": "https://sso.example/realms/acme", "client-id": "elemctl-demo"}})
+		s.changed()
+		return
+	}
 }
 
 func (s *Stand) ensureControlPanelUser(login, presentation string) {

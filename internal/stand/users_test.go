@@ -109,7 +109,8 @@ func TestUserLists(t *testing.T) {
 	// Account services: whole-entry PUT, write-only rules, calculation-rules refused.
 	base := "/user-lists/" + panel["id"].(string) + "/settings/account-services-settings"
 	svcs := c.list(base)
-	if len(svcs) != 1 || svcs[0]["account-service-type"] != "Local" {
+	// The demo adds an Oidc sign-in beside the Local one.
+	if len(svcs) != 2 || svcs[0]["account-service-type"] != "Local" || svcs[1]["account-service-type"] != "Oidc" {
 		t.Fatalf("panel services %v", svcs)
 	}
 	entry := svcs[0]

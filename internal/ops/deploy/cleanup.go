@@ -61,7 +61,10 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 	if projectID == "" {
 		projectID = src.Str("image-id")
 	}
-	report := func(appDeleted bool, builds []any, projectDeleted bool, kept any) *jsonx.Object {
+	// report tells what the cleanup did: builds lists the builds it removed
+	// or tried to (one already gone is not claimed), project-deleted is
+	// null when nothing was tried on the project.
+	report := func(appDeleted bool, builds []any, projectDeleted, kept any) *jsonx.Object {
 		var project any
 		if projectID != "" {
 			project = projectID
@@ -77,7 +80,7 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 		o.logf("probe.cleanup-app", "app", appID, "name", appName)
 		if err := o.deleteWhenFree(ctx, appID); err != nil && !platform.IsAPIStatus(err, http.StatusNotFound) {
 			problem("probe.cleanup-app-failed", "app", appID, "error", err)
-			return report(false, []any{}, false, nil), nil
+			return report(false, []any{}, nil, nil), nil
 		}
 		gone, err := o.WaitGone(ctx, appID, o.limits().Delete)
 		if err != nil || !gone {
@@ -86,19 +89,19 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 			} else {
 				problem("probe.cleanup-app-timeout", "app", appID, "seconds", seconds(o.limits().Delete))
 			}
-			return report(false, []any{}, false, nil), nil
+			return report(false, []any{}, nil, nil), nil
 		}
 	}
 	if projectID == "" {
 		problem("probe.cleanup-no-project", "app", appID)
-		return report(true, []any{}, false, nil), nil
+		return report(true, []any{}, nil, nil), nil
 	}
 
 	cards, err := o.listBuilds(ctx, projectID)
 	projectGone := platform.IsAPIStatus(err, http.StatusNotFound)
 	if err != nil && !projectGone {
 		problem("probe.cleanup-list-failed", "project", projectID, "error", err)
-		return report(true, []any{}, false, nil), nil
+		return report(true, []any{}, nil, nil), nil
 	}
 	targets := o.leftoverBuilds(card, cards, entries)
 	liveRunners := map[string]string{}
@@ -119,9 +122,8 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 			continue
 		}
 		if !b.listed {
-			// Housekeeping or an earlier cleanup removed it already.
-			item.Set("deleted", true)
-			builds = append(builds, item)
+			// Housekeeping or an earlier cleanup removed it already:
+			// nothing to do, nothing to claim.
 			continue
 		}
 		if err := o.DeleteBuild(ctx, projectID, firstNonEmpty(b.version, b.id)); err != nil {
@@ -135,7 +137,8 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 	}
 
 	if projectGone {
-		return report(true, builds, true, nil), nil
+		// An earlier cleanup removed it: nothing was tried.
+		return report(true, builds, nil, nil), nil
 	}
 	projects, err := o.listProjects(ctx)
 	if err != nil {
@@ -144,7 +147,7 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 	}
 	for _, p := range projects {
 		if p.Str("id") == projectID && platform.IsDeletedProject(p) {
-			return report(true, builds, true, nil), nil
+			return report(true, builds, nil, nil), nil
 		}
 	}
 	if kept := o.projectKeptReason(ctx, projectID, guard, apps, appID); kept != "" {
@@ -222,8 +225,10 @@ type leftoverBuild struct {
 }
 
 // leftoverBuilds are the builds a probe cleanup removes: the probe builds
-// of the application's token, the applied build when it is a probe build,
-// and every build the registry remembers uploading for the application.
+// of the application's token, the applied build when it is a probe build
+// (by its version, or by an older probe line of the registry that names
+// the build only), and every build the registry remembers uploading for
+// the application.
 func (o *Ops) leftoverBuilds(card *jsonx.Object, cards []*jsonx.Object, entries registry.Entries) []leftoverBuild {
 	var out []leftoverBuild
 	seen := map[string]bool{}
@@ -253,6 +258,15 @@ func (o *Ops) leftoverBuilds(card *jsonx.Object, cards []*jsonx.Object, entries 
 	src := card.Obj("source")
 	if v := src.Str("project-version"); strings.Contains(v, "-probe-") {
 		add(src.Str("project-version-id"), v)
+	}
+	// An older probe line names no application but the build it
+	// uploaded: the application runs it, so it goes too.
+	if applied := src.Str("project-version-id"); applied != "" {
+		for _, e := range entries {
+			if e.Command == registry.CommandProbe && e.AppID == "" && e.AssemblyID == applied {
+				add(e.AssemblyID, e.Version)
+			}
+		}
 	}
 	for _, e := range entries.ForApp(card.Str("id")) {
 		add(e.AssemblyID, e.Version)

@@ -12,7 +12,10 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
+	"github.com/elemctl/elemctl/internal/ops/registry"
+	"github.com/elemctl/elemctl/internal/ops/upload"
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
@@ -238,13 +241,55 @@ func TestProbeKeepThenCleanupLeavesNothing(t *testing.T) {
 	}
 	assertNothingLeft(t, s, before)
 
-	// A second cleanup of the same tombstone finds nothing to do and is fine.
+	// A second cleanup of the same tombstone finds nothing to do and is
+	// fine: it claims no build and no project it did not remove.
 	rep, err = ops.CleanupLeftover(context.Background(), r.AppID, deploy.CleanupGuard{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := rep.Value("ok").(bool); !ok {
+	builds, _ := rep.Value("builds").([]any)
+	if ok, _ := rep.Value("ok").(bool); !ok || len(builds) != 0 || rep.Value("project-deleted") != nil {
 		t.Fatalf("repeated cleanup %v", rep)
+	}
+}
+
+// A probe application known only through an older registry line – the
+// probe's upload, without the application's id – goes together with the
+// build it runs, that upload.
+func TestCleanupRemovesTheBuildAnOldProbeLineNames(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	demo, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, log := opsFor(t, s, nil)
+	ctx := context.Background()
+	data := stand.MakeArchive(stand.ArchiveSpec{Vendor: "Acme", Name: "Tasks", Version: "1.0-7"})
+	up, err := upload.Upload(ctx, ops.Client, upload.Options{File: "old.xasm", Data: data, ProjectID: demo.ProjectID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ops.Client.Post(ctx, "/applications", jsonx.New("display-name", "old-check", "publication-context", "old-check",
+		"source", jsonx.New("type", "repository", "project-version-id", up.AssemblyID)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops.Registry.Append(registry.Entry{AssemblyID: up.AssemblyID, ProjectID: demo.ProjectID, Version: up.ServerVersion,
+		Command: registry.CommandProbe, Stand: s.URL(), UploadedAt: registry.Stamp(time.Now())})
+
+	rep, err := ops.CleanupLeftover(ctx, "old-check", deploy.CleanupGuard{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log)
+	}
+	builds, _ := rep.Value("builds").([]any)
+	if ok, _ := rep.Value("ok").(bool); !ok || len(builds) != 1 || builds[0].(*jsonx.Object).Str("id") != up.AssemblyID ||
+		builds[0].(*jsonx.Object).Value("deleted") != true {
+		t.Fatalf("cleanup %v\n%s", rep, log)
+	}
+	for _, b := range s.Snapshot().Builds {
+		if b.ID == up.AssemblyID && !b.Deleted {
+			t.Fatal("the probe's build is still there")
+		}
 	}
 }
 
