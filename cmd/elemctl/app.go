@@ -44,10 +44,12 @@ type app struct {
 	timeout                                        float64
 	jsonOut, quiet, showVersion                    bool
 
-	errMu     sync.Mutex // serialises stderr lines from concurrent progress
-	cacheOnce sync.Once
-	cache     *clientcache.Cache
-	status    *statusLine
+	errMu       sync.Mutex // serialises stderr lines from concurrent progress
+	pendingMu   sync.Mutex
+	pendingText string
+	cacheOnce   sync.Once
+	cache       *clientcache.Cache
+	status      *statusLine
 }
 
 // Commands keep the order orderTree gives them (cobra would sort them).
@@ -138,17 +140,26 @@ func (a *app) run(args []string) int {
 		return code
 	}
 	root := a.buildRoot()
-	args, err := expandAbbreviations(root, args)
-	if err != nil {
-		fmt.Fprintln(a.stderr, i18n.T("cli.usage-error", "error", err))
-		return exitUsage
+	if isCompletion(args) {
+		// The last word is the one the shell completes: a prefix of
+		// several options is what it asks the candidates of.
+		if head, err := expandAbbreviations(root, args[:len(args)-1]); err == nil {
+			args = append(head, args[len(args)-1])
+		}
+	} else {
+		expanded, err := expandAbbreviations(root, args)
+		if err != nil {
+			fmt.Fprintln(a.stderr, i18n.T("cli.usage-error", "error", err))
+			return exitUsage
+		}
+		args = expanded
 	}
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := a.stopOnSignals()
 	defer stop()
 	failed, err := root.ExecuteContextC(ctx)
 	if a.status != nil {
@@ -163,10 +174,15 @@ func (a *app) run(args []string) int {
 	}
 	var he *handlerError
 	if errors.As(err, &he) {
-		a.printError(he.err)
 		if ctx.Err() != nil && errors.Is(he.err, context.Canceled) {
+			if he.err.Error() == context.Canceled.Error() {
+				// Nothing more to say than that it stopped.
+				he.err = platform.NewError(platform.KindGeneral, "cli.interrupted")
+			}
+			a.printError(he.err)
 			return exitInterrupt
 		}
+		a.printError(he.err)
 		return exitFailure
 	}
 	// Anything else is cobra refusing the command line: the usage of the
@@ -179,6 +195,68 @@ func (a *app) run(args []string) int {
 		fmt.Fprintln(a.stderr, hint)
 	}
 	return exitUsage
+}
+
+// stopOnSignals is the context of a run: Ctrl-C, SIGTERM or SIGHUP (the
+// terminal closed, the SSH session dropped) stops it, and the command
+// cleans up what it made. A second signal tells what that cleanup still
+// has to do and how to finish it later; a third ends elemctl at once.
+func (a *app) stopOnSignals() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	signals := make(chan os.Signal, 3)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		count := 0
+		for {
+			select {
+			case <-signals:
+				count++
+				if count == 1 {
+					cancel()
+					continue
+				}
+				a.tellPending(count > 2)
+				if count > 2 {
+					os.Exit(exitInterrupt)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(signals)
+		close(done)
+		cancel()
+	}
+}
+
+// tellPending says what the interrupted command still cleans up, or that
+// it is stopping.
+func (a *app) tellPending(now bool) {
+	a.pendingMu.Lock()
+	text := a.pendingText
+	a.pendingMu.Unlock()
+	if text == "" {
+		text = i18n.T("cli.stopping")
+	}
+	if !now {
+		text += i18n.T("cli.stop-again")
+	}
+	a.errMu.Lock()
+	defer a.errMu.Unlock()
+	if a.status != nil {
+		a.status.clearLocked()
+	}
+	fmt.Fprintln(a.stderr, text)
+}
+
+// pending keeps what a forced stop would leave behind (Context.Pending).
+func (a *app) pending(text string) {
+	a.pendingMu.Lock()
+	a.pendingText = text
+	a.pendingMu.Unlock()
 }
 
 func (a *app) printError(err error) {
@@ -222,6 +300,10 @@ func (a *app) buildRoot() *cobra.Command {
 			}
 			i18n.SetLang(l)
 		}
+		if f := cmd.Flags().Lookup("timeout"); f != nil && f.Changed && a.timeout <= 0 {
+			return fmt.Errorf("%s", i18n.T("cli.parse.invalid-value", "value", f.Value.String(), "flag", "--timeout",
+				"expected", i18n.T("cli.parse.expected-number-positive")))
+		}
 		a.reportPluginFailures(cmd)
 		return nil
 	}
@@ -254,6 +336,7 @@ func (a *app) buildRoot() *cobra.Command {
 	root.AddCommand(a.faceCommands()...)
 	orderTree(root)
 	localizeScaffolding(root)
+	addExamples(root)
 	return root
 }
 
@@ -295,6 +378,11 @@ func (a *app) newRoot() *cobra.Command {
 	pf.BoolVar(&a.quiet, "quiet", false, i18n.T("cli.flag.quiet"))
 	root.Flags().BoolVar(&a.showVersion, "version", false, i18n.T("cli.flag.version"))
 	return root
+}
+
+// isCompletion tells a shell's completion request from a command line.
+func isCompletion(args []string) bool {
+	return len(args) > 1 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd)
 }
 
 // versionLine is what --version prints.
@@ -393,8 +481,12 @@ func (a *app) leafCommand(c *command.Command) *cobra.Command {
 	if len(posHelp) > 0 {
 		cc.Long = short + "\n\n" + i18n.T("cli.help.positionals") + ":\n" + strings.Join(posHelp, "\n")
 	}
+	cc.Annotations = map[string]string{}
 	if c.Source != "" {
-		cc.Annotations = map[string]string{pluginAnnotation: c.Source}
+		cc.Annotations[pluginAnnotation] = c.Source
+	}
+	if c.Local {
+		cc.Annotations[localAnnotation] = "true"
 	}
 	binder := command.NewWordBinder(c, cc.Flags())
 	for _, arg := range c.Args {
@@ -454,7 +546,7 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 	run := &command.Call{
 		Command: c, Surface: command.CLI, Naming: command.CLINames,
 		Dir: wd, FaceEnvFile: a.envFile, Stands: a.stands(), Getenv: a.getenv, Version: versionText(),
-		Log: a.progress, Diagnostic: a.warn, Secrets: []string{a.clientSecret},
+		Log: a.progress, Pending: a.pending, Diagnostic: a.warn, Secrets: []string{a.clientSecret},
 	}
 	if !a.quiet && isTerminal(a.stderr) {
 		a.status = newStatusLine(a.stderr, &a.errMu)

@@ -38,10 +38,11 @@ func echoCommand() *command.Command {
 			{Name: "s", Type: command.String},
 			{Name: "mode", Type: command.String, Choices: []string{"fast", "slow"}},
 			{Name: "tags", Type: command.String, Multiple: true},
+			{Name: "limit", Type: command.Int, Bound: command.NonNegative},
 		},
 		Run: func(_ context.Context, _ *command.Context, in command.Values) (any, error) {
 			out := jsonx.New()
-			for _, k := range []string{"b", "n", "f", "s", "mode", "tags"} {
+			for _, k := range []string{"b", "n", "f", "s", "mode", "tags", "limit"} {
 				if v, ok := in.Raw(k); ok && in.Given(k) {
 					out.Set(k, v)
 				}
@@ -82,6 +83,8 @@ var bindCases = []bindCase{
 	{"one of a list", `{"tags":"a"}`, []string{"--tags", "a"}, `{"tags":["a"]}`},
 	{"a list", `{"tags":["a","b"]}`, []string{"--tags", "a", "--tags", "b"}, `{"tags":["a","b"]}`},
 	{"unknown parameter", `{"x":1}`, []string{"--x", "1"}, ""},
+	{"a limit of 0", `{"limit":0}`, []string{"--limit", "0"}, `{"limit":0}`},
+	{"a negative limit", `{"limit":-1}`, []string{"--limit", "-1"}, ""},
 }
 
 // faceAnswer is what one face made of a case: the bound values, or that it

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/spf13/cobra"
 )
 
 // The whole program's message tables, indexed: a key declared twice
@@ -71,4 +72,23 @@ func TestExpandAbbreviations(t *testing.T) {
 	if _, err := expandAbbreviations(root, strings.Fields("apps list --c x")); err == nil || !strings.Contains(err.Error(), "--client-id, --client-secret") {
 		t.Errorf("an ambiguous prefix: %v", err)
 	}
+}
+
+// Every command of elemctl's own shows examples in its help.
+func TestEveryCommandHasExamples(t *testing.T) {
+	a := newApp(nil, io.Discard, io.Discard, func(string) string { return "" })
+	root := a.buildRoot()
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			switch {
+			case sub.Name() == "help" || sub.Name() == "completion" || sub.Annotations[pluginAnnotation] != "":
+				continue // cobra's own (which carry their own help) and plugins'
+			case sub.Runnable() && !sub.HasSubCommands() && sub.Example == "":
+				t.Errorf("%s has no examples", sub.CommandPath())
+			}
+			walk(sub)
+		}
+	}
+	walk(root)
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -25,15 +27,47 @@ func localizeHelp(root *cobra.Command) {
   {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
 
 {{T "cli.help.options"}}:
-{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
+{{localFlagUsages . | trimTrailingWhitespaces}}{{end}}{{if hasGlobalFlags .}}
 
 {{T "cli.help.global-options"}}:
-{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableSubCommands}}
+{{globalFlagUsages . | trimTrailingWhitespaces}}{{end}}{{if .HasExample}}
+
+{{T "cli.help.examples"}}:
+{{.Example}}{{end}}{{if .HasAvailableSubCommands}}
 
 {{T "cli.help.more"}} "{{.CommandPath}} {{T "cli.help.command-placeholder"}} --help"{{end}}
 `)
 	cobra.AddTemplateFunc("T", func(key string) string { return i18n.T(key) })
 	cobra.AddTemplateFunc("useLine", useLine)
+	cobra.AddTemplateFunc("localFlagUsages", func(c *cobra.Command) string { return flagUsages(c.LocalFlags()) })
+	cobra.AddTemplateFunc("globalFlagUsages", func(c *cobra.Command) string { return flagUsages(globalFlags(c)) })
+	cobra.AddTemplateFunc("hasGlobalFlags", func(c *cobra.Command) bool { return globalFlags(c).HasAvailableFlags() })
+}
+
+// localAnnotation marks the commands that never talk to the platform: their
+// help leaves the connection options out.
+const localAnnotation = "elemctl-local"
+
+// globalFlags are the global options a command's help lists: all of them,
+// but the connection options on a command that makes no connection.
+func globalFlags(c *cobra.Command) *pflag.FlagSet {
+	inherited := c.InheritedFlags()
+	if c.Annotations[localAnnotation] == "" {
+		return inherited
+	}
+	out := pflag.NewFlagSet(c.Name(), pflag.ContinueOnError)
+	inherited.VisitAll(func(f *pflag.Flag) {
+		if !slices.Contains(connectionFlags, f.Name) {
+			out.AddFlag(f)
+		}
+	})
+	return out
+}
+
+// flagUsages is a flag set's usage lines with the flag library's
+// "(default …)" in the user's language.
+func flagUsages(fs *pflag.FlagSet) string {
+	return strings.ReplaceAll(fs.FlagUsages(), " (default ", " ("+i18n.T("cli.help.default")+" ")
 }
 
 // useLine is a command's usage line with cobra's "[flags]" in the user's

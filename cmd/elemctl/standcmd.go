@@ -19,9 +19,10 @@ func (a *app) standCommand() *cobra.Command {
 	var addr, writeEnv, seed, state string
 	var speed float64
 	cmd := &cobra.Command{
-		Use:   "stand",
-		Short: i18n.T("cli.help.stand"),
-		Args:  cobra.NoArgs,
+		Use:         "stand",
+		Short:       i18n.T("cli.help.stand"),
+		Args:        cobra.NoArgs,
+		Annotations: map[string]string{localAnnotation: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if seed != "" && seed != "demo" {
 				return fmt.Errorf("%s", i18n.T("cli.bad-choice", "name", "--seed", "value", seed, "choices", "demo"))

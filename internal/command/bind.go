@@ -156,6 +156,9 @@ func convertJSON(a Argument, v any, called, name string) (any, error) {
 		if !ok {
 			return nil, wrongType(a, v, called, name)
 		}
+		if !a.Bound.Holds(s) {
+			return nil, outOfRange(a, s, called, name)
+		}
 		return s, checkChoices(a, s, called, name)
 	case !isList:
 		list = []any{v}
@@ -165,6 +168,9 @@ func convertJSON(a Argument, v any, called, name string) (any, error) {
 		s, ok := convert(a.Type, e)
 		if !ok {
 			return nil, wrongType(a, v, called, name)
+		}
+		if !a.Bound.Holds(s) {
+			return nil, outOfRange(a, s, called, name)
 		}
 		if err := checkChoices(a, s, called, name); err != nil {
 			return nil, err
@@ -194,6 +200,11 @@ func listOf(a Argument, typed []any) any {
 		out[i], _ = s.(string)
 	}
 	return out
+}
+
+// outOfRange refuses a number outside the argument's bound.
+func outOfRange(a Argument, v any, called, name string) error {
+	return bindErrorf("args.out-of-range", "command", called, "name", name, "want", i18n.T(a.Bound.expectedKey(a.Type)), "value", choiceText(v))
 }
 
 func wrongType(a Argument, got any, called, name string) error {

@@ -16,12 +16,12 @@ func buildsListCommand() *Command {
 		Help: "cli.help.builds-list", ToolHelp: "mcp.help.list-builds", ReadOnly: true, Idempotent: true,
 		Args: []Argument{
 			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: String, Metavar: "PROJECT_ID"},
-			{Name: "limit", Help: "cli.arg.builds-limit", Type: Int, Default: 10, Metavar: "N"},
+			{Name: "limit", Help: "cli.arg.builds-limit", Type: Int, Default: 10, Metavar: "N", Bound: NonNegative},
 			{Name: "brief", Help: "cli.arg.builds-brief", Type: Bool},
 		},
 		ToolArgs: []Argument{
 			{Name: "project_id", Help: "mcp.arg.builds-project-id", Type: String, Required: true},
-			{Name: "limit", Help: "mcp.arg.builds-limit", Type: Int, Default: 10},
+			{Name: "limit", Help: "mcp.arg.builds-limit", Type: Int, Default: 10, Bound: NonNegative},
 			{Name: "brief", Help: "mcp.arg.brief", Type: Bool, Default: true},
 		},
 		Run: runBuildsList,

@@ -44,6 +44,8 @@ type Call struct {
 	// it. Log lines are also kept for Lines.
 	Log    func(line string)
 	Status func(text string)
+	// Pending hears what a forced stop would leave behind (Context.Pending).
+	Pending func(text string)
 	// Diagnostic receives what only the server log may see: the stack of
 	// a recovered panic, scrubbed.
 	Diagnostic func(text string)
@@ -69,7 +71,7 @@ func (k *Call) Context() *Context {
 	return &Context{
 		Surface: k.Surface, Getenv: k.Getenv, Dir: k.Dir, EnvFile: envFile, Version: k.Version,
 		Command: k.Command, Naming: k.Naming,
-		LogFunc: k.log, StatusFunc: k.status, ClientFunc: k.platformClient, ConfigFunc: k.config,
+		LogFunc: k.log, StatusFunc: k.status, PendingFunc: k.pending, ClientFunc: k.platformClient, ConfigFunc: k.config,
 		scrub: k.Scrub, diagnostic: k.Diagnostic,
 	}
 }
@@ -161,6 +163,12 @@ func (k *Call) log(line string) {
 	k.mu.Unlock()
 	if k.Log != nil {
 		k.Log(line)
+	}
+}
+
+func (k *Call) pending(text string) {
+	if k.Pending != nil {
+		k.Pending(k.Scrub(text))
 	}
 }
 

@@ -73,10 +73,63 @@ type Argument struct {
 	// are refused even with equal values. Otherwise both may be given when
 	// they agree.
 	AliasExclusive bool
+	// Bound limits a number: NonNegative or Positive; every face refuses
+	// a number outside it.
+	Bound Bound
 	// Fixed arguments are never read from the caller: the handler always
 	// gets Default. A tool fixes this way what a command-line option
 	// chooses (create_app always starts from the newest build).
 	Fixed bool
+}
+
+// Bound is the range a number argument may take.
+type Bound int
+
+const (
+	// Unbounded: any number.
+	Unbounded Bound = iota
+	// NonNegative: 0 or more (a count, a limit).
+	NonNegative
+	// Positive: more than 0 (a timeout).
+	Positive
+)
+
+// Holds tells whether a converted value is within the bound.
+func (b Bound) Holds(v any) bool {
+	var f float64
+	switch x := v.(type) {
+	case int:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	case float64:
+		f = x
+	default:
+		return true
+	}
+	switch b {
+	case NonNegative:
+		return f >= 0
+	case Positive:
+		return f > 0
+	}
+	return true
+}
+
+// expectedKey names what an argument of this type and bound takes, for
+// messages.
+func (b Bound) expectedKey(t Type) string {
+	switch {
+	case b == NonNegative && t == Int:
+		return "cli.parse.expected-integer-non-negative"
+	case b == NonNegative:
+		return "cli.parse.expected-number-non-negative"
+	case b == Positive && t == Int:
+		return "cli.parse.expected-integer-positive"
+	case b == Positive:
+		return "cli.parse.expected-number-positive"
+	}
+	return expectedValueKey((&wordValue{arg: Argument{Type: t}}).Type())
 }
 
 // KeyName is the key a handler reads this argument by.

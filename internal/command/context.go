@@ -29,6 +29,10 @@ type Context struct {
 	// Provided by the face.
 	LogFunc    func(line string)
 	StatusFunc func(status string)
+	// PendingFunc hears what a forced stop would leave behind and how to
+	// finish it ("" once nothing would); the CLI tells it on a second
+	// Ctrl-C.
+	PendingFunc func(text string)
 	ClientFunc func() (*platform.Client, error)
 	ConfigFunc func() (*platform.Config, error)
 
@@ -50,6 +54,14 @@ func (c *Context) Log(line string) {
 func (c *Context) Status(status string) {
 	if c != nil && c.StatusFunc != nil {
 		c.StatusFunc(status)
+	}
+}
+
+// Pending tells what a forced stop now would leave behind and how to
+// finish it; "" says nothing would.
+func (c *Context) Pending(text string) {
+	if c != nil && c.PendingFunc != nil {
+		c.PendingFunc(text)
 	}
 }
 

@@ -174,8 +174,11 @@ func sharePositionals(pos []Argument, words []string) ([][]string, []string) {
 // command line spells it.
 func convertWord(a Argument, name, word string) (any, error) {
 	v, ok := convert(a.Type, word)
-	if !ok {
-		return nil, usagef("cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(expectedValueKey((&wordValue{arg: a}).Type())))
+	switch {
+	case !ok:
+		return nil, usagef("cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(Unbounded.expectedKey(a.Type)))
+	case !a.Bound.Holds(v):
+		return nil, usagef("cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(a.Bound.expectedKey(a.Type)))
 	}
 	if !inChoices(a, v) {
 		return nil, usagef("cli.bad-choice", "name", name, "value", word, "choices", strings.Join(a.Choices, ", "))

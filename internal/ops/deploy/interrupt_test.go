@@ -69,9 +69,14 @@ func TestProbeInterruptedStillCleansUp(t *testing.T) {
 		sig   os.Signal
 		after string
 		delay time.Duration
+		// second: one more signal while the cleanup runs, which tells
+		// what it still does and how to finish it.
+		second bool
 	}{
-		{"sigint-mid-wait", os.Interrupt, "создаю временное приложение", 150 * time.Millisecond},
-		{"sigterm-after-upload", syscall.SIGTERM, "сборка загружена", 0},
+		{"sigint-mid-wait", os.Interrupt, "создаю временное приложение", 150 * time.Millisecond, false},
+		{"sigterm-after-upload", syscall.SIGTERM, "сборка загружена", 0, false},
+		{"sighup-mid-wait", syscall.SIGHUP, "создаю временное приложение", 150 * time.Millisecond, false},
+		{"second-sigint-during-cleanup", os.Interrupt, "создаю временное приложение", 150 * time.Millisecond, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,6 +115,10 @@ func TestProbeInterruptedStillCleansUp(t *testing.T) {
 						sent = true
 						time.Sleep(tc.delay)
 						cmd.Process.Signal(tc.sig)
+						if tc.second {
+							time.Sleep(100 * time.Millisecond)
+							cmd.Process.Signal(tc.sig)
+						}
 						close(signalled)
 					}
 				}
@@ -140,6 +149,13 @@ func TestProbeInterruptedStillCleansUp(t *testing.T) {
 			}
 			if !strings.Contains(stderr.String(), "проба прервана; всё, что она успела создать, убрано") {
 				t.Errorf("the interruption does not say the cleanup is done:\n%s", stderr.String())
+			}
+			if strings.Contains(stderr.String(), "context canceled") {
+				t.Errorf("a raw context error reached the user:\n%s", stderr.String())
+			}
+			if tc.second && !strings.Contains(stderr.String(), "идёт уборка того, что создала проба") ||
+				tc.second && !strings.Contains(stderr.String(), "elemctl probe --cleanup ") {
+				t.Errorf("the second interrupt does not tell what is being cleaned up and how to finish:\n%s", stderr.String())
 			}
 			assertNothingLeft(t, s, before)
 			t.Logf("stderr of the run:\n%s", stderr.String())

@@ -48,6 +48,9 @@ type Ops struct {
 	// a long wait (elapsed time and the current status).
 	Log    func(string)
 	Status func(string)
+	// Pending hears what a forced stop would leave behind and how to
+	// finish it, "" once nothing would.
+	Pending func(string)
 	// Registry is the local registry of uploads; nil disables it.
 	Registry *registry.Registry
 	// Getenv reads the call's environment (CI variables of the build).
@@ -101,6 +104,12 @@ func (o *Ops) log(line string) {
 }
 
 func (o *Ops) logf(key string, args ...any) { o.log(i18n.T(key, args...)) }
+
+func (o *Ops) pending(text string) {
+	if o.Pending != nil {
+		o.Pending(text)
+	}
+}
 
 func (o *Ops) status(text string) {
 	if o.Status != nil {

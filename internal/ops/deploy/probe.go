@@ -350,6 +350,11 @@ func (o *Ops) keepProbe(r *ProbeReport, envFile string) {
 // the build went). Every failure is a problem, never an error.
 func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport, envFile string) {
 	c := &r.Cleanup
+	// Until it is done, a forced stop would leave what the run made.
+	command, steps := cleanupCommands(r, envFile, false, false)
+	o.pending(i18n.T("probe.pending", "app", firstNonEmpty(r.AppID, "–"), "build", firstNonEmpty(r.Version, r.AssemblyID),
+		"command", firstNonEmpty(command, strings.Join(steps, " && "))))
+	defer o.pending("")
 	problem := func(key string, args ...any) {
 		p := i18n.T(key, args...)
 		c.Problems = append(c.Problems, p)
