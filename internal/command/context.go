@@ -33,8 +33,8 @@ type Context struct {
 	// finish it ("" once nothing would); the CLI tells it on a second
 	// Ctrl-C.
 	PendingFunc func(text string)
-	ClientFunc func() (*platform.Client, error)
-	ConfigFunc func() (*platform.Config, error)
+	ClientFunc  func() (*platform.Client, error)
+	ConfigFunc  func() (*platform.Config, error)
 
 	// Set by Call: the call's scrubber and where a panic's stack goes.
 	scrub      func(string) string
