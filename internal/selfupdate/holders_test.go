@@ -47,13 +47,13 @@ func TestHoldersOnWindowsMatchCaseAndAsideNames(t *testing.T) {
 
 func TestIsServer(t *testing.T) {
 	cases := map[string]bool{
-		"elemctl mcp":                                 true,
-		"elemctl --env-file mcp.env lsp":              true,
-		"elemctl --json --lang en dap --adapter x":    true,
-		"elemctl --timeout=5 mcp":                     true,
-		"elemctl deploy --app-id mcp":                 false,
-		"elemctl":                                     false,
-		"elemctl --client-secret mcp apps list":       false,
+		"elemctl mcp":                                  true,
+		"elemctl --env-file mcp.env lsp":               true,
+		"elemctl --json --lang en dap --adapter x":     true,
+		"elemctl --timeout=5 mcp":                      true,
+		"elemctl deploy --app-id mcp":                  false,
+		"elemctl":                                      false,
+		"elemctl --client-secret mcp apps list":        false,
 		`C:\Tools\elemctl.exe --base-url http://x mcp`: true,
 	}
 	for line, want := range cases {
