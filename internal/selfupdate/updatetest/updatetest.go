@@ -6,6 +6,7 @@ package updatetest
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -59,7 +60,12 @@ type Server struct {
 // NewServer serves the releases (newest first, as GitHub lists them) at
 // /repos/elemctl/elemctl/releases, and each file at /download/v<version>/<name>.
 func NewServer(t testing.TB, releases ...Release) *Server {
-	s := &Server{releases: releases}
+	s := &Server{}
+	for _, r := range releases {
+		// Replace changes this server's copy only.
+		r.Files = maps.Clone(r.Files)
+		s.releases = append(s.releases, r)
+	}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.srv.Close)
 	return s
