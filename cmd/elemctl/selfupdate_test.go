@@ -145,7 +145,7 @@ func TestSelfUpdateBinary(t *testing.T) {
 		if len(stopped) != 1 || int(stopped[0].(map[string]any)["pid"].(float64)) != server.pid() || len(answer["holders"].([]any)) != 0 {
 			t.Fatalf("answer %v, want pid %d stopped", answer, server.pid())
 		}
-		if !server.waitExit(10*time.Second) {
+		if !server.waitExit(10 * time.Second) {
 			t.Fatal("the server still runs")
 		}
 		wantVersion(t, exe, "1.1.0")
