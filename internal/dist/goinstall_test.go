@@ -58,6 +58,11 @@ func TestGoInstallAtVersion(t *testing.T) {
 		"GOTOOLCHAIN=local", "GOWORK=off",
 		"GOMODCACHE="+t.TempDir(), "GOBIN="+gobin, "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
+		if strings.Contains(string(out), "file://"+filepath.ToSlash(modCache)) {
+			// A dependency this machine's module cache never downloaded:
+			// the test needs the network it avoids.
+			t.Skipf("a dependency is missing from the local module cache:\n%s", out)
+		}
 		t.Fatalf("go install %s/cmd/elemctl@%s: %v\n%s", module, version, err, out)
 	}
 	out, err := exec.Command(filepath.Join(gobin, BinaryName(Host().GOOS)), "--version").Output()
