@@ -1,11 +1,15 @@
 # elemctl – build, test, demo, bench.
 GO       ?= go
 BIN      := bin/elemctl
-VERSION  ?= $(shell git describe --tags --exact-match 2>/dev/null | sed "s/^v//" || true)
+# The release number is written once, in cmd/elemctl/VERSION: a binary
+# built without make (go build, go install from a checkout) embeds it. A
+# git tag vX.Y.Z on the commit wins; cmd/elemctl/version_test.go checks
+# that the two agree, so bump VERSION before tagging.
+VERSION  ?= $(or $(shell git describe --tags --exact-match 2>/dev/null | sed "s/^v//"),$(shell cat cmd/elemctl/VERSION))
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 export CGO_ENABLED ?= 0
 
-.PHONY: build test demo bench lint cross e2e editors clean
+.PHONY: build test demo bench lint cross e2e editors editors-platforms editors-publish dist print-version clean
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/elemctl
@@ -33,8 +37,26 @@ demo: build
 bench: build
 	$(GO) run ./internal/benchtable
 
+# Release archives of every platform and SHA256SUMS in dist/ (docs/install.md).
+dist:
+	$(GO) run ./internal/dist/mkdist -version '$(VERSION)' -out dist
+
+print-version:
+	@echo $(VERSION)
+
+# The VS Code extension as one .vsix that finds elemctl on PATH.
 editors:
 	./scripts/editors.sh
+
+# One .vsix per platform with the matching elemctl inside
+# (VSCODE_TARGETS="linux-x64 win32-x64" for a few).
+editors-platforms:
+	VERSION='$(VERSION)' ./scripts/editors.sh --platforms $(VSCODE_TARGETS)
+
+# Publishes the packages editors-platforms built to the VS Code Marketplace
+# (VSCE_PAT) and Open VSX (OVSX_PAT); refuses without the tokens.
+editors-publish:
+	./scripts/editors-publish.sh
 
 clean:
 	rm -rf bin dist

@@ -63,7 +63,7 @@ func init() { cobra.EnableCommandSorting = false }
 // commands, completion, help) follow in the order they were added.
 var cliOrder = map[string][]string{
 	"": {"token", "apps", "spaces", "projects", "builds", "build", "inspect", "deploy", "user-lists", "probe",
-		"verify-deploy", "branches", "dumps", "tasks", "tech", "debug-adapter", "plugins", "mcp", "lsp", "dap", "stand"},
+		"verify-deploy", "branches", "dumps", "tasks", "tech", "debug-adapter", "plugins", "self-update", "mcp", "lsp", "dap", "stand"},
 	"apps": {"list", "get", "find", "create", "ensure", "apply", "delete", "start", "stop", "debug", "users",
 		"token-access", "export", "export-extension"},
 	"spaces":        {"list"},

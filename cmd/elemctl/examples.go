@@ -87,6 +87,9 @@ var commandExamples = map[string]string{
   elemctl --env-file /home/me/shop/.env mcp install --client vscode --scope project --print`,
 	"lsp": `  elemctl lsp`,
 	"dap": `  elemctl dap --adapter ~/.local/share/elemctl/debug-adapter/8.0.30`,
+	"self-update": `  elemctl self-update --check
+  elemctl self-update --stop-holders
+  elemctl self-update --version 1.0.0`,
 	"stand": `  elemctl stand --seed demo --write-env demo.env
   elemctl stand --seed demo --state stand.json --speed 0.1`,
 }

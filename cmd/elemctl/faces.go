@@ -11,9 +11,10 @@ import (
 )
 
 // faceCommands are the commands that are not catalog operations: the
-// servers (stand, mcp, lsp, dap) and debug-adapter with its extract.
+// servers (stand, mcp, lsp, dap), debug-adapter with its extract, and
+// self-update.
 func (a *app) faceCommands() []*cobra.Command {
-	return []*cobra.Command{a.debugAdapterCommand(), a.mcpCommand(), a.lspCommand(), a.dapCommand(), a.standCommand()}
+	return []*cobra.Command{a.debugAdapterCommand(), a.mcpCommand(), a.lspCommand(), a.dapCommand(), a.standCommand(), a.selfUpdateCommand()}
 }
 
 // startProtocol prepares a protocol server face (mcp, lsp, dap): an explicit

@@ -3,8 +3,14 @@
 // operations to AI agents (mcp), editors (lsp) and debuggers (dap).
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/elemctl/elemctl/internal/selfupdate"
+)
 
 func main() {
+	// Old binaries an update renamed aside (Windows) go once unused.
+	selfupdate.RemoveLeftovers()
 	os.Exit(newApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv).run(os.Args[1:]))
 }

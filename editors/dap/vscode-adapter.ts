@@ -6,7 +6,11 @@
 
 import * as vscode from 'vscode';
 
-export function registerElemctlDebugger(context: vscode.ExtensionContext): void {
+/**
+ * binary names the elemctl to start; by default the elemctl.path setting,
+ * else elemctl on PATH.
+ */
+export function registerElemctlDebugger(context: vscode.ExtensionContext, binary?: () => string): void {
   context.subscriptions.push(
     vscode.debug.registerDebugAdapterDescriptorFactory('elemctl', {
       createDebugAdapterDescriptor(session) {
@@ -16,7 +20,8 @@ export function registerElemctlDebugger(context: vscode.ExtensionContext): void 
         const java = cfg.get<string>('javaPath');
         if (adapter) args.push('--adapter', adapter);
         if (java) args.push('--java', java);
-        return new vscode.DebugAdapterExecutable(cfg.get<string>('path') || 'elemctl', args, {
+        const command = binary ? binary() : cfg.get<string>('path') || 'elemctl';
+        return new vscode.DebugAdapterExecutable(command, args, {
           cwd: session.workspaceFolder?.uri.fsPath,
         });
       },

@@ -51,6 +51,8 @@ type ClientOptions struct {
 	Now func() time.Time
 	// UserAgent is sent on every request.
 	UserAgent string
+	// MaxBody bounds the answers read; 0 means no bound.
+	MaxBody int64
 }
 
 // Client talks to one stand's Console API. It is safe for concurrent use.
@@ -79,6 +81,12 @@ func NewClient(cfg *Config, opts ClientOptions) (*Client, error) {
 	if opts.ReadRetryPauses == nil {
 		opts.ReadRetryPauses = []time.Duration{time.Second, 2 * time.Second}
 	}
+	warnTLSOff(cfg, opts)
+	return &Client{cfg: cfg, http: hc, opts: opts}, nil
+}
+
+// warnTLSOff says, once per client, that certificates go unchecked.
+func warnTLSOff(cfg *Config, opts ClientOptions) {
 	if !cfg.TLSVerify {
 		warn := opts.Warn
 		if warn == nil {
@@ -86,7 +94,6 @@ func NewClient(cfg *Config, opts ClientOptions) (*Client, error) {
 		}
 		warn(i18n.T("transport.tls-off"))
 	}
-	return &Client{cfg: cfg, http: hc, opts: opts}, nil
 }
 
 // Config is the configuration the client was built from.
@@ -232,9 +239,6 @@ func (c *Client) send(ctx context.Context, req Request, token string) (*Response
 	if pauses == nil {
 		pauses = c.opts.ReadRetryPauses
 	}
-	if method != http.MethodGet {
-		pauses = nil
-	}
 	var body []byte
 	contentType := ""
 	switch {
@@ -254,8 +258,17 @@ func (c *Client) send(ctx context.Context, req Request, token string) (*Response
 	if contentType != "" {
 		header.Set("Content-Type", contentType)
 	}
+	return c.sendTo(ctx, method, u, body, header, req.Timeout, pauses)
+}
+
+// sendTo performs one HTTP exchange with an absolute address, repeating a
+// GET whose connection broke after each of pauses.
+func (c *Client) sendTo(ctx context.Context, method, u string, body []byte, header http.Header, timeout time.Duration, pauses []time.Duration) (*Response, error) {
+	if method != http.MethodGet {
+		pauses = nil
+	}
 	for attempt := 0; ; attempt++ {
-		resp, err := c.exchange(ctx, method, u, body, header, req.Timeout)
+		resp, err := c.exchange(ctx, method, u, body, header, timeout)
 		if err == nil {
 			return resp, nil
 		}
@@ -372,7 +385,7 @@ func (c *Client) exchange(ctx context.Context, method, u string, body []byte, he
 		return nil, c.transportError(method, hr.URL, context.Cause(ctx), err)
 	}
 	defer resp.Body.Close()
-	data, err := readBody(resp)
+	data, err := readBody(resp, c.opts.MaxBody)
 	if err != nil {
 		return nil, c.transportError(method, hr.URL, context.Cause(ctx), err)
 	}
@@ -558,11 +571,28 @@ func (c *Client) writeTokenCache(tok string, exp time.Time) {
 
 // readBody reads a whole answer, sizing the buffer from Content-Length so a
 // list of thousands of cards is not copied over and over while it grows.
-func readBody(resp *http.Response) ([]byte, error) {
+func readBody(resp *http.Response, limit int64) ([]byte, error) {
+	if limit > 0 {
+		if resp.ContentLength > limit {
+			return nil, &bodyTooLargeError{limit}
+		}
+		data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+		if err == nil && int64(len(data)) > limit {
+			return nil, &bodyTooLargeError{limit}
+		}
+		return data, err
+	}
 	if n := resp.ContentLength; n > 0 && n < 1<<30 {
 		buf := bytes.NewBuffer(make([]byte, 0, n+1))
 		_, err := buf.ReadFrom(resp.Body)
 		return buf.Bytes(), err
 	}
 	return io.ReadAll(resp.Body)
+}
+
+// bodyTooLargeError is an answer longer than ClientOptions.MaxBody.
+type bodyTooLargeError struct{ limit int64 }
+
+func (e *bodyTooLargeError) Error() string {
+	return i18n.T("client.body-too-large", "bytes", e.limit)
 }

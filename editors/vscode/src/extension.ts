@@ -10,6 +10,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
 import { registerElemctlDebugger } from '../../dap/vscode-adapter';
+import { ElemctlBinary, ensureExecutable, resolveElemctl } from './binary';
 
 /** The prefix of the server's command ids (initializationOptions.commandPrefix). */
 const PREFIX = 'elemctl';
@@ -32,8 +33,15 @@ let client: LanguageClient | undefined;
 let status: vscode.StatusBarItem;
 let running = 0;
 
+/** The elemctl to run, as the settings say now (see binary.ts). */
+function elemctlBinary(context: vscode.ExtensionContext): ElemctlBinary {
+  const binary = resolveElemctl(vscode.workspace.getConfiguration('elemctl').get<string>('path'), context.extensionPath);
+  ensureExecutable(binary);
+  return binary;
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  registerElemctlDebugger(context);
+  registerElemctlDebugger(context, () => elemctlBinary(context).command);
 
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
   status.command = 'elemctl.deployWorkspace';
@@ -51,7 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
 
   const serverOptions: ServerOptions = {
-    command: vscode.workspace.getConfiguration('elemctl').get<string>('path') || 'elemctl',
+    command: elemctlBinary(context).command,
     args: ['lsp'],
     transport: TransportKind.stdio,
   };
