@@ -28,7 +28,7 @@ func deployCommand() *Command {
 			{Name: "dry-run", Help: "cli.arg.deploy-dry-run", Type: Bool},
 			{Name: "require-clean", Help: "cli.arg.require-clean", Type: Bool},
 			{Name: "allow-data-loss", Help: "cli.arg.allow-data-loss", Type: Bool},
-			{Name: "server-start-timeout", Help: "cli.arg.server-start-timeout", Type: Float, Default: 900.0, Metavar: "SECONDS", Bound: Positive},
+			{Name: "server-start-timeout", Help: "cli.arg.server-start-timeout", Type: Float, Default: 900.0, Metavar: "SECONDS", Bound: NonNegative},
 		},
 		ToolArgs: []Argument{
 			{Name: "app_id", Help: "mcp.arg.deploy-app-id", Type: String, Required: true},
@@ -37,7 +37,7 @@ func deployCommand() *Command {
 			{Name: "version", Key: "build-version", Help: "mcp.arg.deploy-version", Type: String, Default: ""},
 			{Name: "branch", Help: "mcp.arg.branch", Type: String, Default: ""},
 			{Name: "allow_data_loss", Help: "mcp.arg.allow-data-loss", Type: Bool, Default: false},
-			{Name: "server_start_timeout", Help: "mcp.arg.server-start-timeout", Type: Int, Default: 900, Bound: Positive},
+			{Name: "server_start_timeout", Help: "mcp.arg.server-start-timeout", Type: Int, Default: 900, Bound: NonNegative},
 		},
 		Run: runDeploy,
 	}
