@@ -26,7 +26,7 @@ type row struct {
 func main() {
 	runs := flag.Int("runs", 7, "runs per figure (the median is shown)")
 	pattern := flag.String("bench", ".", "benchmark name pattern")
-	pkgs := flag.String("pkgs", "./bench/... ./platform/... ./dap/... ./mcp/... ./lsp/... ./plugin/...", "packages holding benchmarks")
+	pkgs := flag.String("pkgs", "./bench/... ./internal/platform/... ./internal/ops/... ./internal/dap/... ./internal/mcp/... ./internal/lsp/... ./internal/plugin/...", "packages holding benchmarks")
 	flag.Parse()
 
 	// -p 1: packages run one after another, so no benchmark shares the
