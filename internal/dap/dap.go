@@ -44,6 +44,10 @@ type Options struct {
 	// GracePeriod is how long the adapter may take to exit after the client
 	// closed our stdin before it is killed (default 3 s).
 	GracePeriod time.Duration
+	// AdoptClientLocale makes the messages follow the locale the client's
+	// initialize request names (arguments.locale), for a user who chose no
+	// language (neither --lang nor ELEMCTL_LANG).
+	AdoptClientLocale bool
 }
 
 // SessionRequest names the application to debug, as the attach

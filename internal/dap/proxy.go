@@ -2,6 +2,7 @@ package dap
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -78,6 +79,9 @@ func (p *proxy) clientLoop(ctx context.Context) {
 
 func (p *proxy) fromClient(ctx context.Context, env envelope, body []byte) {
 	isRequest := env.Type == "request"
+	if isRequest && env.Command == "initialize" && p.opts.AdoptClientLocale {
+		adoptClientLocale(body)
+	}
 	if isRequest && env.Command == "initialize" && p.adapter == nil {
 		ad, err := p.startAdapter()
 		if err != nil {
@@ -312,5 +316,22 @@ func (p *proxy) adapterExited(ad *adapterProcess) {
 	}
 	if !p.sawTerminated.Load() && !p.sawDisconnect.Load() {
 		p.sendTerminated()
+	}
+}
+
+// adoptClientLocale switches the messages to the language of the locale an
+// initialize request names ("ru", "en-US", "de"), by the rule the user's
+// own locale follows: Russian for ru*, English for any other.
+func adoptClientLocale(body []byte) {
+	var req struct {
+		Arguments struct {
+			Locale string `json:"locale"`
+		} `json:"arguments"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return
+	}
+	if l, ok := i18n.FromLocale(req.Arguments.Locale); ok {
+		i18n.SetLang(l)
 	}
 }
