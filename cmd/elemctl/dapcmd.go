@@ -38,6 +38,9 @@ func (a *app) dapCommand() *cobra.Command {
 				Getenv:        a.getenv,
 				LocateAdapter: func() (string, error) { return plugin.LocateAdapter(a.getenv) },
 				Session:       a.debugSession,
+				// As the LSP face: the editor's language, unless the
+				// user chose one.
+				AdoptClientLocale: a.lang == "" && a.getenv("ELEMCTL_LANG") == "",
 			})
 			if err != nil && cmd.Context().Err() == nil {
 				return &handlerError{err}

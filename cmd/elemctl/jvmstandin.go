@@ -54,6 +54,9 @@ func (a *app) jvmStandIn(args []string) (handled bool, code int) {
 		JVMArgs: args,
 		Getenv:  a.getenv,
 		Session: a.debugSession,
+		// No --lang here (the editor gives the JVM's arguments): the
+		// editor's language, unless ELEMCTL_LANG names one.
+		AdoptClientLocale: a.getenv("ELEMCTL_LANG") == "",
 	})
 	if err != nil && ctx.Err() == nil {
 		a.printError(err)

@@ -450,8 +450,17 @@ func TestPluginsAgainstTheStand(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, `"started": true`) || !strings.Contains(r.stderr, "starting "+demo.AppName) {
 		t.Fatalf("warm-up: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if ans := b.ok("warm-up", "--app-id", demo.AppName); ans["status"] != "Running" || ans["started"] != false {
-		t.Errorf("warm-up by name: %v", ans)
+	if ans := b.ok("warm-up", "--stand", demo.AppName); ans["status"] != "Running" || ans["started"] != false {
+		t.Errorf("warm-up --stand NAME: %v", ans)
+	}
+	if ans := b.ok("warm-up", "--stand", demo.AppID, "--force"); ans["restarted"] != true || ans["status-now"] != "Running" {
+		t.Errorf("warm-up --stand ID --force: %v", ans)
+	}
+	if r := b.run("warm-up", "--stand", demo.AppID, "--stand", "other"); r.code != 2 || !strings.Contains(r.stderr, "--stand") {
+		t.Errorf("--stand given twice with different values: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := b.run("warm-up", "--help"); !strings.Contains(r.stdout, "--stand") || !strings.Contains(r.stdout, "--force") {
+		t.Errorf("warm-up --help:\n%s", r.stdout)
 	}
 
 	if _, err := exec.LookPath("python3"); err != nil {
@@ -525,9 +534,12 @@ func TestPluginToolsOverMCP(t *testing.T) {
 	if len(byName["echo"].InputSchema.Required) != 0 {
 		t.Errorf("plugin tools list required parameters: %v", byName["echo"].InputSchema.Required)
 	}
+	if _, ok := byName["echo"].InputSchema.Properties["item"]; ok {
+		t.Errorf("cli_alias adds no parameter: %s", echo)
+	}
 	warm, _ := json.Marshal(byName["warm_up"].InputSchema.Properties)
-	if strings.Contains(string(warm), "app_id") || !strings.Contains(string(warm), `"app"`) {
-		t.Errorf("cli_alias adds no parameter: %s", warm)
+	if !strings.Contains(string(warm), `"stand":{`) || !strings.Contains(string(warm), `"force":{"default":false`) {
+		t.Errorf("warm_up takes stand and force: %s", warm)
 	}
 
 	call := func(tool string, args map[string]any) (string, bool) {
@@ -563,7 +575,7 @@ func TestPluginToolsOverMCP(t *testing.T) {
 	if !isErr || !strings.Contains(text, "exited before answering") {
 		t.Errorf("crash over MCP: %v %s", isErr, text)
 	}
-	text, isErr = call("warm_up", map[string]any{"app": demo.AppName})
+	text, isErr = call("warm_up", map[string]any{"stand": demo.AppName})
 	if isErr || !strings.Contains(text, demo.AppID) {
 		t.Errorf("warm_up over MCP: %s", text)
 	}

@@ -1,6 +1,7 @@
 -- Neovim set-up for `elemctl lsp`: deploy, probe and verify 1C:Element
 -- projects from the editor, with progress, cancellation and the probe's
--- compilation errors as diagnostics. Needs Neovim 0.10+ and no plugin.
+-- compilation errors as diagnostics. Needs Neovim 0.10+ and no plugin;
+-- on an older Neovim setup() says so and returns false.
 -- Put this file on your runtime path (for example
 -- ~/.config/nvim/lua/elemctl_lsp.lua) and call
 --
@@ -150,7 +151,27 @@ function M.cancel_all()
   end
 end
 
+-- The oldest Neovim this set-up runs on: it uses the LspProgress event,
+-- vim.lsp.start and vim.fs, which came with 0.10 and 0.8.
+local NEEDS = '0.10'
+
+local function version_text()
+  local ok, v = pcall(vim.version)
+  if ok and type(v) == 'table' and v.major then
+    return ('%d.%d.%d'):format(v.major, v.minor, v.patch)
+  end
+  return 'an older one'
+end
+
+-- Returns true once set up; false (after saying why) on a Neovim older
+-- than NEEDS, leaving the editor as it was.
 function M.setup(user_opts)
+  if vim.fn.has('nvim-' .. NEEDS) ~= 1 then
+    vim.notify(('elemctl: this set-up needs Neovim %s or newer, and this is %s. '
+      .. 'Update Neovim; meanwhile run elemctl from a terminal (elemctl deploy, elemctl probe).')
+      :format(NEEDS, version_text()), vim.log.levels.ERROR)
+    return false
+  end
   opts = user_opts or {}
   vim.filetype.add({ extension = { xbsl = 'xbsl', xbql = 'xbql' } })
   local group = vim.api.nvim_create_augroup('elemctl_lsp', { clear = true })
@@ -208,6 +229,7 @@ function M.setup(user_opts)
       vim.notify(table.concat(lines, '\n'))
     end)
   end, {})
+  return true
 end
 
 return M

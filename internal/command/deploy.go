@@ -257,7 +257,7 @@ var deployMessages = []i18n.Message{
 	{Key: "cli.arg.probe-name", RU: "имя временного приложения (по умолчанию elemctl-probe-<метка>)", EN: "the throwaway application's name (default elemctl-probe-<token>)"},
 	{Key: "cli.arg.probe-space-id", RU: "пространство (по умолчанию ELEMENT_SPACE_ID)", EN: "the space (default ELEMENT_SPACE_ID)"},
 	{Key: "cli.arg.probe-keep", RU: "ничего не удалять и напечатать команды уборки", EN: "delete nothing and print the cleanup commands"},
-	{Key: "cli.arg.probe-cleanup", RU: "убрать оставленное пробой приложение (можно повторять)", EN: "remove an application a probe left (repeatable)"},
+	{Key: "cli.arg.probe-cleanup", RU: "убрать оставленное пробой приложение (ключ можно повторить, по значению на каждый)", EN: "remove an application a probe left (the key may be repeated, one value each)"},
 	{Key: "mcp.arg.probe-space-id", RU: "пространство; пусто – ELEMENT_SPACE_ID", EN: "the space; empty = ELEMENT_SPACE_ID"},
 	{Key: "mcp.arg.probe-keep", RU: "ничего не удалять", EN: "delete nothing"},
 	{Key: "mcp.arg.probe-cleanup-app-id", RU: "приложение пробы (id или имя) или их список", EN: "a probe's application (id or name) or a list of them"},

@@ -41,9 +41,14 @@ type Options struct {
 	// Session looks a debug session up on the platform. Its errors are
 	// shown to the user as they are.
 	Session func(ctx context.Context, req SessionRequest) (*SessionInfo, error)
-	// GracePeriod is how long the adapter may take to exit after the client
-	// closed our stdin before it is killed (default 3 s).
+	// GracePeriod is how long the adapter may take to exit after the
+	// client's disconnect request, or after the client closed our stdin,
+	// before it is killed (default 3 s).
 	GracePeriod time.Duration
+	// AdoptClientLocale makes the messages follow the locale the client's
+	// initialize request names (arguments.locale), for a user who chose no
+	// language (neither --lang nor ELEMCTL_LANG).
+	AdoptClientLocale bool
 }
 
 // SessionRequest names the application to debug, as the attach
@@ -77,7 +82,9 @@ func (o *Options) getenv(key string) string {
 
 // Run proxies one debug session and returns the exit code for the process:
 // the adapter's own when it exited, 1 when it had to be killed or could not
-// be started, 0 when the client left before asking for one. err is set
+// be started, 0 when the client left before asking for one. The session
+// ends when the adapter exits, and at the latest a grace period after the
+// client's disconnect request or the end of its stream. err is set
 // only when the proxy itself failed or ctx ended. Run does not close
 // Stdin, Stdout or Stderr.
 func Run(ctx context.Context, opts Options) (exitCode int, err error) {
@@ -91,6 +98,8 @@ func Run(ctx context.Context, opts Options) (exitCode int, err error) {
 		opts.GracePeriod = DefaultGracePeriod
 	}
 	defer keepWritingOnBrokenPipe()()
+	hangup, undoHangup := onHangup()
+	defer undoHangup()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -102,6 +111,8 @@ func Run(ctx context.Context, opts Options) (exitCode int, err error) {
 	}()
 
 	var ad *adapterProcess
+	disconnected := p.disconnected
+	var graceOver <-chan time.Time // running from the client's disconnect
 	for {
 		var adapterDone <-chan struct{}
 		if ad != nil {
@@ -111,6 +122,24 @@ func Run(ctx context.Context, opts Options) (exitCode int, err error) {
 		case ad = <-p.started:
 		case <-adapterDone:
 			return ad.exitCode, nil
+		case <-disconnected:
+			// The session is over for the client, whether or not it
+			// closes its end: the adapter gets the grace period to exit.
+			disconnected = nil
+			select {
+			case ad = <-p.started:
+			default:
+			}
+			if ad == nil {
+				p.clientGone.Store(true)
+				return p.noAdapterCode(), nil
+			}
+			timer := time.NewTimer(p.opts.GracePeriod)
+			defer timer.Stop()
+			graceOver = timer.C
+		case <-graceOver:
+			p.clientGone.Store(true)
+			return p.stopAdapter(ad), nil
 		case <-clientDone:
 			p.clientGone.Store(true)
 			select {
@@ -118,12 +147,16 @@ func Run(ctx context.Context, opts Options) (exitCode int, err error) {
 			default:
 			}
 			if ad == nil {
-				if p.startFailed.Load() {
-					return 1, nil
-				}
-				return 0, nil
+				return p.noAdapterCode(), nil
 			}
-			return p.letAdapterGo(ctx, ad)
+			return p.letAdapterGo(ctx, ad, graceOver)
+		case <-hangup:
+			p.clientGone.Store(true)
+			if ad != nil {
+				ad.kill()
+				<-ad.done
+			}
+			return 1, nil
 		case <-ctx.Done():
 			if ad != nil {
 				ad.kill()
@@ -134,20 +167,38 @@ func Run(ctx context.Context, opts Options) (exitCode int, err error) {
 	}
 }
 
+// noAdapterCode is the exit code of a session that ended without an
+// adapter: 1 when starting it failed, 0 when none was asked for.
+func (p *proxy) noAdapterCode() int {
+	if p.startFailed.Load() {
+		return 1
+	}
+	return 0
+}
+
+// stopAdapter kills an adapter that outstayed its grace period.
+func (p *proxy) stopAdapter(ad *adapterProcess) int {
+	ad.kill()
+	<-ad.done
+	p.logf("dap.adapter-killed", "grace", p.opts.GracePeriod)
+	return 1
+}
+
 // letAdapterGo closes the adapter's stdin, gives it the grace period to
-// exit and kills it after that.
-func (p *proxy) letAdapterGo(ctx context.Context, ad *adapterProcess) (int, error) {
+// exit (what is left of it when a disconnect started it already) and
+// kills it after that.
+func (p *proxy) letAdapterGo(ctx context.Context, ad *adapterProcess, graceOver <-chan time.Time) (int, error) {
 	ad.closeInput()
-	timer := time.NewTimer(p.opts.GracePeriod)
-	defer timer.Stop()
+	if graceOver == nil {
+		timer := time.NewTimer(p.opts.GracePeriod)
+		defer timer.Stop()
+		graceOver = timer.C
+	}
 	select {
 	case <-ad.done:
 		return ad.exitCode, nil
-	case <-timer.C:
-		ad.kill()
-		<-ad.done
-		p.logf("dap.adapter-killed", "grace", p.opts.GracePeriod)
-		return 1, nil
+	case <-graceOver:
+		return p.stopAdapter(ad), nil
 	case <-ctx.Done():
 		ad.kill()
 		<-ad.done

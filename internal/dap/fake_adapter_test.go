@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -31,7 +33,10 @@ type fakeAdapter struct {
 	// waiting for its answer.
 	reverse   map[int]map[string]any
 	hangOnEOF bool
-	lastRaw   string
+	// stubborn answers disconnect without exiting (and ignores stdin EOF
+	// and the polite signals): only a kill ends it.
+	stubborn bool
+	lastRaw  string
 }
 
 func runFakeAdapter() int {
@@ -154,8 +159,15 @@ func (f *fakeAdapter) handle(req map[string]any, raw []byte) (exitCode int, exit
 		f.variables(req)
 	case "disconnect":
 		f.respond(req, true, nil, "")
+		if f.stubborn {
+			break
+		}
 		f.event("terminated", map[string]any{})
 		return 0, true
+	case "fake/stubborn":
+		f.stubborn, f.hangOnEOF = true, true
+		signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+		f.respond(req, true, nil, "")
 	case "fake/argv":
 		wd, _ := os.Getwd()
 		f.respond(req, true, map[string]any{"argv": os.Args[1:], "cwd": wd, "pid": os.Getpid(), "standIn": os.Getenv(StandInEnv)}, "")

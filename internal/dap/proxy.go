@@ -2,10 +2,12 @@ package dap
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,6 +32,9 @@ type proxy struct {
 	clientGone    atomic.Bool
 	sawTerminated atomic.Bool
 	sawDisconnect atomic.Bool
+	// disconnected is closed at the client's first disconnect request.
+	disconnected   chan struct{}
+	disconnectOnce sync.Once
 }
 
 func newProxy(opts Options) *proxy {
@@ -40,6 +45,8 @@ func newProxy(opts Options) *proxy {
 		vars:    newVariableFix(),
 		secrets: &secrets{},
 		started: make(chan *adapterProcess, 1),
+
+		disconnected: make(chan struct{}),
 	}
 	base := syntheticSeqBase
 	if len(opts.JVMArgs) > 0 {
@@ -78,6 +85,9 @@ func (p *proxy) clientLoop(ctx context.Context) {
 
 func (p *proxy) fromClient(ctx context.Context, env envelope, body []byte) {
 	isRequest := env.Type == "request"
+	if isRequest && env.Command == "initialize" && p.opts.AdoptClientLocale {
+		adoptClientLocale(body)
+	}
 	if isRequest && env.Command == "initialize" && p.adapter == nil {
 		ad, err := p.startAdapter()
 		if err != nil {
@@ -115,6 +125,14 @@ func (p *proxy) fromClient(ctx context.Context, env envelope, body []byte) {
 		}
 	}
 	_ = ad.in.write(body) // a dead adapter is noticed when its stdout ends
+	if isRequest && env.Command == "disconnect" {
+		p.clientDisconnected()
+	}
+}
+
+// clientDisconnected starts the end of the session (see Run).
+func (p *proxy) clientDisconnected() {
+	p.disconnectOnce.Do(func() { close(p.disconnected) })
 }
 
 // answerWithoutAdapter keeps a client that goes on after a failed start
@@ -122,6 +140,9 @@ func (p *proxy) fromClient(ctx context.Context, env envelope, body []byte) {
 func (p *proxy) answerWithoutAdapter(env envelope) {
 	if env.Command == "disconnect" || env.Command == "terminate" {
 		p.replySuccess(env)
+		if env.Command == "disconnect" {
+			p.clientDisconnected()
+		}
 		return
 	}
 	msg := p.startErr
@@ -157,11 +178,15 @@ type adapterProcess struct {
 	done     chan struct{} // closed once it exited and its output is relayed
 	exitCode int
 	closeIn  sync.Once
+	// stop kills the adapter and whatever it started (its process group,
+	// or its job object on Windows); release frees what ties it to the
+	// proxy once it exited. Both are set right after the start.
+	stop, release func()
 }
 
 func (a *adapterProcess) closeInput() { a.closeIn.Do(func() { _ = a.stdin.Close() }) }
 
-func (a *adapterProcess) kill() { _ = a.cmd.Process.Kill() }
+func (a *adapterProcess) kill() { a.stop() }
 
 // drainTimeout bounds how long the adapter's pipes are read after it
 // exited; a grandchild that inherited them must not keep us alive.
@@ -205,7 +230,7 @@ func (p *proxy) startAdapter() (*adapterProcess, error) {
 	if len(p.opts.JVMArgs) > 0 {
 		markStandIn(cmd)
 	}
-	hideWindow(cmd)
+	beforeStart(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -221,27 +246,23 @@ func (p *proxy) startAdapter() (*adapterProcess, error) {
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
-	if err := cmd.Start(); err != nil {
-		for _, f := range []*os.File{outR, outW, errR, errW} {
-			f.Close()
-		}
-		return nil, &startError{i18n.T("dap.adapter-start-failed", "java", java, "error", err.Error())}
-	}
-	outW.Close()
-	errW.Close()
 
 	ad := &adapterProcess{cmd: cmd, in: newFrameWriter(stdin), stdin: stdin, done: make(chan struct{})}
 	stdoutDone := make(chan struct{})
 	stderrDone := make(chan struct{})
+	started := make(chan error, 1)
+	guarded := make(chan struct{}) // closed once stop and release are set
 	go func() {
-		p.adapterLoop(outR)
-		close(stdoutDone)
-	}()
-	go func() {
-		copyRedacted(p.stderr, errR, p.secrets)
-		close(stderrDone)
-	}()
-	go func() {
+		// The thread that starts the adapter stays until it exited: on
+		// Linux its parent-death signal follows that thread, not the
+		// process, and must not fire while the proxy lives.
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
 		_ = cmd.Wait()
 		for _, pipe := range []struct {
 			done <-chan struct{}
@@ -255,12 +276,36 @@ func (p *proxy) startAdapter() (*adapterProcess, error) {
 			}
 			pipe.r.Close()
 		}
+		<-guarded
+		ad.release()
 		ad.exitCode = cmd.ProcessState.ExitCode()
 		if ad.exitCode < 0 { // killed by a signal
 			ad.exitCode = 1
 		}
 		p.adapterExited(ad)
 		close(ad.done)
+	}()
+	if err := <-started; err != nil {
+		for _, f := range []*os.File{outR, outW, errR, errW} {
+			f.Close()
+		}
+		return nil, &startError{i18n.T("dap.adapter-start-failed", "java", java, "error", err.Error())}
+	}
+	outW.Close()
+	errW.Close()
+	var guardErr error
+	ad.stop, ad.release, guardErr = afterStart(cmd)
+	close(guarded)
+	if guardErr != nil {
+		p.logf("dap.adapter-unguarded", "error", guardErr)
+	}
+	go func() {
+		p.adapterLoop(outR)
+		close(stdoutDone)
+	}()
+	go func() {
+		copyRedacted(p.stderr, errR, p.secrets)
+		close(stderrDone)
 	}()
 	return ad, nil
 }
@@ -312,5 +357,22 @@ func (p *proxy) adapterExited(ad *adapterProcess) {
 	}
 	if !p.sawTerminated.Load() && !p.sawDisconnect.Load() {
 		p.sendTerminated()
+	}
+}
+
+// adoptClientLocale switches the messages to the language of the locale an
+// initialize request names ("ru", "en-US", "de"), by the rule the user's
+// own locale follows: Russian for ru*, English for any other.
+func adoptClientLocale(body []byte) {
+	var req struct {
+		Arguments struct {
+			Locale string `json:"locale"`
+		} `json:"arguments"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return
+	}
+	if l, ok := i18n.FromLocale(req.Arguments.Locale); ok {
+		i18n.SetLang(l)
 	}
 }

@@ -136,7 +136,7 @@ func RunJava(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	cmd := exec.CommandContext(ctx, java, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 	markStandIn(cmd)
-	hideWindow(cmd)
+	beforeStart(cmd)
 	err = cmd.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {

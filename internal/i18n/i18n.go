@@ -106,17 +106,57 @@ func Parse(s string) (Lang, bool) {
 	return "", false
 }
 
-// Detect applies the precedence flag > ELEMCTL_LANG > LC_ALL > LANG > Russian.
+// Detect applies the precedence flag > ELEMCTL_LANG > the user's locale >
+// Russian. A flag or ELEMCTL_LANG counts only when it names ru or en; the
+// locale is the operating system's (UserLocale).
 func Detect(flag string, getenv func(string) string) Lang {
+	return DetectWith(flag, getenv, UserLocale)
+}
+
+// DetectWith is Detect with the locale read by locale instead of the
+// operating system, so the choice can be tested for any system.
+func DetectWith(flag string, getenv func(string) string, locale func(getenv func(string) string) string) Lang {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	for _, v := range []string{flag, getenv("ELEMCTL_LANG"), getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG")} {
+	for _, v := range []string{flag, getenv("ELEMCTL_LANG")} {
 		if l, ok := Parse(v); ok {
 			return l
 		}
 	}
+	if locale != nil {
+		if l, ok := FromLocale(locale(getenv)); ok {
+			return l
+		}
+	}
 	return RU
+}
+
+// FromLocale is the message language of a locale name as an operating
+// system or an editor gives it ("ru_RU.UTF-8", "ru-RU", "en", "de_DE",
+// "C"): Russian for ru*, English for anything else. ok is false when the
+// name is empty, that is when no locale is set. "C" and "POSIX" are the
+// locale of untranslated messages, which are English.
+func FromLocale(name string) (l Lang, ok bool) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", false
+	}
+	if strings.HasPrefix(strings.ToLower(name), "ru") {
+		return RU, true
+	}
+	return EN, true
+}
+
+// POSIXLocale is the locale of messages as POSIX resolves it: the first
+// non-empty of LC_ALL, LC_MESSAGES and LANG.
+func POSIXLocale(getenv func(string) string) string {
+	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // T renders key in the current language. args are name/value pairs:

@@ -24,18 +24,77 @@ func TestFormat(t *testing.T) {
 func TestDetect(t *testing.T) {
 	env := map[string]string{"ELEMCTL_LANG": "", "LC_ALL": "", "LANG": "en_US.UTF-8"}
 	get := func(k string) string { return env[k] }
-	if l := Detect("", get); l != EN {
+	if l := DetectWith("", get, POSIXLocale); l != EN {
 		t.Fatalf("LANG=en_US: got %s", l)
 	}
-	if l := Detect("ru", get); l != RU {
+	if l := DetectWith("ru", get, POSIXLocale); l != RU {
 		t.Fatalf("flag ru: got %s", l)
 	}
 	env["ELEMCTL_LANG"] = "ru"
-	if l := Detect("", get); l != RU {
+	if l := DetectWith("", get, POSIXLocale); l != RU {
 		t.Fatalf("ELEMCTL_LANG=ru: got %s", l)
 	}
-	if l := Detect("", func(string) string { return "" }); l != RU {
+	if l := DetectWith("", func(string) string { return "" }, POSIXLocale); l != RU {
 		t.Fatalf("nothing set: got %s", l)
+	}
+}
+
+// The locale follows POSIX: the first non-empty of LC_ALL, LC_MESSAGES and
+// LANG decides, Russian for ru*, English for anything else that is set
+// (C and POSIX included), Russian when nothing is set. --lang and
+// ELEMCTL_LANG come first when they name a language.
+func TestDetectFollowsTheLocale(t *testing.T) {
+	for _, c := range []struct {
+		flag, elemctl, lcAll, lcMessages, lang string
+		want                                   Lang
+	}{
+		{want: RU},
+		{lang: "ru_RU.UTF-8", want: RU},
+		{lang: "en_GB.UTF-8", want: EN},
+		{lang: "de_DE.UTF-8", want: EN},
+		{lang: "C.UTF-8", want: EN},
+		{lang: "POSIX", want: EN},
+		{lang: "C", want: EN},
+		{lcAll: "C", lang: "ru_RU.UTF-8", want: EN},
+		{lcAll: "ru_RU.UTF-8", lang: "en_US.UTF-8", want: RU},
+		{lcMessages: "de_DE", lang: "ru_RU", want: EN},
+		{lcMessages: "ru_RU.KOI8-R", lang: "en_US", want: RU},
+		{lcAll: "  ", lang: "en_US", want: EN},
+		{elemctl: "ru", lang: "en_US", want: RU},
+		{elemctl: "en", lcAll: "ru_RU", want: EN},
+		{elemctl: "de", lang: "ru_RU", want: RU}, // not a language of ours: the locale decides
+		{flag: "en", elemctl: "ru", lang: "ru_RU", want: EN},
+	} {
+		env := map[string]string{"ELEMCTL_LANG": c.elemctl, "LC_ALL": c.lcAll, "LC_MESSAGES": c.lcMessages, "LANG": c.lang}
+		if got := DetectWith(c.flag, func(k string) string { return env[k] }, POSIXLocale); got != c.want {
+			t.Errorf("%+v: got %s", c, got)
+		}
+	}
+}
+
+// Windows: the user's interface language decides, whatever LANG says.
+func TestDetectWithTheWindowsLanguage(t *testing.T) {
+	env := map[string]string{"LANG": "ru_RU.UTF-8"}
+	get := func(k string) string { return env[k] }
+	for id, want := range map[uint16]Lang{0x0419: RU, 0x0819: RU, 0x0409: EN, 0x0809: EN, 0x0407: EN, 0x0422: EN, 0x0000: RU} {
+		ui := func(func(string) string) string { return LangIDLocale(id) }
+		if got := DetectWith("", get, ui); got != want {
+			t.Errorf("LANGID %#04x: got %s, want %s", id, got, want)
+		}
+	}
+	if got := LangIDLocale(0x0407); got != "langid-0407" {
+		t.Errorf("LangIDLocale(0x0407) = %q", got)
+	}
+}
+
+func TestFromLocale(t *testing.T) {
+	for name, want := range map[string]Lang{"ru": RU, "RU": RU, "ru-RU": RU, "ru_UA.UTF-8": RU, "en": EN, "en-US": EN, "zh-cn": EN, "C": EN} {
+		if got, ok := FromLocale(name); !ok || got != want {
+			t.Errorf("FromLocale(%q) = %s, %v", name, got, ok)
+		}
+	}
+	if _, ok := FromLocale(" "); ok {
+		t.Error("an empty locale counts as set")
 	}
 }
 

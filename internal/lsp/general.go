@@ -70,7 +70,7 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 		prefix = DefaultPrefix
 	}
 	if s.opts.AdoptClientLocale {
-		if l, ok := i18n.Parse(locale); ok {
+		if l, ok := i18n.FromLocale(locale); ok {
 			i18n.SetLang(l)
 		}
 	}

@@ -64,6 +64,8 @@ type setup struct {
 	catalog *command.Catalog
 	// refuseProgress makes the client refuse window/workDoneProgress/create.
 	refuseProgress bool
+	// adoptLocale lets the server follow the client's locale.
+	adoptLocale bool
 }
 
 // session is an LSP client talking to an in-process server over two
@@ -131,10 +133,11 @@ func start(t *testing.T, o setup) *session {
 		Version: "test",
 		// The server's own directory is not the workspace: every command
 		// must run in its cwd.
-		Dir:           filepath.Join(tmp),
-		Getenv:        func(k string) string { return env[k] },
-		ClientOptions: platform.ClientOptions{TokenCacheDir: "-"},
-		Stderr:        s.stderr,
+		Dir:               filepath.Join(tmp),
+		Getenv:            func(k string) string { return env[k] },
+		ClientOptions:     platform.ClientOptions{TokenCacheDir: "-"},
+		Stderr:            s.stderr,
+		AdoptClientLocale: o.adoptLocale,
 	})
 	toServerR, toServerW := io.Pipe()
 	toClientR, toClientW := io.Pipe()

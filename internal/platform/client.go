@@ -530,8 +530,17 @@ func (c *Client) tokenCachePath() string {
 	if dir == "" {
 		dir = os.TempDir()
 	}
-	sum := sha256.Sum256([]byte(c.cfg.BaseURL + "|" + c.cfg.ClientID))
-	return filepath.Join(dir, "elemctl-token-"+hex.EncodeToString(sum[:])[:16]+".json")
+	return filepath.Join(dir, "elemctl-token-"+tokenCacheKey(c.cfg.BaseURL, c.cfg.ClientID, c.cfg.ClientSecret)+".json")
+}
+
+// tokenCacheKey names the cache file of one identity. The secret takes part
+// through a hash of its own, so a changed secret (rotated, or mistyped) never
+// gets the token an earlier secret earned; the secret itself is written
+// nowhere.
+func tokenCacheKey(baseURL, clientID, clientSecret string) string {
+	secret := sha256.Sum256([]byte("elemctl-token-cache\x00" + clientSecret))
+	sum := sha256.Sum256([]byte(baseURL + "|" + clientID + "|" + hex.EncodeToString(secret[:])))
+	return hex.EncodeToString(sum[:])[:16]
 }
 
 // The file cache is only a speed-up: every failure is ignored.

@@ -303,6 +303,59 @@ func TestTokenFileCache(t *testing.T) {
 	}
 }
 
+// The file cache is keyed by the secret too: a process with another
+// secret for the same stand and client id asks the platform, which refuses
+// a wrong one, and the cached token of the right one stays usable.
+func TestTokenFileCacheIsKeyedBySecret(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	dir := t.TempDir()
+	connect := func(secret string) (*platform.Client, error) {
+		cfg := &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: secret, TLSVerify: true, Timeout: 5 * time.Second}
+		cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: dir})
+		if err == nil {
+			t.Cleanup(cl.Close)
+		}
+		return cl, err
+	}
+	good, err := connect(s.ClientSecret())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := good.ListApps(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	const changed = "changed-secret-0f0f0f0f"
+	other, err := connect(changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = other.ListApps(context.Background())
+	var ae *platform.APIError
+	if !errors.As(err, &ae) || ae.Status != 401 {
+		t.Fatalf("a changed secret was answered from the cache of the old one: %v", err)
+	}
+	if n := s.TokenCalls(); n != 2 {
+		t.Errorf("token endpoint called %d times, want 2 (one per secret)", n)
+	}
+	again, err := connect(s.ClientSecret())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := again.ListApps(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.TokenCalls(); n != 2 {
+		t.Errorf("the right secret's cached token was lost: %d token calls", n)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "elemctl-token-*"))
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		if strings.Contains(f, s.ClientSecret()) || strings.Contains(string(data), s.ClientSecret()) || strings.Contains(string(data), changed) {
+			t.Errorf("the secret is written into the cache: %s", f)
+		}
+	}
+}
+
 func TestWrongSecretNeverShowsInTheError(t *testing.T) {
 	s := standtest.Start(t, stand.Options{})
 	const secret = "wrong-secret-f00d"

@@ -3,6 +3,7 @@ package plugin_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -318,6 +319,21 @@ func TestWarmUpExample(t *testing.T) {
 	installBuilt(t, root, "warm-up", goBuild(t, "examples/plugins/warm-up"), nil)
 	w := newWorld(t, root, s)
 	w.env["ELEMENT_APP_ID"] = demo.AppID
+	calls := func(action string) int {
+		n := 0
+		for _, c := range s.Calls() {
+			if c.Method == "PUT" && strings.HasSuffix(c.Path, "/applications/"+demo.AppID+"/status/"+action) {
+				n++
+			}
+		}
+		return n
+	}
+	answer := func(status string, started, restarted bool, now string) string {
+		return fmt.Sprintf(`{"id":"%s","name":"%s","status":"%s","started":%v,"restarted":%v,"status-now":"%s"}`,
+			demo.AppID, demo.AppName, status, started, restarted, now)
+	}
+
+	// A stopped application (ELEMENT_APP_ID) is started and waited for.
 	if err := s.SetAppStatus(demo.AppID, "Stopped"); err != nil {
 		t.Fatal(err)
 	}
@@ -325,15 +341,43 @@ func TestWarmUpExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := compact(t, ans); got != `{"id":"`+demo.AppID+`","name":"`+demo.AppName+`","status":"Stopped","started":true}` {
-		t.Errorf("warm-up: %s", got)
+	if got := compact(t, ans); got != answer("Stopped", true, false, "Running") {
+		t.Errorf("warm-up of a stopped app: %s", got)
 	}
 	if logs := w.takeLogs(); len(logs) == 0 || logs[0] != "starting "+demo.AppName {
 		t.Errorf("logs %q", logs)
 	}
-	ans, err = w.run(command.MCP, "warm-up", map[string]any{"app": demo.AppName})
-	if err != nil || !strings.Contains(compact(t, ans), `"started":false`) {
+
+	// A running one, named by --stand, is left alone...
+	ans, err = w.run(command.MCP, "warm-up", map[string]any{"stand": demo.AppName})
+	if err != nil || compact(t, ans) != answer("Running", false, false, "Running") {
 		t.Errorf("a running app: %v %v", compact(t, ans), err)
+	}
+	stops, starts := calls("stop"), calls("start")
+	// ...unless --force asks for a restart.
+	ans, err = w.run(command.CLI, "warm-up", map[string]any{"stand": demo.AppName, "force": true})
+	if err != nil || compact(t, ans) != answer("Running", true, true, "Running") {
+		t.Errorf("--force on a running app: %v %v", compact(t, ans), err)
+	}
+	if calls("stop") != stops+1 || calls("start") != starts+1 {
+		t.Errorf("--force: %d stops and %d starts, want one each", calls("stop")-stops, calls("start")-starts)
+	}
+	if logs := w.takeLogs(); len(logs) == 0 || logs[0] != "restarting "+demo.AppName {
+		t.Errorf("logs %q", logs)
+	}
+
+	// An application in Error is started again only with --force.
+	if err := s.SetAppStatus(demo.AppID, "Error"); err != nil {
+		t.Fatal(err)
+	}
+	ans, err = w.run(command.CLI, "warm-up", map[string]any{"stand": demo.AppID})
+	if err != nil || compact(t, ans) != answer("Error", false, false, "Error") {
+		t.Errorf("an app in Error: %v %v", compact(t, ans), err)
+	}
+	if _, err = w.run(command.CLI, "warm-up", map[string]any{"stand": demo.AppID, "force": true}); err == nil {
+		t.Error("--force on an app in Error: the stand keeps it in Error, the command must fail")
+	} else if !strings.Contains(err.Error(), "status Error") {
+		t.Errorf("--force on an app in Error: %v", err)
 	}
 }
 

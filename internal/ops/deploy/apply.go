@@ -88,16 +88,27 @@ func (o *Ops) ApplyAndVerify(ctx context.Context, appID, buildID string) (*Repor
 
 // interrupted turns the caller's cancellation during a wait into an error
 // that keeps the application id and says how to look later: the platform
-// goes on with the apply whatever elemctl does.
+// goes on with the apply whatever elemctl does. A platform that stopped
+// answering (a network failure once the apply was accepted) gets the same
+// command to run later, after the failure's own message.
 func (o *Ops) interrupted(ctx context.Context, err error, appID, buildID string) error {
+	if ctx.Err() == nil && platform.IsTransport(err) {
+		return &platform.Error{Kind: platform.KindTransport, Err: err,
+			Message: err.Error() + ". " + i18n.T("deploy.check-later", "command", verifyCommand(appID, buildID))}
+	}
 	if ctx.Err() == nil || !isCanceled(err) {
 		return err
 	}
+	return &InterruptedError{Message: i18n.T("deploy.interrupted", "app", appID, "command", verifyCommand(appID, buildID)), Err: ctx.Err()}
+}
+
+// verifyCommand is the command that checks an apply's outcome later.
+func verifyCommand(appID, buildID string) string {
 	cmd := "elemctl verify-deploy " + appID
 	if buildID != "" {
 		cmd += " --version-id " + buildID
 	}
-	return &InterruptedError{Message: i18n.T("deploy.interrupted", "app", appID, "command", cmd), Err: ctx.Err()}
+	return cmd
 }
 
 // InterruptedError is a wait the caller stopped; it wraps the context's

@@ -101,13 +101,19 @@ type PollPolicy struct {
 	First  time.Duration
 	Factor float64
 	Max    time.Duration
+	// Window is the spacing of polls around an end that is expected (see
+	// applyPlan); zero takes First × 1.6.
+	Window time.Duration
 }
 
 // DefaultPolicy starts at a quarter of a second and grows by half each
 // time up to five seconds: at most four requests in the first second, and
 // a report at most Max after a long operation ends (the reference polls
 // every ten seconds).
-var DefaultPolicy = PollPolicy{First: 250 * time.Millisecond, Factor: 1.5, Max: 5 * time.Second}
+//
+// Around the expected end of an apply it polls every 0.4 s, so the end is
+// reported within half a second (see applyPlan).
+var DefaultPolicy = PollPolicy{First: 250 * time.Millisecond, Factor: 1.5, Max: 5 * time.Second, Window: 400 * time.Millisecond}
 
 // PollScaleVar scales the poll pauses (not the deadlines): tests running
 // the binary against an accelerated stand set it to a small fraction.
@@ -131,6 +137,7 @@ func PolicyFromEnv(getenv func(string) string) PollPolicy {
 func (p PollPolicy) Scaled(f float64) PollPolicy {
 	p.First = time.Duration(float64(p.First) * f)
 	p.Max = time.Duration(float64(p.Max) * f)
+	p.Window = time.Duration(float64(p.Window) * f)
 	return p
 }
 
@@ -143,6 +150,9 @@ func (p PollPolicy) normalized() PollPolicy {
 	}
 	if p.Factor < 1 {
 		p.Factor = 1
+	}
+	if p.Window <= 0 {
+		p.Window = p.First * 8 / 5
 	}
 	return p
 }

@@ -126,13 +126,16 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 		body = ProjectVersionSource(opts.ProjectID, firstNonEmpty(up.ServerVersion, res.Version))
 	}
 	if _, err := o.Apply(ctx, appID, body); err != nil {
+		if ctx.Err() == nil {
+			return nil, err // not known to be accepted: nothing to check later
+		}
 		return nil, o.interrupted(ctx, err, appID, up.AssemblyID)
 	}
 	o.logf("deploy.apply-started")
 
 	card, err := o.EnsureRunning(ctx, appID, started)
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || platform.IsTransport(err) {
 			return nil, o.interrupted(ctx, err, appID, up.AssemblyID)
 		}
 		var ae *platform.APIError

@@ -111,6 +111,34 @@ func (o *Ops) pending(text string) {
 	}
 }
 
+// lineRepeats logs a line once and counts its repeats in a row, so a wait
+// that sees the same failure poll after poll shows it once with a count.
+type lineRepeats struct {
+	o    *Ops
+	last string
+	n    int
+}
+
+func (o *Ops) repeatedLines() *lineRepeats { return &lineRepeats{o: o} }
+
+func (r *lineRepeats) log(line string) {
+	if line == r.last {
+		r.n++
+		return
+	}
+	r.flush()
+	r.last = line
+	r.o.log(line)
+}
+
+// flush ends the run of repeats, writing their count.
+func (r *lineRepeats) flush() {
+	if r.n > 0 {
+		r.o.logf("deploy.repeated", "count", r.n)
+	}
+	r.last, r.n = "", 0
+}
+
 func (o *Ops) status(text string) {
 	if o.Status != nil {
 		o.Status(text)

@@ -84,18 +84,39 @@ func (o *Ops) readCard(ctx context.Context, appID string) (*jsonx.Object, error)
 // Wait waits for an application to reach goal within timeout. It polls
 // with the backoff of the poll policy, shows the elapsed time and the
 // status on the live line and logs each status change. A card read that
-// breaks off on the network is a missed poll; UNKNOWN is tolerated for
+// breaks off on the network is a missed poll, until UnreachablePolls of
+// them in a row say the platform is gone; UNKNOWN is tolerated for
 // Limits.Unknown in a row. Failed tasks started at or after since (zero:
 // all of them) complete the message of an Error status.
 func (o *Ops) Wait(ctx context.Context, appID string, goal Goal, timeout time.Duration, since time.Time) (*jsonx.Object, error) {
+	return o.wait(ctx, appID, goal, timeout, since, nil)
+}
+
+// UnreachablePolls is how many card reads in a row may break off on the
+// network before a wait gives up on the platform: the broken reads back
+// off from a quarter of a second, so that is about half a minute.
+const UnreachablePolls = 12
+
+// wait is Wait; plan, when set, places the polls around the end an apply
+// is expected at and measures when it really ended.
+func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Duration, since time.Time, plan *applyPlan) (*jsonx.Object, error) {
 	clock := o.clock()
 	start := clock.Now()
 	deadline := start.Add(timeout)
 	backoff := o.policy().Start()
+	if plan != nil {
+		plan.begin(start)
+	}
 	var unknownSince time.Time
 	var lastErr error
 	var last *jsonx.Object
 	lastStatus := "\x00"
+	// A platform that stopped answering: the broken reads in a row, their
+	// own backoff, and their lines collapsed into one with a count.
+	broken := 0
+	var brokenBackoff *Backoff
+	repeats := o.repeatedLines()
+	defer repeats.flush()
 	for {
 		card, err := o.readCard(ctx, appID)
 		now := clock.Now()
@@ -104,15 +125,27 @@ func (o *Ops) Wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 			return last, ctx.Err()
 		case err != nil && platform.IsTransport(err):
 			lastErr = err
-			o.logf("deploy.wait-read-broke", "error", err)
+			if broken++; broken == 1 {
+				brokenBackoff = o.policy().Start()
+			}
+			repeats.log(i18n.T("deploy.wait-read-broke", "error", err))
+			if broken >= UnreachablePolls {
+				return last, &platform.Error{Kind: platform.KindTransport, Err: err,
+					Message: i18n.T("deploy.wait-unreachable", "count", broken, "app", appID, "error", err)}
+			}
 		case err != nil:
 			return last, err
 		default:
+			broken, brokenBackoff = 0, nil
+			repeats.flush()
 			last, lastErr = card, nil
 			st := card.Str("status")
 			if st != lastStatus {
 				lastStatus = st
 				o.logf("deploy.wait-status", "app", appID, "status", statusWord(st), "elapsed", seconds(now.Sub(start)))
+			}
+			if plan != nil {
+				plan.observe(now, IsStable(st))
 			}
 			if goal.reached(card) {
 				return card, nil
@@ -135,10 +168,21 @@ func (o *Ops) Wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 		if !now.Before(deadline) {
 			return last, o.timeoutError(appID, goal, timeout, last, lastErr)
 		}
-		o.status(i18n.T("deploy.status-wait", "app", appID, "goal", goal.String(),
-			"status", statusWord(last.Str("status")), "elapsed", seconds(now.Sub(start))))
-		pause := min(backoff.Next(), deadline.Sub(now))
-		if err := clock.Sleep(ctx, pause); err != nil {
+		var pause time.Duration
+		switch {
+		case broken > 0:
+			o.status(i18n.T("deploy.status-unreachable", "app", appID, "count", broken, "elapsed", seconds(now.Sub(start))))
+			pause = brokenBackoff.Next()
+		case plan != nil:
+			pause = plan.next(now, backoff)
+		default:
+			pause = backoff.Next()
+		}
+		if broken == 0 {
+			o.status(i18n.T("deploy.status-wait", "app", appID, "goal", goal.String(),
+				"status", statusWord(last.Str("status")), "elapsed", seconds(now.Sub(start))))
+		}
+		if err := clock.Sleep(ctx, min(pause, deadline.Sub(now))); err != nil {
 			return last, err
 		}
 	}
@@ -190,6 +234,8 @@ func (o *Ops) WaitGone(ctx context.Context, appID string, timeout time.Duration)
 	start := clock.Now()
 	deadline := start.Add(timeout)
 	backoff := o.policy().Start()
+	repeats := o.repeatedLines()
+	defer repeats.flush()
 	for {
 		card, err := o.readCard(ctx, appID)
 		now := clock.Now()
@@ -199,12 +245,13 @@ func (o *Ops) WaitGone(ctx context.Context, appID string, timeout time.Duration)
 		case platform.IsAPIStatus(err, http.StatusNotFound) && !platform.IsServerStarting(err) && !platform.IsBusy(err):
 			return true, nil
 		case err != nil && platform.IsTransport(err):
-			o.logf("deploy.wait-read-broke", "error", err)
+			repeats.log(i18n.T("deploy.wait-read-broke", "error", err))
 		case err != nil:
 			return false, err
 		case platform.IsDeletedApp(card):
 			return true, nil
 		default:
+			repeats.flush()
 			o.status(i18n.T("deploy.status-delete", "app", appID, "status", statusWord(card.Str("status")),
 				"elapsed", seconds(now.Sub(start))))
 		}
@@ -221,11 +268,21 @@ func (o *Ops) WaitGone(ctx context.Context, appID string, timeout time.Duration)
 // cli.md §3.2 step 9): wait for a stable status; Running is done; Error
 // fails with the card's and the tasks' texts; any other stable status is
 // cured by a stop (unless Stopped) and a start.
+//
+// The wait for the apply's end polls around the end the application's
+// earlier applies suggest (see applyPlan) and remembers when this one
+// ended.
 func (o *Ops) EnsureRunning(ctx context.Context, appID string, since time.Time) (*jsonx.Object, error) {
 	l := o.limits()
-	card, err := o.Wait(ctx, appID, GoalStable, l.Start, since)
+	history := o.applyHistory()
+	key := applyKey(o.Client.Config().BaseURL, appID)
+	plan := newApplyPlan(history.samples(key), o.policy())
+	card, err := o.wait(ctx, appID, GoalStable, l.Start, since, plan)
 	if err != nil {
 		return card, err
+	}
+	if sample, ok := plan.sample(); ok {
+		history.record(key, sample, o.now())
 	}
 	switch card.Str("status") {
 	case platform.StatusRunning:

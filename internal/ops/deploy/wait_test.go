@@ -156,9 +156,36 @@ func TestWaitDroppedConnectionIsAMissedPoll(t *testing.T) {
 
 func TestWaitDroppedUntilTheDeadlineFails(t *testing.T) {
 	_, o, _, _ := newScripted(t, step{drop: true})
-	_, err := o.Wait(context.Background(), "app-1", GoalRunning, 30*time.Second, time.Time{})
-	if err == nil || !contains(err.Error(), "30") {
-		t.Fatalf("want a timeout naming 30 s, got %v", err)
+	_, err := o.Wait(context.Background(), "app-1", GoalRunning, 10*time.Second, time.Time{})
+	if err == nil || !contains(err.Error(), "10") {
+		t.Fatalf("want a timeout naming 10 s, got %v", err)
+	}
+}
+
+// A platform that stops answering ends the wait after UnreachablePolls
+// broken reads in a row (not at the deadline), with one line for all of
+// them and their count; a read that comes through starts the count anew.
+func TestWaitGivesUpOnAPlatformThatStoppedAnswering(t *testing.T) {
+	cards := append(repeat(step{drop: true}, 5), updating())
+	cards = append(cards, repeat(step{drop: true}, 100)...)
+	_, o, clock, logs := newScripted(t, cards...)
+	start := clock.Now()
+	_, err := o.Wait(context.Background(), "app-1", GoalRunning, 300*time.Second, time.Time{})
+	if !platform.IsTransport(err) || !contains(err.Error(), "12 запросов подряд") || !contains(err.Error(), "app-1") {
+		t.Fatalf("want the platform called unreachable after 12 broken reads, got %v", err)
+	}
+	if waited := clock.Now().Sub(start); waited < 25*time.Second || waited > 60*time.Second {
+		t.Errorf("gave up after %v", waited)
+	}
+	broke := 0
+	for _, l := range *logs {
+		if contains(l, "оборвалось") {
+			broke++
+		}
+	}
+	last := (*logs)[len(*logs)-1]
+	if broke != 2 || !contains(last, "повторов подряд: ещё 11") {
+		t.Errorf("the broken reads were not collapsed into one line per run with its count:\n%s", strings.Join(*logs, "\n"))
 	}
 }
 

@@ -1,7 +1,0 @@
-//go:build !windows
-
-package dap
-
-import "os/exec"
-
-func hideWindow(*exec.Cmd) {}
