@@ -9,7 +9,7 @@ import (
 )
 
 // repeatWords say, in each language, that a key may be given more than
-// once; plugin options get the same words (plugins.help-multiple-option).
+// once; plugin options get the same words (args.help-repeatable).
 var repeatWords = map[i18n.Lang]string{i18n.RU: "ключ можно повторить", i18n.EN: "the key may be repeated"}
 
 // The help of every repeatable key of the core commands (an option taking
@@ -18,7 +18,7 @@ var repeatWords = map[i18n.Lang]string{i18n.RU: "ключ можно повто�
 func TestHelpOfRepeatableKeysSaysSo(t *testing.T) {
 	t.Cleanup(func() { i18n.SetLang(i18n.RU) })
 	for lang, words := range repeatWords {
-		if !strings.Contains(i18n.TL(lang, "plugins.help-multiple-option"), words) {
+		if !strings.Contains(i18n.TL(lang, "args.help-repeatable"), words) {
 			t.Errorf("%s: the plugin suffix does not say %q", lang, words)
 		}
 		i18n.SetLang(lang)
