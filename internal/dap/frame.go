@@ -182,9 +182,3 @@ func (fw *frameWriter) write(body []byte) error {
 	return err
 }
 
-// failed tells whether a write has already failed.
-func (fw *frameWriter) failed() bool {
-	fw.mu.Lock()
-	defer fw.mu.Unlock()
-	return fw.err != nil
-}

@@ -223,7 +223,6 @@ type entry struct {
 	mode  os.FileMode
 	mtime time.Time
 	data  []byte
-	uid   int
 }
 
 func listArchive(t *testing.T, goos string, archive []byte) []entry {

@@ -414,8 +414,7 @@ func TestStalledTLSHandshakeTimesOutWhileConnecting(t *testing.T) {
 // TestHungServerCostsOneTimeoutForAGET).
 func TestGETIsRepeatedAfterTheServerResetsTheConnection(t *testing.T) {
 	var n atomic.Int32
-	var s *slowServer
-	s = startSlowServer(t, false, func(w http.ResponseWriter, r *http.Request) {
+	s := startSlowServer(t, false, func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1)%2 == 1 {
 			// Reset the connection without an answer.
 			conn, _, err := w.(http.Hijacker).Hijack()

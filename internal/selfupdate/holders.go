@@ -1,7 +1,6 @@
 package selfupdate
 
 import (
-	"errors"
 	"path/filepath"
 	"strings"
 )
@@ -14,9 +13,6 @@ type process struct {
 	// Args is its command line (nil when hidden).
 	Args []string
 }
-
-// errNoProcessList: this system gives no way to list processes here.
-var errNoProcessList = errors.New("listing processes is not supported on this system")
 
 // StopMode says which holders --stop-holders ends.
 type StopMode string

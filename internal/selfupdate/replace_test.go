@@ -18,6 +18,9 @@ type windowsFS struct {
 	failRename string
 }
 
+// errAccessDenied is Windows' own text for a file held open.
+//
+//lint:ignore ST1005 the text is Windows', as a held file gives it
 var errAccessDenied = errors.New("Access is denied.")
 
 func newWindowsFS() *windowsFS {

@@ -166,6 +166,9 @@ func writeZip(ctx context.Context, w io.Writer, entries []zipEntry) ([]entryResu
 // entryHeader is the header every entry shares: the name, UTF-8 flag when
 // the name needs it, the fixed time, a regular file readable by all.
 func entryHeader(name string) *zip.FileHeader {
+	// The DOS fields, not Modified: Modified adds an extended-timestamp
+	// field the reference's archives do not carry.
+	//lint:ignore SA1019 see above
 	fh := &zip.FileHeader{Name: name, ModifiedDate: fixedDOSDate, ModifiedTime: fixedDOSTime}
 	fh.SetMode(0o644)
 	fh.CreatorVersion = fh.CreatorVersion&0xff00 | 20

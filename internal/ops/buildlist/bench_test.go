@@ -43,7 +43,7 @@ func BenchmarkListing2000Cards(b *testing.B) {
 		copy(listing, cards)
 		Sort(listing)
 		index := registry.Entries(reg).ByAssembly()
-		for _, c := range listing[:len(listing)] {
+		for _, c := range listing {
 			Brief(c, index)
 		}
 		if Summary(listing, len(listing), false, project, reg) == "" {

@@ -17,14 +17,6 @@ func card(id, version, created string, extra ...any) *jsonx.Object {
 	return c
 }
 
-func versions(cards []*jsonx.Object) string {
-	var vs []string
-	for _, c := range cards {
-		vs = append(vs, Version(c))
-	}
-	return strings.Join(vs, " ")
-}
-
 func TestIDVersionCounter(t *testing.T) {
 	if got := ID(jsonx.New("id", "", "image-id", "img-1", "assembly-id", "asm-1")); got != "img-1" {
 		t.Errorf("ID = %q", got)

@@ -177,7 +177,7 @@ func TestSummaryEmptyAndUnnumbered(t *testing.T) {
 	if ru != "показано 0 из 0 — у проекта нет сборок на платформе." || en != "0 of 0 shown – the project has no builds on the platform." {
 		t.Errorf("empty:\n%s\n%s", ru, en)
 	}
-	ru, en = both(nil, 0, true, nil)
+	_, en = both(nil, 0, true, nil)
 	mustNot(t, en, "extension")
 
 	cards := []*jsonx.Object{card("p1", "1.0-probe-ab12cd34", "2025-03-01T10:00:00Z"), card("p2", "1.0", "2025-03-01T11:00:00Z"), jsonx.New("id", "x")}

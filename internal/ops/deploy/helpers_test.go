@@ -25,7 +25,6 @@ type scripted struct {
 	applies []step
 	posts   int
 	tasks   []map[string]any
-	deleted bool
 	srv     *httptest.Server
 }
 
@@ -120,14 +119,6 @@ func repeat(st step, n int) []step {
 		out[i] = st
 	}
 	return out
-}
-
-func sum(ds []time.Duration) time.Duration {
-	var t time.Duration
-	for _, d := range ds {
-		t += d
-	}
-	return t
 }
 
 func hasLine(lines []string, fragment string) bool {

@@ -145,13 +145,6 @@ func (o *Ops) status(text string) {
 	}
 }
 
-func (o *Ops) getenv(name string) string {
-	if o.Getenv == nil {
-		return ""
-	}
-	return o.Getenv(name)
-}
-
 func (o *Ops) now() time.Time { return o.clock().Now() }
 
 // call runs one request (or a short sequence that is safe to repeat)

@@ -17,7 +17,6 @@ import (
 var (
 	keyID           = []string{"Ид", "Id"}
 	keyName         = []string{"Имя", "Name"}
-	keyKind         = []string{"ВидЭлемента", "ElementKind"}
 	keyType         = []string{"Тип", "Type"}
 	keyAttributes   = []string{"Реквизиты", "Attributes"}
 	keyDimensions   = []string{"Измерения", "Dimensions"}
