@@ -181,4 +181,3 @@ func (fw *frameWriter) write(body []byte) error {
 	fw.err = err
 	return err
 }
-

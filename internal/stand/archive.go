@@ -76,8 +76,6 @@ func (d descriptor) line(keys ...string) int {
 // Descriptor key names, Russian first.
 var (
 	keyID           = []string{"Ид", "Id"}
-	keyName         = []string{"Имя", "Name"}
-	keyVendor       = []string{"Поставщик", "Vendor"}
 	keyVersion      = []string{"Версия", "Version"}
 	keyPresentation = []string{"Представление", "Presentation"}
 	keyKind         = []string{"ВидПроекта", "ProjectKind"}
