@@ -23,9 +23,20 @@ import (
 const knownSecret = "s3cr3t-3l3mctl-7e57-0000-c1i3n7s3cr37"
 
 func TestMain(m *testing.M) {
+	quickRaceExit()
 	testscript.Main(m, map[string]func(){
 		"elemctl": func() { os.Exit(runLogged()) },
 	})
+}
+
+// quickRaceExit keeps a race-enabled elemctl from sleeping its second at
+// exit: every `exec elemctl` of a script re-runs this test binary, and
+// testscript passes GORACE on, so the default sleep cost a second per
+// command. Races are still reported when they happen.
+func quickRaceExit() {
+	if g := os.Getenv("GORACE"); !strings.Contains(g, "atexit_sleep_ms") {
+		os.Setenv("GORACE", strings.TrimSpace(g+" atexit_sleep_ms=0"))
+	}
 }
 
 // runLogged runs the CLI inside a script and appends everything it printed
