@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -173,7 +175,9 @@ func TestSecretLeaksAreFound(t *testing.T) {
 //	standctl export on|off        old server without project/export
 //	standctl drafts APP on|off    the app has unpublished development changes
 //	standctl apply-error on|off   a failed apply leaves status Error instead of rolling back
-//	standctl env FILE             write a .env for the stand into FILE
+//	standctl env FILE [ENCODING]  write a .env for the stand into FILE (CRLF lines), in
+//	                              utf-8 (default), utf-8-bom, utf-16le or utf-16be with
+//	                              a byte-order mark (Notepad's "Unicode"), or utf-32le
 //	standctl jsonenv VAR FILE PATH  set VAR to a value of the JSON in FILE (e.g. after
 //	                              "cp stdout FILE"); PATH is dot-separated keys and
 //	                              array indexes: "0.id", "project.id"
@@ -224,8 +228,17 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 	case "drafts":
 		ts.Check(s.SetAppDrafts(args[1], onOff(args[2])))
 	case "env":
-		text := fmt.Sprintf("ELEMENT_BASE_URL=%s\nELEMENT_CLIENT_ID=%s\nELEMENT_CLIENT_SECRET=%s\n", s.URL(), s.ClientID(), s.ClientSecret())
-		ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text), 0o600))
+		if len(args) < 2 || len(args) > 3 {
+			ts.Fatalf("usage: standctl env FILE [utf-8-bom|utf-16le|utf-16be|utf-32le]")
+		}
+		text := fmt.Sprintf("ELEMENT_BASE_URL=%s\r\nELEMENT_CLIENT_ID=%s\r\nELEMENT_CLIENT_SECRET=%s\r\n", s.URL(), s.ClientID(), s.ClientSecret())
+		encoding := "utf-8"
+		if len(args) == 3 {
+			encoding = args[2]
+		}
+		data, err := encodeText(text, encoding)
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o600))
 	case "jsonenv":
 		if len(args) != 4 {
 			ts.Fatalf("usage: standctl jsonenv VAR FILE PATH")
@@ -253,4 +266,33 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 	default:
 		ts.Fatalf("unknown standctl action %q", args[0])
 	}
+}
+
+// encodeText writes text in one of the encodings Windows editors save .env
+// files in, with its byte-order mark.
+func encodeText(text, encoding string) ([]byte, error) {
+	var order binary.ByteOrder
+	switch encoding {
+	case "utf-8":
+		return []byte(text), nil
+	case "utf-8-bom":
+		return append([]byte("\xef\xbb\xbf"), text...), nil
+	case "utf-16le", "utf-32le":
+		order = binary.LittleEndian
+	case "utf-16be":
+		order = binary.BigEndian
+	default:
+		return nil, fmt.Errorf("unknown encoding %q", encoding)
+	}
+	var b bytes.Buffer
+	if encoding == "utf-32le" {
+		for _, r := range "\uFEFF" + text {
+			_ = binary.Write(&b, order, uint32(r))
+		}
+		return b.Bytes(), nil
+	}
+	for _, u := range utf16.Encode([]rune("\uFEFF" + text)) {
+		_ = binary.Write(&b, order, u)
+	}
+	return b.Bytes(), nil
 }
