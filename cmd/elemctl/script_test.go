@@ -26,9 +26,23 @@ const knownSecret = "s3cr3t-3l3mctl-7e57-0000-c1i3n7s3cr37"
 
 func TestMain(m *testing.M) {
 	quickRaceExit()
-	testscript.Main(m, map[string]func(){
+	testscript.Main(removingBuiltBins{m}, map[string]func(){
 		"elemctl": func() { os.Exit(runLogged()) },
 	})
+}
+
+// removingBuiltBins runs the tests, then removes the programs buildBin
+// built for them: the suite leaves nothing in the temporary directory.
+type removingBuiltBins struct{ m *testing.M }
+
+func (r removingBuiltBins) Run() int {
+	code := r.m.Run()
+	pluginBins.Lock()
+	if pluginBins.dir != "" {
+		os.RemoveAll(pluginBins.dir)
+	}
+	pluginBins.Unlock()
+	return code
 }
 
 // quickRaceExit keeps a race-enabled elemctl from sleeping its second at
