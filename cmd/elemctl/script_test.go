@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/stand"
 )
@@ -63,11 +65,16 @@ func runLogged() int {
 		return newApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv).run(os.Args[1:])
 	}
 	var out, errOut bytes.Buffer
+	var gaps []string
+	i18n.SetEmptyValueHook(func(key, name string) { gaps = append(gaps, key+" {"+name+"}") })
 	code := newApp(os.Stdin, io.MultiWriter(os.Stdout, &out), io.MultiWriter(os.Stderr, &errOut), os.Getenv).run(os.Args[1:])
 	// "token" prints the bearer token by design; everything else must not.
 	if len(os.Args) < 2 || !isTokenCommand(os.Args[1:]) {
 		if f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
 			fmt.Fprintf(f, "$ elemctl %s\n%s%s", strings.Join(os.Args[1:], " "), out.String(), errOut.String())
+			for _, g := range gaps {
+				fmt.Fprintf(f, "%s%s\n", emptyValueMark, g)
+			}
 			f.Close()
 		}
 	}
@@ -82,6 +89,10 @@ func isTokenCommand(args []string) bool {
 	}
 	return false
 }
+
+// emptyValueMark starts a log line naming a message that was given an
+// empty value where a word belongs: the caller had nothing to say there.
+const emptyValueMark = "EMPTY VALUE IN MESSAGE "
 
 // scriptStands remembers every stand the scripts started, for the check of
 // issued tokens after the run.
@@ -145,6 +156,9 @@ func checkNoSecrets(t *testing.T, logDir string) {
 	for _, f := range found {
 		t.Error(f)
 	}
+	for _, g := range emptyValues(logDir) {
+		t.Error(g)
+	}
 	if logs == 0 {
 		t.Error("no script output was logged; the secrets check saw nothing")
 	}
@@ -165,6 +179,26 @@ func secretLeaks(logDir, secret string, tokens []string) (logs int, found []stri
 		}
 	}
 	return len(paths), found
+}
+
+// emptyValues lists the messages the scripts' commands rendered with an
+// empty value where a word belongs, with the command that did it.
+func emptyValues(logDir string) []string {
+	paths, _ := filepath.Glob(filepath.Join(logDir, "*.log"))
+	var found []string
+	for _, p := range paths {
+		data, _ := os.ReadFile(p)
+		command := ""
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "$ elemctl ") {
+				command = line
+			}
+			if g, ok := strings.CutPrefix(line, emptyValueMark); ok {
+				found = append(found, fmt.Sprintf("%s: %s: the message %s got an empty value", filepath.Base(p), command, g))
+			}
+		}
+	}
+	return found
 }
 
 func TestSecretLeaksAreFound(t *testing.T) {
@@ -192,6 +226,7 @@ func TestSecretLeaksAreFound(t *testing.T) {
 //	standctl env FILE [ENCODING]  write a .env for the stand into FILE (CRLF lines), in
 //	                              utf-8 (default), utf-8-bom, utf-16le or utf-16be with
 //	                              a byte-order mark (Notepad's "Unicode"), or utf-32le
+//	standctl calls METHOD RE N    the stand answered exactly N METHOD calls whose path matches RE
 //	standctl jsonenv VAR FILE PATH  set VAR to a value of the JSON in FILE (e.g. after
 //	                              "cp stdout FILE"); PATH is dot-separated keys and
 //	                              array indexes: "0.id", "project.id"
@@ -253,6 +288,23 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 		data, err := encodeText(text, encoding)
 		ts.Check(err)
 		ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o600))
+	case "calls":
+		if len(args) != 4 {
+			ts.Fatalf("usage: standctl calls METHOD PATH-REGEXP COUNT")
+		}
+		re, err := regexp.Compile(args[2])
+		ts.Check(err)
+		want, err := strconv.Atoi(args[3])
+		ts.Check(err)
+		got := 0
+		for _, c := range s.Calls() {
+			if c.Method == args[1] && re.MatchString(c.Path) {
+				got++
+			}
+		}
+		if got != want {
+			ts.Fatalf("the stand answered %d %s call(s) to %s, want %d", got, args[1], args[2], want)
+		}
 	case "jsonenv":
 		if len(args) != 4 {
 			ts.Fatalf("usage: standctl jsonenv VAR FILE PATH")
