@@ -194,7 +194,7 @@ func (s *Stand) SeedBuilds(projectID string, n int) ([]string, error) {
 	} else {
 		data = MakeArchive(ArchiveSpec{Vendor: p.Vendor, Name: p.Name, Version: "1.0-1", ID: p.ConfigurationID, Presentation: p.Presentation, Created: now})
 	}
-	a, err := readUpload(data)
+	a, err := s.readUpload(data)
 	if err != nil {
 		return nil, fmt.Errorf("stand: seeding builds: %w", err)
 	}

@@ -28,6 +28,9 @@ type Options struct {
 	// CompatibilityModes are the known РежимСовместимости values; nil takes
 	// DefaultCompatibilityModes.
 	CompatibilityModes []string
+	// Limits bound uploads: their size, and what their archives unpack to;
+	// zero fields take DefaultLimits.
+	Limits Limits
 	// Logf, when set, receives one line per request. Secrets and tokens are
 	// never passed to it.
 	Logf func(format string, args ...any)
@@ -130,6 +133,7 @@ func New(opts Options) (*Stand, error) {
 	if s.speed <= 0 {
 		s.speed = 1
 	}
+	s.opts.Limits.fill()
 	fillDuration(&s.durations.Create, DefaultDurations.Create)
 	fillDuration(&s.durations.Apply, DefaultDurations.Apply)
 	fillDuration(&s.durations.Start, DefaultDurations.Start)
