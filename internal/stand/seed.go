@@ -77,10 +77,8 @@ func (s *Stand) SeedDemo() (DemoInfo, error) {
 	now := time.Now()
 	s.settle(now)
 	defer s.saveIfDirty()
-	for _, a := range s.st.apps {
-		if a.Status != statusDeleted && a.PublicationContext == DemoAppName {
-			return DemoInfo{a.SpaceID, a.ProjectID, a.ID, DemoAppName}, nil
-		}
+	if info, ok := s.demoLocked(); ok {
+		return info, nil
 	}
 	sp := s.defaultSpace(now)
 	spec := ArchiveSpec{Vendor: DemoVendor, Name: DemoName, Descriptor: demoDescriptor, Files: demoFiles, Created: now}
@@ -106,6 +104,25 @@ func (s *Stand) SeedDemo() (DemoInfo, error) {
 	s.finishOp(a, now)
 	s.ensureControlPanelUser("demo", "Демо-пользователь")
 	return DemoInfo{sp.ID, first.project.ID, a.ID, DemoAppName}, nil
+}
+
+// Demo names the demo SeedDemo made, when its application is still there
+// (a stand restored from its state file knows it without seeding again).
+func (s *Stand) Demo() (DemoInfo, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settle(time.Now())
+	defer s.saveIfDirty()
+	return s.demoLocked()
+}
+
+func (s *Stand) demoLocked() (DemoInfo, bool) {
+	for _, a := range s.st.apps {
+		if a.Status != statusDeleted && a.PublicationContext == DemoAppName {
+			return DemoInfo{a.SpaceID, a.ProjectID, a.ID, DemoAppName}, true
+		}
+	}
+	return DemoInfo{}, false
 }
 
 func (s *Stand) ensureControlPanelUser(login, presentation string) {
