@@ -102,6 +102,7 @@ var scriptStands struct {
 }
 
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	logDir := t.TempDir()
 	// Scripts run as parallel subtests: the check waits for all of them.
 	t.Cleanup(func() { checkNoSecrets(t, logDir) })

@@ -69,6 +69,7 @@ func (b *syncBuffer) String() string {
 }
 
 func TestStandCommandSeedsWritesEnvAndKeepsState(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("interrupting a child process needs a signal")
 	}

@@ -132,6 +132,7 @@ func (b *cliBed) leftovers() []string {
 }
 
 func TestBuildsLeaveNoTemporaryFolders(t *testing.T) {
+	t.Parallel()
 	b := newCLIBed(t)
 	otherProject := "019f0000-0000-7000-8000-00000000dead"
 	cases := []struct {
@@ -167,6 +168,7 @@ func TestBuildsLeaveNoTemporaryFolders(t *testing.T) {
 }
 
 func TestDeployRefusesAMalformedProjectIDBeforeAnything(t *testing.T) {
+	t.Parallel()
 	b := newCLIBed(t)
 	for _, c := range []struct {
 		args []string
