@@ -38,7 +38,7 @@ trap 'rm -f "$log"' EXIT
 echo "deps: Go modules (go mod download)"
 "$go" mod download >"$log" 2>&1 || unreachable "the Go modules" "$log"
 for p in $platforms; do
-	GOOS=${p%/*} GOARCH=${p#*/} GOPROXY=off GOFLAGS=-mod=readonly \
+	GOOS=${p%/*} GOARCH=${p#*/} GOPROXY=off GOFLAGS="${GOFLAGS:-} -mod=readonly" \
 		"$go" list -deps -test ./... >/dev/null 2>"$log" || unreachable "the Go modules the $p build needs" "$log"
 done
 
