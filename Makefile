@@ -9,9 +9,10 @@ VERSION  ?= $(or $(shell git describe --tags --exact-match 2>/dev/null | sed "s/
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 export CGO_ENABLED ?= 0
 
-.PHONY: build test demo bench lint cross e2e editors editors-platforms editors-publish dist print-version clean
+.PHONY: build test deps demo bench lint cross e2e editors editors-platforms editors-publish dist print-version fuzz clean
 
 build:
+	@echo "building $(BIN) with $(GO) build: the first build compiles every dependency (a minute or two on 2 cores), later ones take seconds"
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/elemctl
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -26,10 +27,19 @@ cross:
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./...
 	GOOS=linux GOARCH=arm64 $(GO) build -o /dev/null ./...
 
-test: lint cross build
-	./scripts/ensure-tools.sh
-	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+# What test needs from the network, fetched first (see scripts/prefetch.sh).
+deps:
+	GO=$(GO) ./scripts/prefetch.sh
+
+test: deps
+	$(MAKE) --no-print-directory lint cross build
+	GO=$(GO) ./scripts/test-go.sh
 	./scripts/e2e.sh
+
+# Every fuzz target for FUZZTIME each (default 10s).
+FUZZTIME ?= 10s
+fuzz:
+	GO=$(GO) FUZZTIME=$(FUZZTIME) ./scripts/fuzz.sh
 
 e2e: build
 	./scripts/e2e.sh

@@ -5,7 +5,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${ELEMCTL_BIN:-$PWD/bin/elemctl}
+# The demo's .env holds the stand's client secret: it lives in a temporary
+# directory outside the checkout (or, with TMPDIR inside it, at a path
+# .gitignore covers) and goes with it at the end.
 work=$(mktemp -d "${TMPDIR:-/tmp}/elemctl-demo.XXXXXX")
+case "$(cd "$work" && pwd -P)/" in
+"$(pwd -P)"/*)
+	if ! git check-ignore -q "$work/.env"; then
+		echo "demo: $work is inside the checkout and git would not ignore its .env; set TMPDIR elsewhere" >&2
+		rm -rf "$work"
+		exit 1
+	fi
+	;;
+esac
 stand_pid=""
 cleanup() {
 	if [ -n "$stand_pid" ]; then kill "$stand_pid" 2>/dev/null || true; wait "$stand_pid" 2>/dev/null || true; fi
@@ -23,6 +35,7 @@ for _ in $(seq 1 100); do [ -s "$work/.env" ] && break; sleep 0.1; done
 [ -s "$work/.env" ] || { cat "$work/stand.log"; echo "the stand did not start" >&2; exit 1; }
 # Show where it serves, without the client secret.
 sed 's/"client-secret": ".*"/"client-secret": "***"/' "$work/stand.json"
+echo "the demo's .env (with the secret, readable by you only) is $work/.env; it is removed at the end"
 
 export ELEMCTL_DATA_DIR="$work/registry"
 cd "$work"   # elemctl reads ./.env

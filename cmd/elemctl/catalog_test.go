@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -91,4 +92,38 @@ func TestEveryCommandHasExamples(t *testing.T) {
 		}
 	}
 	walk(root)
+}
+
+// Every message of the program, in both languages, rendered with every
+// placeholder empty: no double space and no space before a punctuation
+// mark may come out, whatever a caller had to say.
+func TestNoMessageShowsAnEmptyValueAsAGap(t *testing.T) {
+	placeholder := regexp.MustCompile(`\{([A-Za-z0-9_-]+)\}`)
+	// A gap is two spaces after a word (leading indentation is layout) or a
+	// space before a punctuation mark.
+	doubleSpace, spaceBeforeMark := regexp.MustCompile(`\S {2,}`), regexp.MustCompile(`\S [.,;:!?)]`)
+	checked := 0
+	for _, m := range i18n.Messages() {
+		for lang, text := range map[i18n.Lang]string{i18n.RU: m.RU, i18n.EN: m.EN} {
+			if doubleSpace.MatchString(text) {
+				t.Errorf("%s (%s) has a double space of its own: %q", m.Key, lang, text)
+				continue
+			}
+			var args []any
+			for _, f := range placeholder.FindAllStringSubmatch(text, -1) {
+				args = append(args, f[1], "")
+			}
+			if args == nil {
+				continue
+			}
+			checked++
+			got := i18n.TL(lang, m.Key, args...)
+			if doubleSpace.MatchString(got) || spaceBeforeMark.MatchString(got) && !spaceBeforeMark.MatchString(text) {
+				t.Errorf("%s (%s) shows an empty value as a gap: %q", m.Key, lang, got)
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d messages with placeholders were checked; the catalog is not all here", checked)
+	}
 }

@@ -122,7 +122,7 @@ func TestMCPOverHTTPCommand(t *testing.T) {
 	bin := buildBin(t, "cmd/elemctl")
 	dir := t.TempDir()
 	envFile := filepath.Join(dir, "stand.env")
-	_, stand := startStandProcess(t, bin, "--seed", "demo", "--write-env", envFile)
+	stand, _ := startStandProcess(t, bin, "--seed", "demo", "--write-env", envFile)
 	secret := stand["client-secret"].(string)
 	env := append(os.Environ(), "ELEMCTL_NO_PLUGINS=1", "ELEMCTL_DATA_DIR="+filepath.Join(dir, "data"), "TMPDIR="+dir,
 		"ELEMCTL_LANG=ru", "ELEMCTL_MCP_TOKEN=")

@@ -188,6 +188,7 @@ func faceRendersPlugins(t *testing.T, b *pluginBed) bool {
 }
 
 func TestPluginsOnTheCLI(t *testing.T) {
+	t.Parallel()
 	b := newPluginBed(t)
 	b.install("testplugin", "internal/plugin/testplugin", nil)
 	b.manifest("broken", `{"name": "broken", "executable": "nope", "commands": [{"name": "b"}]}`)
@@ -434,6 +435,7 @@ func TestDebugAdapterCommands(t *testing.T) {
 }
 
 func TestPluginsAgainstTheStand(t *testing.T) {
+	t.Parallel()
 	s := standtest.Start(t, stand.Options{})
 	demo, err := s.SeedDemo()
 	if err != nil {
@@ -485,6 +487,7 @@ func TestPluginsAgainstTheStand(t *testing.T) {
 }
 
 func TestPluginToolsOverMCP(t *testing.T) {
+	t.Parallel()
 	s := standtest.Start(t, stand.Options{})
 	demo, err := s.SeedDemo()
 	if err != nil {

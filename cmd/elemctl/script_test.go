@@ -2,18 +2,22 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf16"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/stand"
 )
@@ -23,9 +27,34 @@ import (
 const knownSecret = "s3cr3t-3l3mctl-7e57-0000-c1i3n7s3cr37"
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	quickRaceExit()
+	testscript.Main(removingBuiltBins{m}, map[string]func(){
 		"elemctl": func() { os.Exit(runLogged()) },
 	})
+}
+
+// removingBuiltBins runs the tests, then removes the programs buildBin
+// built for them: the suite leaves nothing in the temporary directory.
+type removingBuiltBins struct{ m *testing.M }
+
+func (r removingBuiltBins) Run() int {
+	code := r.m.Run()
+	pluginBins.Lock()
+	if pluginBins.dir != "" {
+		os.RemoveAll(pluginBins.dir)
+	}
+	pluginBins.Unlock()
+	return code
+}
+
+// quickRaceExit keeps a race-enabled elemctl from sleeping its second at
+// exit: every `exec elemctl` of a script re-runs this test binary, and
+// testscript passes GORACE on, so the default sleep cost a second per
+// command. Races are still reported when they happen.
+func quickRaceExit() {
+	if g := os.Getenv("GORACE"); !strings.Contains(g, "atexit_sleep_ms") {
+		os.Setenv("GORACE", strings.TrimSpace(g+" atexit_sleep_ms=0"))
+	}
 }
 
 // runLogged runs the CLI inside a script and appends everything it printed
@@ -36,11 +65,16 @@ func runLogged() int {
 		return newApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv).run(os.Args[1:])
 	}
 	var out, errOut bytes.Buffer
+	var gaps []string
+	i18n.SetEmptyValueHook(func(key, name string) { gaps = append(gaps, key+" {"+name+"}") })
 	code := newApp(os.Stdin, io.MultiWriter(os.Stdout, &out), io.MultiWriter(os.Stderr, &errOut), os.Getenv).run(os.Args[1:])
 	// "token" prints the bearer token by design; everything else must not.
 	if len(os.Args) < 2 || !isTokenCommand(os.Args[1:]) {
 		if f, err := os.OpenFile(logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
 			fmt.Fprintf(f, "$ elemctl %s\n%s%s", strings.Join(os.Args[1:], " "), out.String(), errOut.String())
+			for _, g := range gaps {
+				fmt.Fprintf(f, "%s%s\n", emptyValueMark, g)
+			}
 			f.Close()
 		}
 	}
@@ -56,6 +90,10 @@ func isTokenCommand(args []string) bool {
 	return false
 }
 
+// emptyValueMark starts a log line naming a message that was given an
+// empty value where a word belongs: the caller had nothing to say there.
+const emptyValueMark = "EMPTY VALUE IN MESSAGE "
+
 // scriptStands remembers every stand the scripts started, for the check of
 // issued tokens after the run.
 var scriptStands struct {
@@ -64,6 +102,7 @@ var scriptStands struct {
 }
 
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	logDir := t.TempDir()
 	// Scripts run as parallel subtests: the check waits for all of them.
 	t.Cleanup(func() { checkNoSecrets(t, logDir) })
@@ -118,6 +157,9 @@ func checkNoSecrets(t *testing.T, logDir string) {
 	for _, f := range found {
 		t.Error(f)
 	}
+	for _, g := range emptyValues(logDir) {
+		t.Error(g)
+	}
 	if logs == 0 {
 		t.Error("no script output was logged; the secrets check saw nothing")
 	}
@@ -138,6 +180,26 @@ func secretLeaks(logDir, secret string, tokens []string) (logs int, found []stri
 		}
 	}
 	return len(paths), found
+}
+
+// emptyValues lists the messages the scripts' commands rendered with an
+// empty value where a word belongs, with the command that did it.
+func emptyValues(logDir string) []string {
+	paths, _ := filepath.Glob(filepath.Join(logDir, "*.log"))
+	var found []string
+	for _, p := range paths {
+		data, _ := os.ReadFile(p)
+		command := ""
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "$ elemctl ") {
+				command = line
+			}
+			if g, ok := strings.CutPrefix(line, emptyValueMark); ok {
+				found = append(found, fmt.Sprintf("%s: %s: the message %s got an empty value", filepath.Base(p), command, g))
+			}
+		}
+	}
+	return found
 }
 
 func TestSecretLeaksAreFound(t *testing.T) {
@@ -162,7 +224,10 @@ func TestSecretLeaksAreFound(t *testing.T) {
 //	standctl export on|off        old server without project/export
 //	standctl drafts APP on|off    the app has unpublished development changes
 //	standctl apply-error on|off   a failed apply leaves status Error instead of rolling back
-//	standctl env FILE             write a .env for the stand into FILE
+//	standctl env FILE [ENCODING]  write a .env for the stand into FILE (CRLF lines), in
+//	                              utf-8 (default), utf-8-bom, utf-16le or utf-16be with
+//	                              a byte-order mark (Notepad's "Unicode"), or utf-32le
+//	standctl calls METHOD RE N    the stand answered exactly N METHOD calls whose path matches RE
 //	standctl jsonenv VAR FILE PATH  set VAR to a value of the JSON in FILE (e.g. after
 //	                              "cp stdout FILE"); PATH is dot-separated keys and
 //	                              array indexes: "0.id", "project.id"
@@ -213,8 +278,34 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 	case "drafts":
 		ts.Check(s.SetAppDrafts(args[1], onOff(args[2])))
 	case "env":
-		text := fmt.Sprintf("ELEMENT_BASE_URL=%s\nELEMENT_CLIENT_ID=%s\nELEMENT_CLIENT_SECRET=%s\n", s.URL(), s.ClientID(), s.ClientSecret())
-		ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text), 0o600))
+		if len(args) < 2 || len(args) > 3 {
+			ts.Fatalf("usage: standctl env FILE [utf-8-bom|utf-16le|utf-16be|utf-32le]")
+		}
+		text := fmt.Sprintf("ELEMENT_BASE_URL=%s\r\nELEMENT_CLIENT_ID=%s\r\nELEMENT_CLIENT_SECRET=%s\r\n", s.URL(), s.ClientID(), s.ClientSecret())
+		encoding := "utf-8"
+		if len(args) == 3 {
+			encoding = args[2]
+		}
+		data, err := encodeText(text, encoding)
+		ts.Check(err)
+		ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o600))
+	case "calls":
+		if len(args) != 4 {
+			ts.Fatalf("usage: standctl calls METHOD PATH-REGEXP COUNT")
+		}
+		re, err := regexp.Compile(args[2])
+		ts.Check(err)
+		want, err := strconv.Atoi(args[3])
+		ts.Check(err)
+		got := 0
+		for _, c := range s.Calls() {
+			if c.Method == args[1] && re.MatchString(c.Path) {
+				got++
+			}
+		}
+		if got != want {
+			ts.Fatalf("the stand answered %d %s call(s) to %s, want %d", got, args[1], args[2], want)
+		}
 	case "jsonenv":
 		if len(args) != 4 {
 			ts.Fatalf("usage: standctl jsonenv VAR FILE PATH")
@@ -242,4 +333,33 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 	default:
 		ts.Fatalf("unknown standctl action %q", args[0])
 	}
+}
+
+// encodeText writes text in one of the encodings Windows editors save .env
+// files in, with its byte-order mark.
+func encodeText(text, encoding string) ([]byte, error) {
+	var order binary.ByteOrder
+	switch encoding {
+	case "utf-8":
+		return []byte(text), nil
+	case "utf-8-bom":
+		return append([]byte("\xef\xbb\xbf"), text...), nil
+	case "utf-16le", "utf-32le":
+		order = binary.LittleEndian
+	case "utf-16be":
+		order = binary.BigEndian
+	default:
+		return nil, fmt.Errorf("unknown encoding %q", encoding)
+	}
+	var b bytes.Buffer
+	if encoding == "utf-32le" {
+		for _, r := range "\uFEFF" + text {
+			_ = binary.Write(&b, order, uint32(r))
+		}
+		return b.Bytes(), nil
+	}
+	for _, u := range utf16.Encode([]rune("\uFEFF" + text)) {
+		_ = binary.Write(&b, order, u)
+	}
+	return b.Bytes(), nil
 }

@@ -32,15 +32,19 @@ func (a *app) standCommand() *cobra.Command {
 				return &handlerError{err}
 			}
 			defer s.Close()
+			// The demo: seeded once (a restored stand already has it), and
+			// named again on every start, so --write-env writes the same ids.
 			var demo *stand.DemoInfo
-			if seed == "demo" && len(s.Snapshot().Apps) == 0 {
+			if seed == "demo" {
 				info, err := s.SeedDemo()
 				if err != nil {
 					return &handlerError{err}
 				}
 				demo = &info
+			} else if info, ok := s.Demo(); ok {
+				demo = &info
 			}
-			base, err := s.Listen(addr)
+			base, err := listenStand(s, addr, cmd.Flags().Changed("addr"), a.progress)
 			if err != nil {
 				return &handlerError{err}
 			}
@@ -72,6 +76,21 @@ func (a *app) standCommand() *cobra.Command {
 	f.Float64Var(&speed, "speed", 1, i18n.T("cli.flag.stand-speed"))
 	_ = f.MarkHidden("no-proxy")
 	return cmd
+}
+
+// listenStand serves the stand at addr. Without an explicit --addr a
+// restored stand takes the address it served on before, so the base URL of
+// an existing .env stays right; when that one is taken, a free port is
+// taken and the user is told.
+func listenStand(s *stand.Stand, addr string, explicit bool, progress func(string)) (string, error) {
+	if last := s.LastAddress(); !explicit && last != "" && last != addr {
+		base, err := s.Listen(last)
+		if err == nil {
+			return base, nil
+		}
+		progress(i18n.T("cli.stand-address-taken", "address", last))
+	}
+	return s.Listen(addr)
 }
 
 // writeStandEnv writes a ready .env for the stand; the file holds the

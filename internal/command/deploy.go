@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"net/http"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -154,12 +153,18 @@ func runDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
 // deployDryRun builds only – with the explicit, CI or default version,
 // never asking the server for the last build – and names the targets when
 // the configuration can be read.
-func deployDryRun(ctx context.Context, cc *Context, in Values, projectDir, output string) (any, error) {
+func deployDryRun(ctx context.Context, cc *Context, in Values, projectDir, output string) (_ any, err error) {
 	if output == "" {
-		tmp, err := os.MkdirTemp("", "elemctl-build-")
-		if err != nil {
-			return nil, platform.NewError(platform.KindBuild, "deploy.temp-dir", "error", err)
+		tmp, remove, tmpErr := deploy.TempOutput(deploy.TempBuildPrefix)
+		if tmpErr != nil {
+			return nil, tmpErr
 		}
+		defer remove()
+		defer func() {
+			if err == nil {
+				cc.Log(i18n.T("deploy.temp-archive-removed"))
+			}
+		}()
 		output = tmp
 	}
 	res, err := assembly.Build(ctx, assembly.BuildOptions{ProjectDir: localPath(cc, projectDir), OutputDir: output,

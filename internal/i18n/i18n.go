@@ -76,6 +76,18 @@ func indexLocked() {
 	}
 }
 
+// Messages lists every message registered so far, in registration order.
+func Messages() []Message {
+	mu.Lock()
+	defer mu.Unlock()
+	indexLocked()
+	out := make([]Message, 0, total)
+	for _, t := range tables {
+		out = append(out, t...)
+	}
+	return out
+}
+
 // Has tells whether the catalog knows key.
 func Has(key string) bool {
 	_, ok := lookup(key)
@@ -174,14 +186,46 @@ func TL(l Lang, key string, args ...any) string {
 			text = m.EN
 		}
 	}
-	return Format(text, args...)
+	out, gaps := format(text, args)
+	if len(gaps) > 0 {
+		if hook := emptyValueHook.Load(); hook != nil {
+			for _, name := range gaps {
+				(*hook)(key, name)
+			}
+		}
+	}
+	return out
+}
+
+var emptyValueHook atomic.Pointer[func(key, name string)]
+
+// SetEmptyValueHook makes TL report every placeholder that was given an
+// empty value where a word was expected (between spaces, or before the end
+// or a punctuation mark). The message itself never shows the gap as a
+// double space; the hook lets tests find the caller that had nothing to
+// say. nil removes it.
+func SetEmptyValueHook(hook func(key, name string)) {
+	if hook == nil {
+		emptyValueHook.Store(nil)
+		return
+	}
+	emptyValueHook.Store(&hook)
 }
 
 // Format fills {name} fields from name/value pairs; "{{" and "}}" are
-// literal braces. Unknown fields are left as they are.
+// literal braces. Unknown fields are left as they are. An empty value
+// where a word stood takes its space with it: "a {x} b" with x empty is
+// "a b", never "a  b".
 func Format(text string, args ...any) string {
+	out, _ := format(text, args)
+	return out
+}
+
+// format is Format that also names the fields whose empty value closed a
+// gap between words.
+func format(text string, args []any) (string, []string) {
 	if !strings.ContainsAny(text, "{}") {
-		return text
+		return text, nil
 	}
 	vals := make(map[string]string, len(args)/2)
 	for i := 0; i+1 < len(args); i += 2 {
@@ -189,6 +233,7 @@ func Format(text string, args ...any) string {
 		vals[name] = fmt.Sprint(args[i+1])
 	}
 	var b strings.Builder
+	var gaps []string
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch {
@@ -202,18 +247,38 @@ func Format(text string, args ...any) string {
 			end := strings.IndexByte(text[i:], '}')
 			if end < 0 {
 				b.WriteString(text[i:])
-				return b.String()
+				return b.String(), gaps
 			}
 			name := text[i+1 : i+end]
-			if v, ok := vals[name]; ok {
-				b.WriteString(v)
-			} else {
+			v, ok := vals[name]
+			if !ok {
 				b.WriteString(text[i : i+end+1])
+			} else if v != "" {
+				b.WriteString(v)
+			} else if afterWord(b.String()) {
+				rest := text[i+end+1:]
+				switch {
+				case strings.HasPrefix(rest, " "):
+					i++ // the next space goes: one space between the words
+					gaps = append(gaps, name)
+				case rest == "" || strings.ContainsAny(rest[:1], ".,;:!?)"):
+					trimmed := strings.TrimSuffix(b.String(), " ")
+					b.Reset()
+					b.WriteString(trimmed)
+					gaps = append(gaps, name)
+				}
 			}
 			i += end
 		default:
 			b.WriteByte(c)
 		}
 	}
-	return b.String()
+	return b.String(), gaps
+}
+
+// afterWord tells whether text ends with one space after a word: the space
+// an empty value would leave doubled (indentation is not such a space).
+func afterWord(text string) bool {
+	n := len(text)
+	return n >= 2 && text[n-1] == ' ' && !strings.ContainsAny(text[n-2:n-1], " \n\t")
 }

@@ -1,6 +1,9 @@
 package i18n
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestFormat(t *testing.T) {
 	cases := []struct {
@@ -13,6 +16,13 @@ func TestFormat(t *testing.T) {
 		{"unknown {field} kept", nil, "unknown {field} kept"},
 		{"no fields", []any{"a", 1}, "no fields"},
 		{"unclosed {x", []any{"x", 1}, "unclosed {x"},
+		// an empty value takes its space with it, never leaving "  "
+		{"instead of {archive} from the archive", []any{"archive", ""}, "instead of from the archive"},
+		{"the archive's {archive}", []any{"archive", ""}, "the archive's"},
+		{"named {a} {b}.", []any{"a", "", "b", ""}, "named."},
+		{"project \"{name}\" ({id})", []any{"name", "", "id", ""}, "project \"\" ()"},
+		{"{x} leads", []any{"x", ""}, " leads"},
+		{"  {file}:{line}", []any{"file", "", "line", ""}, "  :"},
 	}
 	for _, c := range cases {
 		if got := Format(c.text, c.args...); got != c.want {
@@ -138,5 +148,22 @@ func TestTablesRegisteredAfterALookup(t *testing.T) {
 	Register([]Message{{Key: "test.late-b", RU: "б", EN: "b"}})
 	if got := TL(RU, "test.late-b"); got != "б" {
 		t.Fatalf("a table registered after the index: %q", got)
+	}
+}
+
+func TestEmptyValueHookNamesTheGap(t *testing.T) {
+	Register([]Message{{Key: "test.gap", RU: "сборка {version} вместо {archive} из архива", EN: "build {version} instead of {archive}"}})
+	var got []string
+	SetEmptyValueHook(func(key, name string) { got = append(got, key+"/"+name) })
+	defer SetEmptyValueHook(nil)
+	if s := TL(RU, "test.gap", "version", "1.0-5", "archive", ""); s != "сборка 1.0-5 вместо из архива" {
+		t.Errorf("rendered %q", s)
+	}
+	if s := TL(EN, "test.gap", "version", "1.0-5", "archive", ""); s != "build 1.0-5 instead of" {
+		t.Errorf("rendered %q", s)
+	}
+	TL(EN, "test.gap", "version", "1.0-5", "archive", "1.0-1")
+	if strings.Join(got, " ") != "test.gap/archive test.gap/archive" {
+		t.Errorf("hook saw %v", got)
 	}
 }

@@ -95,7 +95,13 @@ func LoadConfig(o LoadOptions) (*Config, error) {
 			}
 			return nil, ConfigErrorf("config.env-file-unreadable", "path", path, "error", err)
 		}
-		file = ParseDotEnv(data)
+		if file, err = ParseDotEnv(data); err != nil {
+			var enc *DotEnvEncodingError
+			if errors.As(err, &enc) {
+				return nil, ConfigErrorf("config.env-file-encoding", "path", path, "encoding", enc.Encoding)
+			}
+			return nil, ConfigErrorf("config.env-file-unreadable", "path", path, "error", err)
+		}
 	}
 	lookup := func(name, override string) string {
 		if override != "" {

@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -155,5 +156,44 @@ func TestNormalizeList(t *testing.T) {
 		if got := NormalizeList(decode(c.body), c.keys...); len(got) != c.want {
 			t.Errorf("%s: %d items, want %d", c.body, len(got), c.want)
 		}
+	}
+}
+
+func TestConfigReadsANotepadUnicodeEnvFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".env"), encodeUTF16(notepadEnv, binary.LittleEndian, true), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Require(); err != nil {
+		t.Fatalf("a UTF-16 .env must be read, not reported as parameters not set: %v", err)
+	}
+	if cfg.BaseURL != "https://stand.example" || cfg.ClientSecret != "s e c r e t" || cfg.AppID != "Задачи" {
+		t.Errorf("config %+v", cfg)
+	}
+}
+
+func TestConfigRefusesAUTF32EnvFileNamingTheEncoding(t *testing.T) {
+	i18n.SetLang(i18n.EN)
+	defer i18n.SetLang(i18n.RU)
+	dir := t.TempDir()
+	p := filepath.Join(dir, "utf32.env")
+	if err := os.WriteFile(p, []byte{0xFF, 0xFE, 0, 0, 'A', 0, 0, 0}, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadConfig(LoadOptions{Dir: dir, EnvFile: p, Getenv: envMap(nil)})
+	if err == nil || !IsConfig(err) {
+		t.Fatalf("want a config error, got %v", err)
+	}
+	for _, want := range []string{p, "UTF-32 LE", "save it as UTF-8"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q lacks %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "not set") {
+		t.Errorf("an encoding problem reported as missing parameters: %v", err)
 	}
 }

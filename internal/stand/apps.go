@@ -293,8 +293,8 @@ func (s *Stand) createApp(q *req) {
 // newApp validates a create body and starts the creation.
 func (s *Stand) newApp(body map[string]any, now time.Time) (*App, error) {
 	display := str(body["display-name"])
-	if display == "" {
-		return nil, refuseInvalid("display-name must not be empty")
+	if err := checkDisplayName(display); err != nil {
+		return nil, err
 	}
 	src, _ := body["source"].(map[string]any)
 	buildID, projectID := str(src["project-version-id"]), str(src["image-id"])
@@ -326,6 +326,9 @@ func (s *Stand) newApp(body map[string]any, now time.Time) (*App, error) {
 	if ctx == "" {
 		ctx = display
 	}
+	if err := checkPublicationContext(ctx); err != nil {
+		return nil, err
+	}
 	spaceID := str(body["space-id"])
 	if spaceID == "" {
 		spaceID = p.SpaceID
@@ -341,7 +344,7 @@ func (s *Stand) newApp(body map[string]any, now time.Time) (*App, error) {
 	}
 	failure := ""
 	if b != nil {
-		arch, err := readArchive(b.Archive)
+		arch, err := readArchive(b.Archive, s.opts.Limits)
 		if err != nil {
 			return nil, cantCreate
 		}
@@ -456,7 +459,7 @@ func (s *Stand) applyBuild(q *req) {
 	case b.Kind == kindLibrary:
 		failure = "Ошибка обновления приложения: Contact administrator for details"
 	default:
-		arch, err := readArchive(b.Archive)
+		arch, err := readArchive(b.Archive, s.opts.Limits)
 		switch {
 		case err != nil || !arch.descriptor.present(keyDevLanguage...):
 			failure = "Ошибка обновления приложения: Contact administrator for details"

@@ -8,6 +8,7 @@ import (
 	"io"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -90,33 +91,37 @@ var errNotArchive = errors.New("the body is not a build archive (ZIP)")
 
 // readArchive parses a build archive. It needs a ZIP with Assembly.yaml at
 // the root; the descriptor may be missing (the caller decides what that
-// means).
-func readArchive(data []byte) (*archive, error) {
+// means). Every entry is unpacked through a limited reader and counted
+// against lim; only the entries the stand reads (YAML and .xbsl sources)
+// are kept, so a zip bomb costs a refusal, not the stand's memory.
+func readArchive(data []byte, lim Limits) (*archive, error) {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		return nil, errNotArchive
 	}
+	if len(zr.File) > lim.Entries {
+		return nil, fmt.Errorf("%w: %d entries, the limit is %d", errUnpackLimit, len(zr.File), lim.Entries)
+	}
 	a := &archive{}
 	var manifest []byte
 	haveManifest := false
+	left := lim.UnpackedSize
 	for _, f := range zr.File {
 		if strings.HasSuffix(f.Name, "/") {
 			continue
 		}
-		rc, err := f.Open()
+		b, n, err := unpackEntry(f, lim, left, keptEntry(f.Name))
+		left -= n
 		if err != nil {
-			return nil, fmt.Errorf("entry %s: %w", f.Name, err)
-		}
-		b, err := io.ReadAll(io.LimitReader(rc, maxBody))
-		rc.Close()
-		if err != nil {
-			return nil, fmt.Errorf("entry %s: %w", f.Name, err)
+			return nil, err
 		}
 		if f.Name == manifestName {
 			manifest, haveManifest = b, true
 			continue
 		}
-		a.files = append(a.files, archiveFile{name: f.Name, data: b})
+		if b != nil {
+			a.files = append(a.files, archiveFile{name: f.Name, data: b})
+		}
 	}
 	if !haveManifest {
 		return nil, errors.New("the archive has no " + manifestName)
@@ -127,6 +132,55 @@ func readArchive(data []byte) (*archive, error) {
 		a.descriptor = parseDescriptor(a.fileData(a.descriptorEntry))
 	}
 	return a, nil
+}
+
+// keptEntry tells the entries the stand reads: the manifest, YAML and
+// .xbsl sources. Others are unpacked only to be checked and counted.
+func keptEntry(name string) bool {
+	lower := strings.ToLower(name)
+	return name == manifestName || strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".xbsl")
+}
+
+// unpackEntry unpacks one entry, at most lim.EntrySize bytes of it and at
+// most left in all, returning the bytes when keep (else nil) and how many
+// were unpacked. The declared size is checked before anything is
+// unpacked; the reader refuses data past the declared size by itself, and
+// reading to the end checks the entry's checksum.
+func unpackEntry(f *zip.File, lim Limits, left int64, keep bool) ([]byte, int64, error) {
+	if f.UncompressedSize64 > uint64(lim.EntrySize) {
+		return nil, 0, fmt.Errorf("entry %s: %w", f.Name, unpackRefusal("it unpacks to "+strconv.FormatUint(f.UncompressedSize64, 10)+" bytes,", lim.EntrySize))
+	}
+	if f.UncompressedSize64 > uint64(max(left, 0)) {
+		return nil, 0, fmt.Errorf("entry %s: %w", f.Name, unpackRefusal("the archive unpacks", lim.UnpackedSize))
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, 0, fmt.Errorf("entry %s: %w", f.Name, err)
+	}
+	defer rc.Close()
+	var b []byte
+	var n int64
+	if keep {
+		// The declared size is bounded above: one allocation of it.
+		b = make([]byte, f.UncompressedSize64)
+		var got int
+		got, err = io.ReadFull(rc, b)
+		n = int64(got)
+		if err == nil {
+			var extra int64
+			extra, err = io.Copy(io.Discard, io.LimitReader(rc, 1))
+			n += extra
+		}
+	} else {
+		n, err = io.Copy(io.Discard, io.LimitReader(rc, int64(f.UncompressedSize64)+1))
+	}
+	if err == nil && n > int64(f.UncompressedSize64) {
+		err = zip.ErrFormat
+	}
+	if err != nil {
+		return nil, n, fmt.Errorf("entry %s: %w", f.Name, err)
+	}
+	return b, n, nil
 }
 
 func (a *archive) fileData(name string) []byte {

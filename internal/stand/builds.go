@@ -292,9 +292,9 @@ func (s *Stand) uploadIntoProject(q *req) {
 		refuseBare().write(q.w)
 		return
 	}
-	data, err := q.body()
+	data, err := s.uploadBody(q)
 	if err != nil {
-		refuseInvalid("Failed to read request body").write(q.w)
+		answer(q.w, err)
 		return
 	}
 	up, err := s.putIntoProject(q.param(0), data, query.Get("commit-id"), q.now)
@@ -325,9 +325,9 @@ type artifactJSON struct {
 }
 
 func (s *Stand) answerNoProjectUpload(q *req, sp *Space) {
-	data, err := q.body()
+	data, err := s.uploadBody(q)
 	if err != nil {
-		refuseInvalid("Failed to read request body").write(q.w)
+		answer(q.w, err)
 		return
 	}
 	up, err := s.putWithoutProject(sp, data, q.now)
@@ -343,14 +343,17 @@ func (s *Stand) answerNoProjectUpload(q *req, sp *Space) {
 }
 
 // readUpload parses an uploaded archive and checks what every upload needs.
-func readUpload(data []byte) (*archive, error) {
-	a, err := readArchive(data)
+func (s *Stand) readUpload(data []byte) (*archive, error) {
+	a, err := readArchive(data, s.opts.Limits)
 	if err != nil {
 		return nil, refuseInvalid("Invalid assembly: %v", err)
 	}
 	if a.descriptorEntry == "" || a.descriptor.get(keyPresentation...) == "" {
 		// The platform fails deep inside without saying why.
 		return nil, refuseBare()
+	}
+	if err := checkArchiveNames(a); err != nil {
+		return nil, err
 	}
 	return a, nil
 }
@@ -362,7 +365,7 @@ func (s *Stand) putIntoProject(projectID string, data []byte, commit string, now
 	if err != nil || p.Kind == kindGroup {
 		return uploaded{}, refuseMessage(http.StatusNotFound, "Project %q not found", projectID)
 	}
-	a, err := readUpload(data)
+	a, err := s.readUpload(data)
 	if err != nil {
 		return uploaded{}, err
 	}
@@ -382,7 +385,7 @@ func (s *Stand) putParsedIntoProject(p *Project, a *archive, data []byte, commit
 // the live one carrying the descriptor's Ид (this space first, then any), or
 // a new one; the archive's version is kept.
 func (s *Stand) putWithoutProject(sp *Space, data []byte, now time.Time) (uploaded, error) {
-	a, err := readUpload(data)
+	a, err := s.readUpload(data)
 	if err != nil {
 		return uploaded{}, err
 	}

@@ -160,6 +160,24 @@
 //     console user "admin" (GET /me). Only the four methods the reference
 //     documents exist under 2.1 (GET project, extension export,
 //     project/export, change-token-access).
+//   - Limits (Options.Limits, DefaultLimits): an upload body past 256 MiB
+//     is 413 {"message":"Request body is too large: the limit is N
+//     bytes"}. An archive is unpacked through limited readers: one entry
+//     past 16 MiB, all entries together past 64 MiB, or more than 100 000
+//     entries is 400 invalid_request "Invalid assembly: entry <name>: ...
+//     past the limit of N bytes – a damaged archive or a zip bomb"; only
+//     the manifest, YAML and .xbsl entries are kept in memory, so a zip
+//     bomb costs the stand at most the unpack limit.
+//   - Names: display-name 1–128 characters without control characters;
+//     publication-context (the display name when absent) 1–63 characters
+//     of Latin letters, digits, '-' and '_' in segments separated by '/'
+//     (it is a path of the application's address); the manifest's Vendor
+//     and Name 1–64 letters (any alphabet), digits, '_' and '-', starting
+//     with a letter or '_'; Представление at most 256 characters without
+//     control characters. Each is 400 invalid_request naming the rule.
+//   - A state file (Options.StateFile) keeps the client id and secret the
+//     stand was made with, the address it last served on and the demo it
+//     seeded, so a restarted stand answers an existing .env.
 //   - Not modelled: library builds leaving with their group's builds
 //     during housekeeping, release flags beyond a library's Release line,
 //     legacy UUID-only build addressing.

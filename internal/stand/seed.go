@@ -77,10 +77,8 @@ func (s *Stand) SeedDemo() (DemoInfo, error) {
 	now := time.Now()
 	s.settle(now)
 	defer s.saveIfDirty()
-	for _, a := range s.st.apps {
-		if a.Status != statusDeleted && a.PublicationContext == DemoAppName {
-			return DemoInfo{a.SpaceID, a.ProjectID, a.ID, DemoAppName}, nil
-		}
+	if info, ok := s.demoLocked(); ok {
+		return info, nil
 	}
 	sp := s.defaultSpace(now)
 	spec := ArchiveSpec{Vendor: DemoVendor, Name: DemoName, Descriptor: demoDescriptor, Files: demoFiles, Created: now}
@@ -128,6 +126,25 @@ func (s *Stand) ensureOidcSignIn() {
 		s.changed()
 		return
 	}
+}
+
+// Demo names the demo SeedDemo made, when its application is still there
+// (a stand restored from its state file knows it without seeding again).
+func (s *Stand) Demo() (DemoInfo, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settle(time.Now())
+	defer s.saveIfDirty()
+	return s.demoLocked()
+}
+
+func (s *Stand) demoLocked() (DemoInfo, bool) {
+	for _, a := range s.st.apps {
+		if a.Status != statusDeleted && a.PublicationContext == DemoAppName {
+			return DemoInfo{a.SpaceID, a.ProjectID, a.ID, DemoAppName}, true
+		}
+	}
+	return DemoInfo{}, false
 }
 
 func (s *Stand) ensureControlPanelUser(login, presentation string) {
@@ -216,7 +233,7 @@ func (s *Stand) SeedBuilds(projectID string, n int) ([]string, error) {
 	} else {
 		data = MakeArchive(ArchiveSpec{Vendor: p.Vendor, Name: p.Name, Version: "1.0-1", ID: p.ConfigurationID, Presentation: p.Presentation, Created: now})
 	}
-	a, err := readUpload(data)
+	a, err := s.readUpload(data)
 	if err != nil {
 		return nil, fmt.Errorf("stand: seeding builds: %w", err)
 	}

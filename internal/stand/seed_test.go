@@ -239,3 +239,53 @@ func TestHandlerServedElsewhereAndConcurrently(t *testing.T) {
 		t.Fatalf("%d applications, want 9", n)
 	}
 }
+
+func TestStateFileKeepsCredentialsAddressAndDemo(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "state.json")
+	first, err := stand.New(stand.Options{StateFile: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	demo, err := first.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.Listen("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	addr := strings.TrimPrefix(first.URL(), "http://")
+	secret := first.ClientSecret()
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	again, err := stand.New(stand.Options{StateFile: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if again.ClientSecret() != secret || again.ClientID() != stand.DefaultClientID {
+		t.Errorf("credentials after a restart: %q/%q, were %q/%q", again.ClientID(), again.ClientSecret(), stand.DefaultClientID, secret)
+	}
+	if again.LastAddress() != addr {
+		t.Errorf("last address %q, want %q", again.LastAddress(), addr)
+	}
+	if got, ok := again.Demo(); !ok || got != demo {
+		t.Errorf("demo after a restart: %+v %v, want %+v", got, ok, demo)
+	}
+
+	// Credentials given explicitly win and are kept from then on.
+	explicit, err := stand.New(stand.Options{StateFile: file, ClientSecret: "given"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	explicit.Close()
+	kept, err := stand.New(stand.Options{StateFile: file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kept.Close()
+	if kept.ClientSecret() != "given" {
+		t.Errorf("secret %q, want the one given last", kept.ClientSecret())
+	}
+}

@@ -28,6 +28,9 @@ type Options struct {
 	// CompatibilityModes are the known РежимСовместимости values; nil takes
 	// DefaultCompatibilityModes.
 	CompatibilityModes []string
+	// Limits bound uploads: their size, and what their archives unpack to;
+	// zero fields take DefaultLimits.
+	Limits Limits
 	// Logf, when set, receives one line per request. Secrets and tokens are
 	// never passed to it.
 	Logf func(format string, args ...any)
@@ -77,10 +80,13 @@ type Stand struct {
 	listBuf []byte
 	// baseURL is set by Listen; without it the uri of an application is
 	// derived from the request's Host.
-	baseURL   string
-	dirty     bool
-	server    *http.Server
-	serveDone chan struct{}
+	baseURL string
+	// lastAddress is the host:port the stand last served on, kept in the
+	// state file.
+	lastAddress string
+	dirty       bool
+	server      *http.Server
+	serveDone   chan struct{}
 
 	// Tokens and the fault knobs.
 	tokens       map[string]issuedToken
@@ -109,6 +115,24 @@ type issuedToken struct {
 // the state is loaded from it; otherwise the stand starts with one space,
 // the control-panel user list and the console user.
 func New(opts Options) (*Stand, error) {
+	var saved *stateFile
+	if opts.StateFile != "" {
+		f, err := loadStateFile(opts.StateFile)
+		if err != nil {
+			return nil, err
+		}
+		saved = f
+	}
+	// The credentials: given ones, else the state file's (an existing .env
+	// keeps working after a restart), else the defaults.
+	if saved != nil {
+		if opts.ClientID == "" {
+			opts.ClientID = saved.ClientID
+		}
+		if opts.ClientSecret == "" {
+			opts.ClientSecret = saved.ClientSecret
+		}
+	}
 	if opts.ClientID == "" {
 		opts.ClientID = DefaultClientID
 	}
@@ -130,6 +154,7 @@ func New(opts Options) (*Stand, error) {
 	if s.speed <= 0 {
 		s.speed = 1
 	}
+	s.opts.Limits.fill()
 	fillDuration(&s.durations.Create, DefaultDurations.Create)
 	fillDuration(&s.durations.Apply, DefaultDurations.Apply)
 	fillDuration(&s.durations.Start, DefaultDurations.Start)
@@ -142,22 +167,18 @@ func New(opts Options) (*Stand, error) {
 	for _, m := range modes {
 		s.compat[strings.TrimSpace(m)] = true
 	}
-	if opts.StateFile != "" {
-		st, ok, err := loadStateFile(opts.StateFile)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			s.st = st
-		}
-	}
-	if s.st == nil {
+	if saved != nil {
+		s.st = stateFromSnapshot(saved.State)
+		s.lastAddress = saved.Address
+		// Credentials given now, or first drawn now, are kept from here on.
+		s.dirty = saved.ClientID != opts.ClientID || saved.ClientSecret != opts.ClientSecret
+	} else {
 		s.st = newState()
 		s.seedBaseline(time.Now())
 		s.dirty = true
-		if err := s.saveLocked(); err != nil {
-			return nil, err
-		}
+	}
+	if err := s.saveLocked(); err != nil {
+		return nil, err
 	}
 	s.handler = http.HandlerFunc(s.serve)
 	return s, nil
@@ -197,12 +218,26 @@ func (s *Stand) Listen(addr string) (string, error) {
 	s.baseURL = base
 	s.server = srv
 	s.serveDone = done
+	if s.lastAddress != ln.Addr().String() {
+		s.lastAddress = ln.Addr().String()
+		s.changed()
+		s.saveIfDirty()
+	}
 	s.mu.Unlock()
 	go func() {
 		defer close(done)
 		_ = srv.Serve(ln)
 	}()
 	return base, nil
+}
+
+// LastAddress is the host:port the stand last served on, as its state file
+// remembers it ("" for a new stand): a restart that listens there again
+// keeps the base URL of an existing .env.
+func (s *Stand) LastAddress() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastAddress
 }
 
 // URL is the base URL Listen returned ("" before Listen).
@@ -416,7 +451,8 @@ func (s *Stand) saveLocked() error {
 		return nil
 	}
 	s.dirty = false
-	return saveStateFile(s.opts.StateFile, s.st.shallowSnapshot())
+	return saveStateFile(s.opts.StateFile, stateFile{Version: stateFileVersion, ClientID: s.opts.ClientID,
+		ClientSecret: s.opts.ClientSecret, Address: s.lastAddress, State: s.st.shallowSnapshot()})
 }
 
 func (s *Stand) logf(format string, args ...any) {

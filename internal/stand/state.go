@@ -383,31 +383,39 @@ const stateFileVersion = 1
 
 type stateFile struct {
 	Version int
+	// ClientID and ClientSecret are the credentials the stand accepts, so a
+	// .env written for it keeps working after a restart (the file is
+	// private to the user, as the .env is).
+	ClientID, ClientSecret string `json:",omitempty"`
+	// Address is the host:port the stand last served on.
+	Address string `json:",omitempty"`
 	State   Snapshot
 }
 
-func loadStateFile(path string) (*state, bool, error) {
+// loadStateFile reads the state file at path; nil without error when there
+// is none yet.
+func loadStateFile(path string) (*stateFile, error) {
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
-		return nil, false, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("stand: reading state file: %w", err)
+		return nil, fmt.Errorf("stand: reading state file: %w", err)
 	}
 	var f stateFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, false, fmt.Errorf("stand: state file %s is not valid: %w", path, err)
+		return nil, fmt.Errorf("stand: state file %s is not valid: %w", path, err)
 	}
 	if f.Version != stateFileVersion {
-		return nil, false, fmt.Errorf("stand: state file %s has layout version %d, expected %d", path, f.Version, stateFileVersion)
+		return nil, fmt.Errorf("stand: state file %s has layout version %d, expected %d", path, f.Version, stateFileVersion)
 	}
-	return stateFromSnapshot(f.State), true, nil
+	return &f, nil
 }
 
 // saveStateFile writes the state atomically: a temporary file beside the
 // target, then a rename over it.
-func saveStateFile(path string, sn Snapshot) error {
-	data, err := json.Marshal(stateFile{Version: stateFileVersion, State: sn})
+func saveStateFile(path string, f stateFile) error {
+	data, err := json.Marshal(f)
 	if err != nil {
 		return err
 	}

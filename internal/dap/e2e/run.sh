@@ -3,5 +3,5 @@
 # support. Needs Go, Node.js 20+ and a JDK 17+ (javac, jar, java).
 set -euo pipefail
 cd "$(dirname "$0")"
-npm ci --no-audit --no-fund --loglevel=error
+../../../scripts/e2e-npm.sh .
 exec node --test

@@ -4,5 +4,5 @@
 # Node.js 20+.
 set -euo pipefail
 cd "$(dirname "$0")"
-npm ci --no-audit --no-fund --loglevel=error
+../../../scripts/e2e-npm.sh .
 exec node --test

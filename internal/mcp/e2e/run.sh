@@ -6,7 +6,7 @@
 # directory) and runs the node test runner.
 set -euo pipefail
 cd "$(dirname "$0")"
-npm ci --no-audit --no-fund --loglevel=error
+../../../scripts/e2e-npm.sh .
 bin="$(cd ../../.. && pwd)/bin/elemctl"
 case "$(uname -s)" in MINGW* | MSYS* | CYGWIN*) bin="$bin.exe" ;; esac
 if [ ! -x "$bin" ]; then

@@ -213,20 +213,28 @@ var cyrillicComposer = strings.NewReplacer(
 // ParseKind reads a --kind value: application, library or extension, in
 // English or Russian, any case.
 func ParseKind(s string) (string, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "application", "приложение":
-		return KindApplication, nil
-	case "library", "библиотека":
-		return KindLibrary, nil
-	case "extension", "расширение":
-		return KindExtension, nil
+	if k, ok := knownKind(s); ok {
+		return k, nil
 	}
 	return "", newError("build.unknown-kind", "kind", s)
 }
 
-// descriptorKind reads ВидПроекта/ProjectKind; anything unknown is an application.
+func knownKind(s string) (string, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "application", "приложение":
+		return KindApplication, true
+	case "library", "библиотека":
+		return KindLibrary, true
+	case "extension", "расширение":
+		return KindExtension, true
+	}
+	return "", false
+}
+
+// descriptorKind reads ВидПроекта/ProjectKind; anything unknown is an
+// application (no refusal is made for it: it would only be thrown away).
 func descriptorKind(s string) string {
-	if k, err := ParseKind(s); err == nil {
+	if k, ok := knownKind(s); ok {
 		return k
 	}
 	return KindApplication

@@ -140,6 +140,11 @@ func Inspect(file string) (*jsonx.Object, error) {
 		return nil, err
 	}
 	defer a.Close()
+	return inspectArchive(a, file)
+}
+
+// inspectArchive describes an opened archive; file is how the answer names it.
+func inspectArchive(a *Archive, file string) (*jsonx.Object, error) {
 	d, err := a.Descriptor()
 	if err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package deploy
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -44,6 +43,11 @@ type DeployOptions struct {
 // means the cycle could not be carried out (or the application ended in
 // status Error).
 func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
+	// A malformed project id is the first refusal: nothing is asked,
+	// built or uploaded for it.
+	if err := CheckProjectID(opts.ProjectID, opts.ProjectIDSource); err != nil {
+		return nil, err
+	}
 	var appID string
 	if err := o.call(ctx, func(ctx context.Context) error {
 		var e error
@@ -85,9 +89,11 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 
 	out := opts.OutputDir
 	if out == "" {
-		if out, err = os.MkdirTemp("", "elemctl-build-"); err != nil {
-			return nil, platform.NewError(platform.KindBuild, "deploy.temp-dir", "error", err)
+		var remove func()
+		if out, remove, err = TempOutput(TempBuildPrefix); err != nil {
+			return nil, err
 		}
+		defer remove()
 	}
 	res, err := assembly.Build(ctx, assembly.BuildOptions{ProjectDir: dir, OutputDir: out, Version: opts.Version,
 		LastBuild: lastBuild, Branch: opts.Branch, Commit: opts.Commit, Getenv: o.Getenv})

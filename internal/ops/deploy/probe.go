@@ -7,7 +7,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -162,11 +161,11 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 	}
 	out := opts.OutputDir
 	if out == "" {
-		tmp, err := os.MkdirTemp("", "elemctl-probe-")
+		tmp, remove, err := TempOutput(TempProbePrefix)
 		if err != nil {
-			return nil, platform.NewError(platform.KindBuild, "deploy.temp-dir", "error", err)
+			return nil, err
 		}
-		defer os.RemoveAll(tmp)
+		defer remove()
 		out = tmp
 	}
 	res, err := assembly.Build(ctx, assembly.BuildOptions{ProjectDir: dir, OutputDir: out, Version: version, Getenv: o.Getenv})

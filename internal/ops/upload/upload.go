@@ -7,6 +7,7 @@ package upload
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -99,9 +100,10 @@ type Result struct {
 }
 
 // Renumbered tells whether the server gave the build another version than
-// its archive's.
+// its archive's. An archive whose manifest names no version was not
+// renumbered: the server gave it the only number it has.
 func (r *Result) Renumbered() bool {
-	return r.ServerVersion != "" && r.ServerVersion != r.ArchiveVersion
+	return r.ServerVersion != "" && r.ArchiveVersion != "" && r.ServerVersion != r.ArchiveVersion
 }
 
 // Landed is the project an upload without a project id went to.
@@ -176,17 +178,26 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	}
 	if data == nil {
 		var err error
-		if data, err = os.ReadFile(opts.File); err != nil {
-			return nil, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.unreadable", "path", opts.File, "error", err), Err: err}
+		if data, err = readArchiveFile(opts.File); err != nil {
+			return nil, err
 		}
 	}
-	res.Manifest = jsonx.New()
-	// An archive elemctl cannot read still goes up: the server judges it.
-	if arch, err := assembly.OpenArchive(opts.File, data); err == nil {
-		res.Manifest = arch.Manifest()
-		res.Presentation = arch.Presentation()
-		res.ConfigurationID = arch.ID()
+	// What `inspect` refuses – not a ZIP, no manifest, a manifest or
+	// descriptor too large to read, too many entries – is refused here,
+	// before anything is sent: the platform would refuse it too, or worse,
+	// take it.
+	arch, err := assembly.OpenArchive(opts.File, data)
+	if err != nil {
+		return nil, refused(opts.File, err)
 	}
+	if _, ok := arch.DescriptorEntry(); ok {
+		if _, err := arch.Descriptor(); err != nil {
+			return nil, refused(opts.File, err)
+		}
+	}
+	res.Manifest = arch.Manifest()
+	res.Presentation = arch.Presentation()
+	res.ConfigurationID = arch.ID()
 	res.ArchiveVersion = res.Manifest.Str("Version")
 
 	var snapshot map[string]string
@@ -234,6 +245,40 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 		}
 	}
 	return res, nil
+}
+
+// MaxArchiveSize bounds the archive an upload reads into memory. A build
+// archive holds YAML and sources of kilobytes to a few megabytes.
+const MaxArchiveSize = 256 << 20
+
+// archiveSizeLimit is MaxArchiveSize; a variable so tests reach it with
+// small files.
+var archiveSizeLimit int64 = MaxArchiveSize
+
+// readArchiveFile reads the archive at path, refusing a file larger than
+// the limit before reading it.
+func readArchiveFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.unreadable", "path", path, "error", err), Err: err}
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > archiveSizeLimit {
+		return nil, platform.NewError(platform.KindGeneral, "upload.too-large", "path", path, "size", st.Size(), "limit", archiveSizeLimit)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, archiveSizeLimit+1))
+	if err != nil {
+		return nil, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.unreadable", "path", path, "error", err), Err: err}
+	}
+	if int64(len(data)) > archiveSizeLimit {
+		return nil, platform.NewError(platform.KindGeneral, "upload.too-large", "path", path, "size", len(data), "limit", archiveSizeLimit)
+	}
+	return data, nil
+}
+
+// refused is an archive refused before the upload, with inspect's reason.
+func refused(file string, cause error) error {
+	return &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.refused", "error", cause.Error()), Err: cause}
 }
 
 func uploadRequest(opts Options, manifestCommit string, data []byte) platform.Request {

@@ -1,0 +1,162 @@
+package stand
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Limits bound what the stand takes in. The platform's own limits are not
+// recorded; these are the stand's (package documentation): generous for build
+// archives, which hold YAML and sources of kilobytes, and tight enough that
+// a damaged archive or a zip bomb costs a refusal, not the stand's memory.
+type Limits struct {
+	// UploadSize bounds an uploaded archive as sent; a larger body is
+	// answered 413.
+	UploadSize int64
+	// EntrySize bounds one entry of an archive unpacked; UnpackedSize all
+	// entries together; Entries their count. Past any of them the upload
+	// is refused as an invalid assembly.
+	EntrySize, UnpackedSize int64
+	Entries                 int
+}
+
+// DefaultLimits are the limits of a stand whose Options.Limits fields are zero.
+var DefaultLimits = Limits{
+	UploadSize:   256 << 20,
+	EntrySize:    16 << 20,
+	UnpackedSize: 64 << 20,
+	Entries:      100_000,
+}
+
+func (l *Limits) fill() {
+	if l.UploadSize <= 0 {
+		l.UploadSize = DefaultLimits.UploadSize
+	}
+	if l.EntrySize <= 0 {
+		l.EntrySize = DefaultLimits.EntrySize
+	}
+	if l.UnpackedSize <= 0 {
+		l.UnpackedSize = DefaultLimits.UnpackedSize
+	}
+	if l.Entries <= 0 {
+		l.Entries = DefaultLimits.Entries
+	}
+}
+
+// uploadBody reads an upload's body, refusing one past Limits.UploadSize
+// with 413 without holding more than the limit.
+func (s *Stand) uploadBody(q *req) ([]byte, error) {
+	if q.r.Body == nil {
+		return nil, nil
+	}
+	limit := s.opts.Limits.UploadSize
+	if q.r.ContentLength > limit {
+		return nil, tooLarge(limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(q.r.Body, limit+1))
+	if err != nil {
+		return nil, refuseInvalid("Failed to read request body")
+	}
+	if int64(len(data)) > limit {
+		return nil, tooLarge(limit)
+	}
+	return data, nil
+}
+
+func tooLarge(limit int64) *refusal {
+	return refuseMessage(http.StatusRequestEntityTooLarge, "Request body is too large: the limit is %d bytes", limit)
+}
+
+// errUnpackLimit is an archive that unpacks past a limit.
+var errUnpackLimit = errors.New("unpack limit")
+
+// Name rules of the stand (the platform's are not recorded; see the
+// package documentation).
+const (
+	maxDisplayName       = 128
+	maxPublicationPath   = 63
+	maxProjectIdentifier = 64
+	maxPresentation      = 256
+)
+
+// checkDisplayName refuses an application display name that is empty, too
+// long or holds control characters.
+func checkDisplayName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return refuseInvalid("display-name must not be empty")
+	case utf8.RuneCountInString(name) > maxDisplayName:
+		return refuseInvalid("display-name must be at most %d characters long", maxDisplayName)
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return refuseInvalid("display-name must not contain control characters")
+	}
+	return nil
+}
+
+// checkPublicationContext refuses a publication context that cannot be a
+// path of the application's address: 1 to 63 characters, Latin letters,
+// digits, '-' and '_', segments separated by single slashes.
+func checkPublicationContext(ctx string) error {
+	bad := func() error {
+		return refuseInvalid("publication-context %q must be 1 to %d characters: Latin letters, digits, '-' and '_', in segments separated by '/'",
+			ctx, maxPublicationPath)
+	}
+	if ctx == "" || len(ctx) > maxPublicationPath {
+		return bad()
+	}
+	for _, seg := range strings.Split(ctx, "/") {
+		if seg == "" {
+			return bad()
+		}
+		for _, r := range seg {
+			if !(r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_')) {
+				return bad()
+			}
+		}
+	}
+	return nil
+}
+
+// checkArchiveNames refuses an archive whose manifest names the vendor or
+// the project with something that is no identifier, or whose descriptor's
+// Представление is too long or spans lines.
+func checkArchiveNames(a *archive) error {
+	for _, f := range []struct{ key, value string }{{"Vendor", a.manifest["Vendor"]}, {"Name", a.manifest["Name"]}} {
+		if !isProjectIdentifier(f.value) {
+			return refuseInvalid("Invalid assembly: %s %q must be 1 to %d characters: letters, digits, '_' and '-', starting with a letter or '_'",
+				f.key, f.value, maxProjectIdentifier)
+		}
+	}
+	pres := a.descriptor.get(keyPresentation...)
+	if utf8.RuneCountInString(pres) > maxPresentation {
+		return refuseInvalid("Invalid assembly: Представление must be at most %d characters long", maxPresentation)
+	}
+	if strings.IndexFunc(pres, unicode.IsControl) >= 0 {
+		return refuseInvalid("Invalid assembly: Представление must not contain control characters")
+	}
+	return nil
+}
+
+func isProjectIdentifier(s string) bool {
+	if s == "" || utf8.RuneCountInString(s) > maxProjectIdentifier {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case unicode.IsLetter(r) || r == '_':
+		case i > 0 && (unicode.IsDigit(r) || r == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func unpackRefusal(what string, limit int64) error {
+	return fmt.Errorf("%w: %s past the limit of %d bytes – a damaged archive or a zip bomb", errUnpackLimit, what, limit)
+}
