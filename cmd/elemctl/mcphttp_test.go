@@ -11,34 +11,15 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
-
-// lockedBuffer is a stderr a child process writes while the test reads.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // mcpHTTPProcess is `elemctl mcp --http` running as a child process.
 type mcpHTTPProcess struct {
 	cmd    *exec.Cmd
 	answer map[string]any
-	stderr *lockedBuffer
+	stderr *syncBuffer
 	done   chan error
 }
 
@@ -46,7 +27,7 @@ type mcpHTTPProcess struct {
 // prints once listening; it fails the test when the process ends first.
 func startMCPHTTP(t *testing.T, bin string, env []string, args ...string) *mcpHTTPProcess {
 	t.Helper()
-	p := &mcpHTTPProcess{cmd: exec.Command(bin, args...), stderr: &lockedBuffer{}, done: make(chan error, 1)}
+	p := &mcpHTTPProcess{cmd: exec.Command(bin, args...), stderr: &syncBuffer{}, done: make(chan error, 1)}
 	p.cmd.Env = env
 	p.cmd.Stderr = p.stderr
 	stdout, err := p.cmd.StdoutPipe()

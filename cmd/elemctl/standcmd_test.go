@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"net"
 	"os"
@@ -10,9 +9,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 // startStandProcess runs `elemctl stand` and reads the JSON object it
@@ -50,23 +50,8 @@ func startStandProcess(t *testing.T, bin string, args ...string) (map[string]any
 // standProcessKey holds the process in the answer map startStandProcess returns.
 const standProcessKey = " process"
 
-// syncBuffer is a stderr buffer written by the process and read by the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// syncBuffer is written by one goroutine while the test reads it.
+type syncBuffer = testio.Buffer
 
 func TestStandCommandSeedsWritesEnvAndKeepsState(t *testing.T) {
 	t.Parallel()

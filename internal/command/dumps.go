@@ -35,11 +35,7 @@ func dumpsGetCommand() *Command {
 			{Name: "dump-id", Help: "cli.arg.dump-id", Type: String, Positional: true, Required: true, Metavar: "DUMP_ID"},
 		},
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, err := cc.Client()
-			if err != nil {
-				return nil, err
-			}
-			id, err := cl.ResolveApp(ctx, in.Str("app-id"))
+			cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), false)
 			if err != nil {
 				return nil, err
 			}

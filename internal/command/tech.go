@@ -41,11 +41,7 @@ func techSetCommand() *Command {
 			{Name: "version", Help: "cli.arg.tech-version", Type: String, Positional: true, Required: true, Metavar: "VERSION"},
 		},
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, err := cc.Client()
-			if err != nil {
-				return nil, err
-			}
-			id, err := cl.ResolveApp(ctx, in.Str("app-id"))
+			cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), false)
 			if err != nil {
 				return nil, err
 			}

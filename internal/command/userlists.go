@@ -23,6 +23,22 @@ func userListTargetArgs() []Argument {
 	}
 }
 
+// userListSwitch is the handler of a command that reads or switches one
+// setting of a list: --enable/--disable read, the list found, then apply.
+func userListSwitch(apply func(ctx context.Context, cc *Context, cl *platform.Client, id string, want *bool) (any, error)) Handler {
+	return func(ctx context.Context, cc *Context, in Values) (any, error) {
+		want, err := switchFlags(in)
+		if err != nil {
+			return nil, err
+		}
+		cl, id, err := userListTarget(ctx, cc, in)
+		if err != nil {
+			return nil, err
+		}
+		return apply(ctx, cc, cl, id, want)
+	}
+}
+
 // userListSwitchArgs are --enable and --disable.
 func userListSwitchArgs() []Argument {
 	return []Argument{
@@ -78,21 +94,13 @@ func userListsSelfRegistrationCommand() *Command {
 		Path: []string{"user-lists", "self-registration"},
 		Help: "cli.help.user-lists-self-registration",
 		Args: append(userListTargetArgs(), userListSwitchArgs()...),
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			want, err := switchFlags(in)
-			if err != nil {
-				return nil, err
-			}
-			cl, id, err := userListTarget(ctx, cc, in)
-			if err != nil {
-				return nil, err
-			}
+		Run: userListSwitch(func(ctx context.Context, cc *Context, cl *platform.Client, id string, want *bool) (any, error) {
 			settings, _, err := SelfRegistration(ctx, cl, id, want)
 			if err != nil {
 				return nil, err
 			}
 			return jsonx.New("list-id", id, "self-registration", settings), nil
-		},
+		}),
 	}
 }
 
@@ -101,22 +109,14 @@ func userListsPasswordLoginCommand() *Command {
 		Path: []string{"user-lists", "password-login"},
 		Help: "cli.help.user-lists-password-login",
 		Args: append(userListTargetArgs(), userListSwitchArgs()...),
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			want, err := switchFlags(in)
-			if err != nil {
-				return nil, err
-			}
-			cl, id, err := userListTarget(ctx, cc, in)
-			if err != nil {
-				return nil, err
-			}
+		Run: userListSwitch(func(ctx context.Context, cc *Context, cl *platform.Client, id string, want *bool) (any, error) {
 			enabled, changed, err := PasswordLogin(ctx, cl, id, want)
 			if err != nil {
 				return nil, err
 			}
 			warnNoLocal(cc, id, want, enabled)
 			return jsonx.New("list-id", id, "enabled", optBool(enabled), "changed", changed), nil
-		},
+		}),
 	}
 }
 

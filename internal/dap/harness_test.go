@@ -2,7 +2,6 @@ package dap
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 func TestMain(m *testing.M) {
@@ -73,22 +74,8 @@ func fastFakeOptions(t testing.TB) Options {
 	}
 }
 
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// syncBuffer is written by one goroutine while the test reads it.
+type syncBuffer = testio.Buffer
 
 type runResult struct {
 	code int

@@ -1,7 +1,6 @@
 package lsp_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/testio"
+
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/elemctl/elemctl/internal/command"
@@ -27,23 +28,8 @@ import (
 
 func init() { i18n.SetLang(i18n.RU) }
 
-// syncBuffer is the server log, written from several goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// syncBuffer is written by one goroutine while the test reads it.
+type syncBuffer = testio.Buffer
 
 // note is one message the server sent to the client: a notification, a
 // request (window/workDoneProgress/create) or – marked by method

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/testio"
+
 	"github.com/mark3labs/mcp-go/client"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
@@ -23,23 +25,8 @@ import (
 	"github.com/elemctl/elemctl/internal/stand/standtest"
 )
 
-// syncBuffer is a stderr that several goroutines write.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// syncBuffer is written by one goroutine while the test reads it.
+type syncBuffer = testio.Buffer
 
 // setup says how a test server is built.
 type setup struct {

@@ -191,32 +191,47 @@ func (p *parser) str() (string, error) {
 	return "", p.fail("unterminated string")
 }
 
+// nextElement moves to the next member of an object or item of an array,
+// after count of them: done when the container closes, a trailing comma
+// allowed as JSON with comments allows it.
+func (p *parser) nextElement(n *node, closing byte, count int) (bool, error) {
+	closes := func() bool {
+		if p.pos < len(p.src) && p.src[p.pos] == closing {
+			p.pos++
+			n.end = p.pos
+			return true
+		}
+		return false
+	}
+	if err := p.space(); err != nil {
+		return false, err
+	}
+	if closes() {
+		return true, nil
+	}
+	if count == 0 {
+		return false, nil
+	}
+	if p.pos >= len(p.src) || p.src[p.pos] != ',' {
+		return false, p.fail("expected , or " + string(closing))
+	}
+	p.pos++
+	if err := p.space(); err != nil {
+		return false, err
+	}
+	return closes(), nil
+}
+
 func (p *parser) object(depth int) (*node, error) {
 	n := &node{kind: '{', start: p.pos}
 	p.pos++
 	for {
-		if err := p.space(); err != nil {
+		done, err := p.nextElement(n, '}', len(n.members))
+		if err != nil {
 			return nil, err
 		}
-		if p.pos < len(p.src) && p.src[p.pos] == '}' {
-			p.pos++
-			n.end = p.pos
+		if done {
 			return n, nil
-		}
-		if len(n.members) > 0 {
-			if p.pos >= len(p.src) || p.src[p.pos] != ',' {
-				return nil, p.fail("expected , or }")
-			}
-			p.pos++
-			if err := p.space(); err != nil {
-				return nil, err
-			}
-			if p.pos < len(p.src) && p.src[p.pos] == '}' {
-				// A trailing comma, as JSON with comments allows.
-				p.pos++
-				n.end = p.pos
-				return n, nil
-			}
 		}
 		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
 			return nil, p.fail("expected a key in double quotes")
@@ -248,27 +263,12 @@ func (p *parser) array(depth int) (*node, error) {
 	n := &node{kind: '[', start: p.pos}
 	p.pos++
 	for {
-		if err := p.space(); err != nil {
+		done, err := p.nextElement(n, ']', len(n.items))
+		if err != nil {
 			return nil, err
 		}
-		if p.pos < len(p.src) && p.src[p.pos] == ']' {
-			p.pos++
-			n.end = p.pos
+		if done {
 			return n, nil
-		}
-		if len(n.items) > 0 {
-			if p.pos >= len(p.src) || p.src[p.pos] != ',' {
-				return nil, p.fail("expected , or ]")
-			}
-			p.pos++
-			if err := p.space(); err != nil {
-				return nil, err
-			}
-			if p.pos < len(p.src) && p.src[p.pos] == ']' {
-				p.pos++
-				n.end = p.pos
-				return n, nil
-			}
 		}
 		v, err := p.value(depth + 1)
 		if err != nil {

@@ -1,7 +1,6 @@
 package plugin_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/testio"
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -126,22 +127,8 @@ type world struct {
 	logs []string
 }
 
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// syncBuffer is written by one goroutine while the test reads it.
+type syncBuffer = testio.Buffer
 
 func newWorld(t *testing.T, root string, s *stand.Stand) *world {
 	home := t.TempDir()
