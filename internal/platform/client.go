@@ -102,25 +102,20 @@ func (c *Client) Config() *Config { return c.cfg }
 // Close releases idle connections.
 func (c *Client) Close() { c.http.CloseIdleConnections() }
 
-// StatusOf asks an address outside the Console API – an application's own –
-// with a GET without credentials, through the stand's transport (its
-// proxy, CA and TLS settings, its timeout), following redirects as a
-// browser would, and returns the status code.
-func (c *Client) StatusOf(ctx context.Context, address string) (int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, address, nil)
-	if err != nil {
-		return 0, err
+// Outside is a Fetcher for addresses outside the Console API – an
+// application's own – on this client's transport (its proxy, CA and TLS
+// settings, its timeout), without credentials. An answer is read up to
+// outsideBody: a page, not a download.
+func (c *Client) Outside() *Fetcher {
+	opts := c.opts
+	if opts.MaxBody == 0 {
+		opts.MaxBody = outsideBody
 	}
-	req.Header.Set("User-Agent", c.opts.UserAgent)
-	browser := *c.http
-	browser.CheckRedirect = nil
-	resp, err := browser.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	resp.Body.Close()
-	return resp.StatusCode, nil
+	return following(c.cfg, c.http, opts)
 }
+
+// outsideBody bounds what Outside reads of an answer.
+const outsideBody = 16 << 20
 
 // Request is one Console API call.
 type Request struct {

@@ -23,8 +23,6 @@ func NewFetcher(cfg *Config, opts ClientOptions) (*Fetcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	follow := *hc
-	follow.CheckRedirect = nil
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -32,7 +30,14 @@ func NewFetcher(cfg *Config, opts ClientOptions) (*Fetcher, error) {
 		opts.ReadRetryPauses = []time.Duration{time.Second, 2 * time.Second}
 	}
 	warnTLSOff(cfg, opts)
-	return &Fetcher{c: &Client{cfg: cfg, http: &follow, opts: opts}}, nil
+	return following(cfg, hc, opts), nil
+}
+
+// following is a fetcher on the transport of hc that follows redirects.
+func following(cfg *Config, hc *http.Client, opts ClientOptions) *Fetcher {
+	follow := *hc
+	follow.CheckRedirect = nil
+	return &Fetcher{c: &Client{cfg: cfg, http: &follow, opts: opts}}
 }
 
 // Get fetches an absolute address. Every HTTP status is an answer; a

@@ -190,9 +190,9 @@ func (o *Ops) checkURI(ctx context.Context, uri string) *int {
 	}
 	ctx, cancel := context.WithTimeout(ctx, uriTimeout)
 	defer cancel()
-	status, err := o.Client.StatusOf(ctx, uri)
+	resp, err := o.Client.Outside().Get(ctx, uri, nil)
 	if err != nil {
 		return nil
 	}
-	return ptr(status)
+	return ptr(resp.Status)
 }

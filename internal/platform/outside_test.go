@@ -13,7 +13,7 @@ import (
 // An application's own address is asked through the stand's transport:
 // the extra CA of ELEMENT_CA_FILE is trusted there too, and redirects are
 // followed to the page that answers.
-func TestStatusOfUsesTheStandsTransport(t *testing.T) {
+func TestOutsideAddressesUseTheStandsTransport(t *testing.T) {
 	app := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/login" {
 			w.WriteHeader(http.StatusUnauthorized)
@@ -33,11 +33,11 @@ func TestStatusOfUsesTheStandsTransport(t *testing.T) {
 		return cl
 	}
 	ctx := context.Background()
-	status, err := newClient(writeCA(t, app.Certificate().Raw)).StatusOf(ctx, app.URL+"/apps/x")
-	if err != nil || status != http.StatusUnauthorized {
-		t.Fatalf("with the stand's CA: %d, %v; want 401 after the redirect", status, err)
+	resp, err := newClient(writeCA(t, app.Certificate().Raw)).Outside().Get(ctx, app.URL+"/apps/x", nil)
+	if err != nil || resp.Status != http.StatusUnauthorized {
+		t.Fatalf("with the stand's CA: %v, %v; want 401 after the redirect", resp, err)
 	}
-	if _, err := newClient("").StatusOf(ctx, app.URL+"/apps/x"); err == nil {
+	if _, err := newClient("").Outside().Get(ctx, app.URL+"/apps/x", nil); err == nil {
 		t.Fatal("without the stand's CA the address must not be trusted")
 	}
 }
