@@ -47,9 +47,11 @@ type app struct {
 	errMu       sync.Mutex // serialises stderr lines from concurrent progress
 	pendingMu   sync.Mutex
 	pendingText string
-	cacheOnce   sync.Once
-	cache       *clientcache.Cache
-	status      *statusLine
+	// interruptedAgain is closed by a second interrupt.
+	interruptedAgain chan struct{}
+	cacheOnce        sync.Once
+	cache            *clientcache.Cache
+	status           *statusLine
 }
 
 // Commands keep the order orderTree gives them (cobra would sort them).
@@ -200,9 +202,11 @@ func (a *app) run(args []string) int {
 // stopOnSignals is the context of a run: Ctrl-C, SIGTERM or SIGHUP (the
 // terminal closed, the SSH session dropped) stops it, and the command
 // cleans up what it made. A second signal tells what that cleanup still
-// has to do and how to finish it later; a third ends elemctl at once.
+// has to do and how to finish it later, and closes a.interruptedAgain (a
+// server stops waiting for its calls); a third ends elemctl at once.
 func (a *app) stopOnSignals() (context.Context, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
+	a.interruptedAgain = make(chan struct{})
 	signals := make(chan os.Signal, 3)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	done := make(chan struct{})
@@ -217,6 +221,9 @@ func (a *app) stopOnSignals() (context.Context, func()) {
 					continue
 				}
 				a.tellPending(count > 2)
+				if count == 2 {
+					close(a.interruptedAgain)
+				}
 				if count > 2 {
 					os.Exit(exitInterrupt)
 				}

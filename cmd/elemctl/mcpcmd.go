@@ -5,11 +5,9 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -113,9 +111,8 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 	if err != nil {
 		return &handlerError{err}
 	}
-	force := make(chan struct{})
 	httpSrv, err := srv.NewHTTP(mcp.HTTPOptions{
-		Token: tok.value, EnvDir: hf.envDir, TLSCertFile: hf.tlsCert, TLSKeyFile: hf.tlsKey, Force: force,
+		Token: tok.value, EnvDir: hf.envDir, TLSCertFile: hf.tlsCert, TLSKeyFile: hf.tlsKey, Force: a.interruptedAgain,
 	})
 	if err != nil {
 		return &handlerError{err}
@@ -139,8 +136,6 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 		answer.Set("env-dir", absFrom(wd, hf.envDir))
 	}
 
-	stopSignals := forceOnSecondSignal(force)
-	defer stopSignals()
 	served := make(chan error, 1)
 	go func() { served <- httpSrv.Serve(ctx, ln) }()
 	if err := a.printAnswer(answer); err != nil {
@@ -159,32 +154,6 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 		return &handlerError{err}
 	}
 	return nil
-}
-
-// forceOnSecondSignal closes force on the second SIGINT/SIGTERM (the first
-// one ends the command's context).
-func forceOnSecondSignal(force chan struct{}) (stop func()) {
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		seen := 0
-		for {
-			select {
-			case <-sigs:
-				if seen++; seen == 2 {
-					close(force)
-					return
-				}
-			case <-done:
-				return
-			}
-		}
-	}()
-	return func() {
-		signal.Stop(sigs)
-		close(done)
-	}
 }
 
 // mcpToken is the bearer token of the HTTP server and where it came from.

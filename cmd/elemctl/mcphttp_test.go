@@ -250,3 +250,54 @@ func TestMCPOverHTTPTokenRules(t *testing.T) {
 	}
 	p.interrupt(t)
 }
+
+// A second interrupt stops the HTTP server without waiting out the
+// cleanup of the calls the first one interrupted: the CLI's one signal
+// handler tells the server.
+func TestMCPOverHTTPSecondInterruptStopsWaiting(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("interrupting a child process needs a signal")
+	}
+	bin := buildBin(t, "cmd/elemctl")
+	dir := t.TempDir()
+	envFile := filepath.Join(dir, "stand.env")
+	// Ten times slower than the platform: the probe's application is
+	// still being created, and busy, when the call is interrupted.
+	startStandProcess(t, bin, "--seed", "demo", "--write-env", envFile, "--speed", "10")
+	env := append(os.Environ(), "ELEMCTL_NO_PLUGINS=1", "ELEMCTL_DATA_DIR="+filepath.Join(dir, "data"), "TMPDIR="+dir,
+		"ELEMCTL_LANG=en", "ELEMCTL_MCP_TOKEN=a-token-of-the-test-0123456789")
+	p := startMCPHTTP(t, bin, env, "--env-file", envFile, "mcp", "--http", "127.0.0.1:0")
+	url, _ := p.answer["url"].(string)
+	token := "a-token-of-the-test-0123456789"
+	res, _ := rpc(t, url, token, "", initializeRequest)
+	session := res.Header.Get("Mcp-Session-Id")
+	rpc(t, url, token, session, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	project, _ := filepath.Abs(filepath.Join("..", "..", "examples", "demo", "Acme", "Tasks"))
+	call, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"probe","arguments":{"project_dir":"`+project+`"}}}`))
+	call.Header.Set("Content-Type", "application/json")
+	call.Header.Set("Accept", "application/json, text/event-stream")
+	call.Header.Set("Authorization", "Bearer "+token)
+	call.Header.Set("Mcp-Session-Id", session)
+	go func() {
+		if res, err := http.DefaultClient.Do(call); err == nil {
+			io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+		}
+	}()
+	time.Sleep(2 * time.Second) // built and uploaded; the create takes minutes
+	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	select {
+	case err := <-p.done:
+		t.Fatalf("the server stopped at the first interrupt, not waiting for the probe's cleanup: %v\n%s", err, p.stderr.String())
+	default:
+	}
+	if err := p.interrupt(t); err == nil {
+		t.Logf("stopped: %s", p.stderr.String())
+	}
+	if log := p.stderr.String(); !strings.Contains(log, "elemctl is stopping") || !strings.Contains(log, "stopping without waiting") {
+		t.Errorf("the second interrupt is not acknowledged:\n%s", log)
+	}
+}

@@ -163,10 +163,12 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	cancelCalls()
 	wait, stopWaiting := context.WithTimeout(context.Background(), o.ShutdownGrace)
 	defer stopWaiting()
+	var forced atomic.Bool
 	if o.Force != nil {
 		go func() {
 			select {
 			case <-o.Force:
+				forced.Store(true)
 				stopWaiting()
 			case <-wait.Done():
 			}
@@ -174,7 +176,11 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	_ = t.streamable.Shutdown(wait)
 	if err := srv.Shutdown(wait); err != nil {
-		s.diagnostic(i18n.T("mcp.http.shutdown-timeout", "seconds", int(o.ShutdownGrace.Seconds())))
+		if forced.Load() {
+			s.diagnostic(i18n.T("mcp.http.shutdown-forced"))
+		} else {
+			s.diagnostic(i18n.T("mcp.http.shutdown-timeout", "seconds", int(o.ShutdownGrace.Seconds())))
+		}
 		srv.Close()
 	}
 	if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
