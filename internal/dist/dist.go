@@ -31,6 +31,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/atomicfile"
 )
 
 // Target is one platform of a release.
@@ -302,13 +304,7 @@ func releaseDocs(moduleDir string) ([]File, error) {
 
 // writeFile replaces a file through a temporary one, so an interrupted run
 // leaves no half archive under the final name.
-func writeFile(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
+func writeFile(path string, data []byte) error { return atomicfile.Write(path, data, 0o644) }
 
 // EntryTime is the modification time of archive entries: SOURCE_DATE_EPOCH
 // when set (the convention of reproducible builds), else the time of the

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/atomicfile"
+
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -277,7 +279,7 @@ func Install(o Options) (Result, error) {
 	} else if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return r, fileError("mcpinstall.write-failed", path, err)
 	}
-	if err := writeAtomic(target, out, mode); err != nil {
+	if err := atomicfile.Write(target, out, mode); err != nil {
 		return r, fileError("mcpinstall.write-failed", path, err)
 	}
 	r.Written = true
@@ -431,32 +433,4 @@ func backup(path string, data []byte, mode fs.FileMode, now time.Time) (string, 
 		}
 		return name, nil
 	}
-}
-
-// writeAtomic replaces a file through a temporary file in its directory,
-// so a client reading it meanwhile sees the old or the new text, never a
-// half.
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".elemctl-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cErr := tmp.Close(); err == nil {
-		err = cErr
-	}
-	if err == nil {
-		err = os.Chmod(name, mode)
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-	}
-	return err
 }

@@ -20,6 +20,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/atomicfile"
+
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 )
@@ -562,15 +564,7 @@ func (c *Client) writeTokenCache(tok string, exp time.Time) {
 		return
 	}
 	data, _ := json.Marshal(tokenCacheFile{Token: tok, Expires: float64(exp.UnixNano()) / 1e9})
-	tmp := fmt.Sprintf("%s.%d.tmp", p, os.Getpid())
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return
-	}
-	// WriteFile keeps the mode of an existing file; make sure it is private.
-	_ = os.Chmod(tmp, 0o600)
-	if os.Rename(tmp, p) != nil {
-		_ = os.Remove(tmp)
-	}
+	_ = atomicfile.Write(p, data, 0o600)
 }
 
 // readBody reads a whole answer, sizing the buffer from Content-Length so a

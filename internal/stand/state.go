@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/atomicfile"
 )
 
 // Space is a space of the installation.
@@ -412,31 +413,12 @@ func loadStateFile(path string) (*stateFile, error) {
 	return &f, nil
 }
 
-// saveStateFile writes the state atomically: a temporary file beside the
-// target, then a rename over it.
+// saveStateFile writes the state atomically. It holds the client secret:
+// it is the user's alone.
 func saveStateFile(path string, f stateFile) error {
 	data, err := json.Marshal(f)
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".stand-state-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return err
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
+	return atomicfile.Write(path, data, 0o600)
 }

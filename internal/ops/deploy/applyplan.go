@@ -2,12 +2,13 @@ package deploy
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/atomicfile"
 )
 
 // The platform says nothing about when an apply will end, and a poll that
@@ -267,11 +268,5 @@ func (h *applyHistory) record(key string, s applySample, now time.Time) {
 	if err := os.MkdirAll(filepath.Dir(h.path), 0o700); err != nil {
 		return
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp", h.path, os.Getpid())
-	if os.WriteFile(tmp, data, 0o600) != nil {
-		return
-	}
-	if os.Rename(tmp, h.path) != nil {
-		_ = os.Remove(tmp)
-	}
+	_ = atomicfile.Write(h.path, data, 0o600)
 }

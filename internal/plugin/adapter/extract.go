@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/elemctl/elemctl/internal/atomicfile"
+
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -236,11 +238,7 @@ func updateIndex(output, version string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp := file + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return nil, err
-	}
-	return idx, os.Rename(tmp, file)
+	return idx, atomicfile.Write(file, append(data, '\n'), 0o644)
 }
 
 func versionDirs(output string) []string {

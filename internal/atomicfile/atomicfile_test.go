@@ -1,0 +1,34 @@
+package atomicfile
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+func TestWriteReplacesWithTheModeAndLeavesNothingBeside(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "state.json")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(path, []byte("new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	st, _ := os.Stat(path)
+	if string(got) != "new" || runtime.GOOS != "windows" && st.Mode().Perm() != 0o600 {
+		t.Fatalf("%q %v", got, st.Mode())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("left beside it: %v", entries)
+	}
+	// A directory where the file should go: refused, nothing left behind.
+	if err := Write(dir, []byte("x"), 0o600); err == nil {
+		t.Fatal("a directory was replaced")
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(dir)); len(entries) != 1 {
+		t.Fatalf("left beside it: %v", entries)
+	}
+}
