@@ -123,7 +123,7 @@ func TestSelfUpdateBinary(t *testing.T) {
 		if int(h["pid"].(float64)) != server.pid() || !strings.HasSuffix(h["command"].(string), "--client-secret *** mcp") {
 			t.Fatalf("holder %v, want pid %d", h, server.pid())
 		}
-		if !strings.Contains(r.stderr, "processes still run the old version") {
+		if !strings.Contains(r.stderr, "processes still run elemctl") {
 			t.Fatalf("stderr %q", r.stderr)
 		}
 		if strings.Contains(r.stdout+r.stderr, secret) {
@@ -131,6 +131,27 @@ func TestSelfUpdateBinary(t *testing.T) {
 		}
 		if !server.running() {
 			t.Fatal("the server was stopped without --stop-holders")
+		}
+	})
+
+	t.Run("the advised repeat ends the old servers", func(t *testing.T) {
+		feed := newFeed(t)
+		exe := install(t)
+		server := startServer(t, exe, "mcp")
+		r := runBinary(t, exe, feed, "self-update")
+		r.wantCode(t, 0)
+		if !strings.Contains(r.stderr, "elemctl self-update --stop-holders") {
+			t.Fatalf("no command to stop the holders:\n%s", r.stderr)
+		}
+		r = runBinary(t, exe, feed, "self-update", "--stop-holders")
+		r.wantCode(t, 0)
+		answer := r.answer(t)
+		stopped := answer["stopped"].([]any)
+		if answer["updated"] != false || len(stopped) != 1 || int(stopped[0].(map[string]any)["pid"].(float64)) != server.pid() {
+			t.Fatalf("answer %v, want pid %d stopped", answer, server.pid())
+		}
+		if !server.waitExit(10 * time.Second) {
+			t.Fatal("the server still runs")
 		}
 	})
 

@@ -244,6 +244,50 @@ func TestRunStopsTheHoldersAsked(t *testing.T) {
 	}
 }
 
+// TestRunRepeatedStopsTheOldHolders: the run an update advised ("repeat
+// with --stop-holders") has nothing to update, yet stops the servers that
+// still run the replaced binary – and only those where the system tells
+// old from current.
+func TestRunRepeatedStopsTheOldHolders(t *testing.T) {
+	srv := updatetest.NewServer(t, packed(t, "1.1.0", script("1.1.0")))
+	for goos, want := range map[string][]int{"linux": {40}, "darwin": {40, 41}} {
+		t.Run(goos, func(t *testing.T) {
+			exe := installed(t, "1.1.0")
+			var stopped []int
+			var log []string
+			o := options(t, srv, exe, "1.1.0")
+			o.Stop, o.self, o.goos, o.goarch = StopServers, 50, goos, runtime.GOARCH
+			o.Log = func(s string) { log = append(log, s) }
+			oldExe := exe
+			if goos == "linux" {
+				oldExe += " (deleted)"
+			}
+			o.list = func() ([]process, error) {
+				return []process{
+					{PID: 40, PPID: 1, Exe: oldExe, Args: []string{"elemctl", "mcp"}},
+					{PID: 41, PPID: 1, Exe: exe, Args: []string{"elemctl", "lsp"}},
+					{PID: 50, PPID: 1, Exe: exe, Args: []string{"elemctl", "self-update", "--stop-holders"}},
+				}, nil
+			}
+			o.stop = func(pid int, _ time.Duration) error { stopped = append(stopped, pid); return nil }
+			res, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Updated || !slices.Equal(stopped, want) || len(res.Stopped) != len(want) || len(res.Holders) != 2-len(want) {
+				t.Fatalf("stopped %v, answer %+v", stopped, res)
+			}
+			if got := compact(t, res.Answer()); !strings.Contains(got, `"stopped":[{"pid":40`) {
+				t.Fatalf("answer %s", got)
+			}
+			if slices.ContainsFunc(log, func(s string) bool { return strings.Contains(s, "--stop-holders") }) {
+				t.Fatalf("it advises --stop-holders again: %q", log)
+			}
+			assertUntouched(t, exe, "1.1.0")
+		})
+	}
+}
+
 func TestRunFailsEarlyWhereItCannotWrite(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root writes anywhere")

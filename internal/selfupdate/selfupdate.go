@@ -167,12 +167,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	switch c := target.version.compare(cur); {
 	case c == 0:
 		o.log("selfupdate.up-to-date", "version", cur.text)
-		res.Holders = o.holders(exe)
+		o.settleHolders(res, exe)
 		return res, nil
 	case c < 0 && o.Want == "":
 		// No downgrade unless asked for by version.
 		o.log("selfupdate.newer-installed", "version", cur.text, "latest", target.version.text)
-		res.Holders = o.holders(exe)
+		o.settleHolders(res, exe)
 		return res, nil
 	}
 
@@ -198,8 +198,20 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	res.Updated, res.To = true, target.version.text
 	o.log("selfupdate.replaced", "from", cur.text, "to", target.version.text, "path", exe)
-	res.Stopped, res.Holders = o.stopHolders(exe)
+	res.Stopped, res.Holders = o.stopHolders(exe, false)
 	return res, nil
+}
+
+// settleHolders fills the holders of a run that changed nothing. With
+// --stop-holders it stops those that still run an older binary: the run
+// an earlier update advised ("repeat with --stop-holders") finds nothing
+// to update, but the old servers are still there to end.
+func (o *Options) settleHolders(res *Result, exe string) {
+	if o.Check || o.Stop == StopNone {
+		res.Holders = o.holders(exe)
+		return
+	}
+	res.Stopped, res.Holders = o.stopHolders(exe, true)
 }
 
 func (o *Options) defaults() {
@@ -395,32 +407,36 @@ func (o *Options) holders(exe string) []Holder {
 }
 
 // stopHolders ends the holders the stop mode names and returns them, with
-// the holders that still run the old binary.
-func (o *Options) stopHolders(exe string) (stopped, left []Holder) {
+// the holders that still run the binary. With onlyOld, a process known to
+// run the current file (not one an update replaced) is left running: it
+// would start again on the same version.
+func (o *Options) stopHolders(exe string, onlyOld bool) (stopped, left []Holder) {
 	procs, err := o.list()
 	if err != nil {
 		o.log("selfupdate.no-process-list", "error", err)
 		return nil, nil
 	}
+	// names are the holders of an old binary left running.
+	var names []string
 	for _, p := range holdersOf(procs, exe, o.self, o.goos) {
 		h := Holder{PID: p.PID, Command: commandText(p)}
-		if o.Stop == StopAll || (o.Stop == StopServers && isServer(p.Args)) {
-			if err := o.stop(p.PID, graceToStop); err != nil {
-				o.log("selfupdate.stop-failed", "pid", p.PID, "command", h.Command, "error", err)
-				left = append(left, h)
-				continue
-			}
-			o.log("selfupdate.stopped", "pid", p.PID, "command", h.Command)
-			stopped = append(stopped, h)
+		if onlyOld && runsCurrentFile(p.Exe, exe, o.goos) {
+			left = append(left, h)
 			continue
 		}
-		left = append(left, h)
-	}
-	if len(left) > 0 {
-		var names []string
-		for _, h := range left {
-			names = append(names, fmt.Sprintf("%d (%s)", h.PID, h.Command))
+		if o.Stop == StopAll || (o.Stop == StopServers && isServer(p.Args)) {
+			err := o.stop(p.PID, graceToStop)
+			if err == nil {
+				o.log("selfupdate.stopped", "pid", p.PID, "command", h.Command)
+				stopped = append(stopped, h)
+				continue
+			}
+			o.log("selfupdate.stop-failed", "pid", p.PID, "command", h.Command, "error", err)
 		}
+		left = append(left, h)
+		names = append(names, fmt.Sprintf("%d (%s)", h.PID, h.Command))
+	}
+	if len(names) > 0 {
 		o.log("selfupdate.still-held", "processes", strings.Join(names, ", "))
 	}
 	return stopped, left
