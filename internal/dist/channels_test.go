@@ -416,9 +416,9 @@ func runUnpacked(t *testing.T, files map[string]unpackedFile, manager, command s
 func TestScoopManifest(t *testing.T) {
 	var m struct {
 		Version, Description, Homepage, License, Bin string
-		Architecture                                  map[string]struct{ URL, Hash string }
-		Checkver                                      struct{ GitHub string }
-		Autoupdate                                    struct {
+		Architecture                                 map[string]struct{ URL, Hash string }
+		Checkver                                     struct{ GitHub string }
+		Autoupdate                                   struct {
 			Architecture map[string]struct{ URL string }
 			Hash         struct{ URL string }
 		}
