@@ -6,8 +6,8 @@ func init() { i18n.Register(messages) }
 
 var messages = []i18n.Message{
 	{Key: "selfupdate.help",
-		RU: "обновить elemctl до нового выпуска (архив выпуска проверяется по SHA256SUMS)",
-		EN: "update elemctl to a new release (the release archive is checked against SHA256SUMS)",
+		RU: "обновить elemctl до нового выпуска (архив проверяется по подписанному SHA256SUMS выпуска)",
+		EN: "update elemctl to a new release (the archive is checked against the release's signed SHA256SUMS)",
 	},
 	{Key: "selfupdate.flag.version",
 		RU: "поставить эту версию (и более старую); по умолчанию – новейший выпуск",
