@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 // linuxHost skips where the Linux packages cannot run.
@@ -635,7 +637,8 @@ func TestContainerDefinition(t *testing.T) {
 	cmd := exec.CommandContext(ctx, filepath.Join(dir, "container", "linux-"+runtime.GOARCH, "elemctl"), args...)
 	cmd.Env, cmd.Dir = userEnv(t), t.TempDir()
 	stdout, _ := cmd.StdoutPipe()
-	var errOut bytes.Buffer
+	// Read while the server runs.
+	var errOut testio.Buffer
 	cmd.Stderr = &errOut
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
