@@ -14,9 +14,12 @@ import (
 
 // The clients' configuration files are JSON, and some of them (VS Code's
 // mcp.json, Zed's settings.json) JSON with comments and trailing commas.
-// This file parses such a text keeping the byte range of every value, so an
-// edit replaces or inserts a few bytes and leaves every other byte – the
-// user's comments, layout and key order – as it was.
+// This file parses such a text (with jsonx's Lexer) keeping the byte range
+// of every value, so an edit replaces or inserts a few bytes and leaves
+// every other byte – the user's comments, layout and key order – as it was.
+// A JSON-with-comments patch library does not do that: its patch glues a
+// new member to the line of the one before, and its formatter rewrites the
+// whole file in its own style (tabs, aligned values, LF line breaks).
 
 // node is one value of the document and where it lies in the text.
 type node struct {
@@ -276,22 +279,21 @@ func (n *node) decode(src []byte) any {
 	return nil
 }
 
-// hasComment tells whether a node's text holds a comment (outside
-// strings).
+// hasComment tells whether a node's text holds a comment: in a document
+// that parsed, a slash outside a string opens one.
 func (n *node) hasComment(src []byte) bool {
-	text := src[n.start:n.end]
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '"':
-			for i++; i < len(text) && text[i] != '"'; i++ {
-				if text[i] == '\\' {
-					i++
-				}
-			}
+	l := jsonx.NewLexer(src[:n.end])
+	l.Seek(n.start)
+	for l.Rest() > 0 {
+		switch l.Peek() {
 		case '/':
-			if i+1 < len(text) && (text[i+1] == '/' || text[i+1] == '*') {
-				return true
+			return true
+		case '"':
+			if _, _, err := l.String(); err != nil {
+				return false
 			}
+		default:
+			l.Seek(l.Pos() + 1)
 		}
 	}
 	return false
