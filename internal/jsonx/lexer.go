@@ -169,22 +169,19 @@ func (l *Lexer) String() (raw []byte, escaped bool, err error) {
 const shortString = 48
 
 // controlAt is the offset of the first control character (below U+0020)
-// in b, or -1. It tests eight bytes in a few word operations: the high bit
-// of (w - 0x20 in each byte) &^ w marks a byte below 0x20 – and maybe a
-// byte after it, never one before, so the lowest mark is exact.
+// in b, or -1. It tests eight bytes at a time (see controlMarks), 32 at a
+// time while none is found.
 func controlAt(b []byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	marks := func(w uint64) uint64 { return (w - ones*0x20) &^ w & highs }
 	i := 0
 	for ; i+32 <= len(b); i += 32 {
-		c := b[i : i+32]
-		if marks(binary.LittleEndian.Uint64(c))|marks(binary.LittleEndian.Uint64(c[8:]))|
-			marks(binary.LittleEndian.Uint64(c[16:]))|marks(binary.LittleEndian.Uint64(c[24:])) != 0 {
+		c := b[i : i+32 : i+32]
+		if controlMarks(binary.LittleEndian.Uint64(c[0:8]))|controlMarks(binary.LittleEndian.Uint64(c[8:16]))|
+			controlMarks(binary.LittleEndian.Uint64(c[16:24]))|controlMarks(binary.LittleEndian.Uint64(c[24:32])) != 0 {
 			break
 		}
 	}
 	for ; i+8 <= len(b); i += 8 {
-		if found := marks(binary.LittleEndian.Uint64(b[i:])); found != 0 {
+		if found := controlMarks(binary.LittleEndian.Uint64(b[i:])); found != 0 {
 			return i + bits.TrailingZeros64(found)/8
 		}
 	}
@@ -194,6 +191,14 @@ func controlAt(b []byte) int {
 		}
 	}
 	return -1
+}
+
+// controlMarks sets the high bit of each byte below 0x20 in eight bytes
+// read little-endian – and maybe of a byte after such a one, never of a
+// byte before it, so the lowest mark is exact.
+func controlMarks(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return (w - ones*0x20) &^ w & highs
 }
 
 // Unquote decodes a string String read: raw is its text between the
