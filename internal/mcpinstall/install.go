@@ -22,6 +22,7 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/userdir"
 )
 
 // Clients, in the order help names them.
@@ -105,16 +106,8 @@ type env struct {
 }
 
 func (e env) home() (string, error) {
-	var h string
-	if e.goos == "windows" {
-		h = e.getenv("USERPROFILE")
-		if h == "" && e.getenv("HOMEDRIVE") != "" {
-			h = e.getenv("HOMEDRIVE") + e.getenv("HOMEPATH")
-		}
-	} else {
-		h = e.getenv("HOME")
-	}
-	if h == "" {
+	h, err := userdir.Home(e.getenv, e.goos)
+	if err != nil {
 		return "", platform.ConfigErrorf("mcpinstall.no-home")
 	}
 	return h, nil
