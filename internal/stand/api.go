@@ -16,6 +16,8 @@ type req struct {
 	now     time.Time
 	v21     bool // the request came under /v2.1
 	baseURL string
+	// plan is what the fault rules decided for the request.
+	plan *faultPlan
 }
 
 func (q *req) param(i int) string { return q.params[i] }
@@ -200,7 +202,7 @@ func (s *Stand) handleAPI(w http.ResponseWriter, r *http.Request) {
 	defer s.mu.Unlock()
 	// The clock is read under the lock so operations start in the order
 	// their requests were served.
-	q := &req{w: w, r: r, params: params, now: time.Now(), v21: v21, baseURL: base}
+	q := &req{w: w, r: r, params: params, now: time.Now(), v21: v21, baseURL: base, plan: planOf(r)}
 	s.settle(q.now)
 	found.h(s, q)
 	s.saveIfDirty()

@@ -7,11 +7,11 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/elemctl/elemctl/internal/stand"
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 func TestTokenNeedsBasicAuthAndIsJWTShaped(t *testing.T) {
@@ -287,28 +287,32 @@ func TestWrappedLists(t *testing.T) {
 }
 
 func TestRequestLogKeepsSecretsOut(t *testing.T) {
-	var mu sync.Mutex
-	var lines []string
-	s, c := start(t, stand.Options{ClientSecret: "very-secret-value", Logf: func(format string, args ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		lines = append(lines, fmt.Sprintf(format, args...))
-	}})
+	log := &testio.Buffer{}
+	s, c := start(t, stand.Options{ClientSecret: "very-secret-value", Log: log})
 	d := c.createDemo()
 	info := c.obj("POST", "/applications/"+d.AppID+"/actions/debug", nil)
 	c.must(200, "GET", "/applications", nil)
-	mu.Lock()
-	defer mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
 	if len(lines) < 3 {
 		t.Fatalf("log lines %q", lines)
 	}
-	all := strings.Join(lines, "\n")
+	all := log.String()
 	for _, secret := range []string{s.ClientSecret(), c.tok, info["debug-token"].(string)} {
 		if strings.Contains(all, secret) {
 			t.Fatalf("the log carries a secret: %q", all)
 		}
 	}
-	if !strings.Contains(all, "GET /console/api/v2/applications -> 200") {
+	found := false
+	for _, line := range lines {
+		var entry map[string]any
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
+			t.Fatalf("a log line is no JSON: %q", line)
+		}
+		if entry["method"] == "GET" && entry["path"] == "/console/api/v2/applications" && entry["status"] == 200.0 {
+			found = true
+		}
+	}
+	if !found {
 		t.Fatalf("log %q", all)
 	}
 }
