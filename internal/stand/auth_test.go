@@ -150,6 +150,9 @@ func TestUnknownMethodIs401Handler(t *testing.T) {
 			} `json:"error"`
 		}
 		json.Unmarshal(body, &m)
+		if method == "HEAD" {
+			return // no body to read
+		}
 		if m.Error.Code != 16 || m.Error.Status != "UNAUTHENTICATED" || m.Error.Message != want {
 			t.Fatalf("%s %s: %s", method, path, body)
 		}
@@ -158,6 +161,23 @@ func TestUnknownMethodIs401Handler(t *testing.T) {
 	check("PATCH", "/v2/applications", `Handler of HTTP request "[PATCH] /v2/applications" in application "console" not found.`)
 	// Only the extension methods live under 2.1.
 	check("GET", "/v2.1/applications", `Handler of HTTP request "[GET] /v2.1/applications" in application "console" not found.`)
+	// HEAD is no GET; the version alone, empty and dot segments and an
+	// escaped slash inside a segment name no handler either.
+	check("HEAD", "/v2/applications", "")
+	check("GET", "/v2", `Handler of HTTP request "[GET] /v2" in application "console" not found.`)
+	check("GET", "/v3/applications", `Handler of HTTP request "[GET] /v3/applications" in application "console" not found.`)
+	check("GET", "/v2/projects//assemblies", `Handler of HTTP request "[GET] /v2/projects//assemblies" in application "console" not found.`)
+	check("GET", "/v2/projects/./x", `Handler of HTTP request "[GET] /v2/projects/./x" in application "console" not found.`)
+	check("GET", "/v2/applications/a%2Fb", `Handler of HTTP request "[GET] /v2/applications/a%2Fb" in application "console" not found.`)
+	check("GET", "/v2/tasks/group-tasks", `Handler of HTTP request "[GET] /v2/tasks/group-tasks" in application "console" not found.`)
+	// A literal beside a wildcard: GET of the technology task's path is a
+	// task id that does not exist.
+	if st, body := c.do("GET", "/v2/tasks/group-tasks/update-applications-technology", nil); st != 404 || !strings.Contains(string(body), "not found") {
+		t.Fatalf("GET of the group-task creation path: HTTP %d %s", st, body)
+	}
+	// Slashes around the path after the version are forgiven.
+	c.must(200, "GET", "/v2/spaces/", nil)
+	c.must(200, "GET", "/v2//spaces", nil)
 
 	d := c.createDemo()
 	c.must(200, "GET", "/v2.1/applications/"+d.AppID+"/project", nil)

@@ -81,6 +81,8 @@ type Stand struct {
 	durations Durations
 	compat    map[string]bool
 	handler   http.Handler
+	// api routes the Console API (api.go).
+	api *http.ServeMux
 
 	mu sync.Mutex // guards everything below up to callsMu
 	st *state
@@ -200,6 +202,7 @@ func New(opts Options) (*Stand, error) {
 	if err := s.saveLocked(); err != nil {
 		return nil, err
 	}
+	s.api = s.apiRoutes()
 	s.handler = http.HandlerFunc(s.serve)
 	return s, nil
 }
