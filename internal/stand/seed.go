@@ -83,14 +83,14 @@ func (s *Stand) SeedDemo() (DemoInfo, error) {
 	sp := s.defaultSpace(now)
 	spec := ArchiveSpec{Vendor: DemoVendor, Name: DemoName, Descriptor: demoDescriptor, Files: demoFiles, Created: now}
 	spec.Version = DemoBase + "-1"
-	first, err := s.putWithoutProject(sp, MakeArchive(spec), now)
+	first, err := s.putWithoutProject(sp, spoolOf(MakeArchive(spec)), now)
 	if err != nil {
 		return DemoInfo{}, fmt.Errorf("stand: seeding the demo project: %w", err)
 	}
 	last := first
 	for _, v := range []string{"-2", "-3"} {
 		spec.Version = DemoBase + v
-		if last, err = s.putIntoProject(first.project.ID, MakeArchive(spec), "", now); err != nil {
+		if last, err = s.putIntoProject(first.project.ID, spoolOf(MakeArchive(spec)), "", now); err != nil {
 			return DemoInfo{}, fmt.Errorf("stand: seeding the demo builds: %w", err)
 		}
 	}
@@ -191,8 +191,8 @@ func (s *Stand) SeedApps(total, live int) error {
 		b = s.latestBuild(p.ID)
 	}
 	if b == nil {
-		up, err := s.putWithoutProject(sp, MakeArchive(ArchiveSpec{Vendor: "Acme", Name: "Bulk", Version: "1.0-1",
-			ID: bulkConfigurationID, Presentation: "Массовые приложения", Created: now}), now)
+		up, err := s.putWithoutProject(sp, spoolOf(MakeArchive(ArchiveSpec{Vendor: "Acme", Name: "Bulk", Version: "1.0-1",
+			ID: bulkConfigurationID, Presentation: "Массовые приложения", Created: now})), now)
 		if err != nil {
 			return fmt.Errorf("stand: seeding the bulk project: %w", err)
 		}
@@ -229,17 +229,24 @@ func (s *Stand) SeedBuilds(projectID string, n int) ([]string, error) {
 	}
 	var data []byte
 	if b := s.latestBuild(p.ID); b != nil {
-		data = b.Archive
+		if data, err = s.buildBytes(b); err != nil {
+			return nil, fmt.Errorf("stand: seeding builds: %w", err)
+		}
 	} else {
 		data = MakeArchive(ArchiveSpec{Vendor: p.Vendor, Name: p.Name, Version: "1.0-1", ID: p.ConfigurationID, Presentation: p.Presentation, Created: now})
 	}
-	a, err := s.readUpload(data)
+	body := spoolOf(data)
+	a, err := s.readUpload(body)
 	if err != nil {
 		return nil, fmt.Errorf("stand: seeding builds: %w", err)
 	}
 	ids := make([]string, 0, n)
 	for range n {
-		ids = append(ids, s.putParsedIntoProject(p, a, data, "", now).build.ID)
+		up, err := s.putParsedIntoProject(p, a, body, "", now)
+		if err != nil {
+			return ids, fmt.Errorf("stand: seeding builds: %w", err)
+		}
+		ids = append(ids, up.build.ID)
 	}
 	return ids, nil
 }

@@ -128,10 +128,10 @@ func TestSnapshotIsADeepCopy(t *testing.T) {
 		t.Fatalf("snapshot %d apps / %d spaces / %d tasks / %d lists", len(sn.Apps), len(sn.Spaces), len(sn.Tasks), len(sn.UserLists))
 	}
 	sn.Apps[0].UserLists[0] = "changed"
-	sn.Builds[0].Archive[0] = 'X'
+	sn.Apps[0].TokenAccess["x"] = true
 	sn.Projects[1].Counters["1.0"] = 99
 	again := s.Snapshot()
-	if again.Apps[0].UserLists[0] == "changed" || again.Builds[0].Archive[0] == 'X' || again.Projects[1].Counters["1.0"] == 99 {
+	if again.Apps[0].UserLists[0] == "changed" || again.Apps[0].TokenAccess["x"] || again.Projects[1].Counters["1.0"] == 99 {
 		t.Fatal("the snapshot shares memory with the stand")
 	}
 	_ = d
