@@ -289,3 +289,48 @@ func TestStateFileKeepsCredentialsAddressAndDemo(t *testing.T) {
 		t.Errorf("secret %q, want the one given last", kept.ClientSecret())
 	}
 }
+
+func TestEnsureAddsOnlyWhatIsMissing(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.json")
+	s, c := start(t, stand.Options{StateFile: state})
+	bulk, err := s.EnsureApps(5, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EnsureBuilds(bulk.ProjectID, 12); err != nil {
+		t.Fatal(err)
+	}
+	count := func() (live, deleted, builds int) {
+		for _, a := range c.list("/applications") {
+			if a["status"] == "Deleted" {
+				deleted++
+			} else {
+				live++
+			}
+		}
+		return live, deleted, len(c.versions(bulk.ProjectID))
+	}
+	if live, deleted, builds := count(); live != 5 || deleted != 20 || builds != 12 {
+		t.Fatalf("%d live, %d deleted applications, %d builds; want 5, 20, 12", live, deleted, builds)
+	}
+	// Asked again, on a restarted stand too: nothing twice; more adds the rest.
+	s.Close()
+	s, c = start(t, stand.Options{StateFile: state})
+	c.s = s
+	again, err := s.EnsureApps(5, 25)
+	if err != nil || again != bulk {
+		t.Fatalf("the bulk project after a restart: %+v %v, was %+v", again, err, bulk)
+	}
+	if err := s.EnsureBuilds(bulk.ProjectID, 10); err != nil {
+		t.Fatal(err)
+	}
+	if live, deleted, builds := count(); live != 5 || deleted != 25 || builds != 12 {
+		t.Fatalf("%d live, %d deleted applications, %d builds; want 5, 25, 12", live, deleted, builds)
+	}
+	if _, err := s.EnsureApps(-1, 0); err == nil {
+		t.Fatal("a negative count must be refused")
+	}
+	if err := s.EnsureBuilds("nope", 1); err == nil {
+		t.Fatal("builds of an unknown project must be refused")
+	}
+}
