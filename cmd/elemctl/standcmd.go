@@ -90,9 +90,11 @@ func (a *app) standCommand() *cobra.Command {
 				bulk = &info
 			}
 			if builds > 0 {
-				project := bulk.ProjectID
+				var project string
 				if demo != nil {
 					project = demo.ProjectID
+				} else {
+					project = bulk.ProjectID
 				}
 				if err := s.EnsureBuilds(project, builds); err != nil {
 					return &handlerError{err}

@@ -456,4 +456,15 @@ func TestStandCommandLogsToStderrAndSeedsTheBulkProject(t *testing.T) {
 	if env, _ := os.ReadFile(envFile); !strings.Contains(string(env), "ELEMENT_PROJECT_ID="+bulk) {
 		t.Errorf("the .env names the bulk project: %s", env)
 	}
+
+	// With the demo the builds go to its project, and no bulk project is made.
+	demo, _ := startStandProcess(t, bin, "--seed", "demo", "--builds", "5")
+	if demo["bulk-project-id"] != nil {
+		t.Errorf("a bulk project without --apps: %v", demo)
+	}
+	api = newStandAPI(t, demo)
+	if _, builds := api.call("GET", "/projects/"+demo["project-id"].(string)+"/assemblies", nil); len(builds.([]any)) != 5 {
+		t.Fatalf("builds of the demo project: %v", builds)
+	}
+	stopStand(t, demo)
 }
