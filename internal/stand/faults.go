@@ -170,7 +170,7 @@ type faultPlan struct {
 
 func (p *faultPlan) fired() string { return strings.Join(p.rules, ", ") }
 
-// Validate reports the first problem of a rule; where names the rule.
+// validate reports the first problem of a rule; where names the rule.
 func (f Fault) validate(where string) error {
 	bad := func(field, format string, args ...any) error {
 		return fmt.Errorf("stand: fault %s: %s: %s", where, field, fmt.Sprintf(format, args...))
