@@ -198,6 +198,7 @@ func TestHandlerServedElsewhereAndConcurrently(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close() // its store of archives goes with it
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
 	c := &client{t: t, s: s, base: srv.URL, plain: (&client{}).plainClient()}
