@@ -47,8 +47,10 @@ e2e: build
 demo: build
 	./scripts/demo.sh
 
+# BEFORE=REV (a git revision, e.g. main) runs REV's binary beside this
+# tree's in the benchmarks that compare, and adds its column to the table.
 bench: build
-	$(GO) run ./internal/benchtable
+	$(GO) run ./internal/benchtable $(if $(BEFORE),-before '$(BEFORE)')
 
 # The release in dist/: every platform's archive, Python wheel, npm package,
 # .deb and .rpm, SHA256SUMS signed with ELEMCTL_SIGNING_KEY (refused without

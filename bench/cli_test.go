@@ -52,15 +52,3 @@ func BenchmarkEmptyGoProgram(b *testing.B) {
 	b.ResetTimer()
 	b.ReportMetric(medianSample(b, startSamples, time.Millisecond, run), "ms")
 }
-
-// BenchmarkAppsListBrief5000: `apps list --brief` over 5,000 applications of
-// which 500 are live, end to end (target ≤ 150 ms).
-//
-// The stand: elemctl stand --apps 500 --deleted-apps 4500
-func BenchmarkAppsListBrief5000(b *testing.B) {
-	s := benchStand(b, "--apps", "500", "--deleted-apps", "4500")
-	env := standEnv(b, s)
-	runTimed(b, env, "apps", "list", "--brief") // token into the cache
-	b.ResetTimer()
-	reportMedian(b, "ms", 150, time.Millisecond, func() time.Duration { return runTimed(b, env, "apps", "list", "--brief") })
-}

@@ -57,8 +57,10 @@ func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binary.dir != "" {
-		os.RemoveAll(binary.dir)
+	for _, dir := range []string{binary.dir, floor.dir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }
@@ -133,8 +135,9 @@ func stopStandProcess(cmd *exec.Cmd) {
 	}
 }
 
-// get reads a list of the stand's Console API with a token of its own.
-func (s *standProcess) get(b testing.TB, path string) []map[string]any {
+// token is a bearer token of the stand's own, as the token endpoint gives
+// it to any client.
+func (s *standProcess) token(b testing.TB) string {
 	b.Helper()
 	req, _ := http.NewRequest("POST", s.URL+"/console/sys/token", strings.NewReader("grant_type=client_credentials"))
 	req.SetBasicAuth(s.ClientID, s.ClientSecret)
@@ -145,8 +148,14 @@ func (s *standProcess) get(b testing.TB, path string) []map[string]any {
 	if err := fetchJSON(req, &token); err != nil {
 		b.Fatal(err)
 	}
-	req, _ = http.NewRequest("GET", s.URL+"/console/api/v2"+path, nil)
-	req.Header.Set("Authorization", "Bearer "+token.IDToken)
+	return token.IDToken
+}
+
+// get reads a list of the stand's Console API with a token of its own.
+func (s *standProcess) get(b testing.TB, path string) []map[string]any {
+	b.Helper()
+	req, _ := http.NewRequest("GET", s.URL+"/console/api/v2"+path, nil)
+	req.Header.Set("Authorization", "Bearer "+s.token(b))
 	var out []map[string]any
 	if err := fetchJSON(req, &out); err != nil {
 		b.Fatal(err)

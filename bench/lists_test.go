@@ -1,0 +1,117 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// listSizes are the numbers of cards the long-list figures are taken at.
+var listSizes = []int{5000, 50000}
+
+// BenchmarkAppsListBriefLong: `apps list --brief` over 5,000 and 50,000
+// applications of which a tenth are live (the platform keeps listing
+// deleted ones, so a long list is mostly tombstones), end to end, beside
+// the floor: a plain GET of the same list that reads it and keeps nothing.
+//
+// The stand: elemctl stand --apps 5000 --deleted-apps 45000
+//
+// Figures (see listFigures): ms beside floor-ms, x-floor (target ≤ 1.5),
+// answer-MB, rss-MB and rss-x-answer (target ≤ 1.5).
+func BenchmarkAppsListBriefLong(b *testing.B) {
+	for _, n := range listSizes {
+		b.Run(fmt.Sprintf("cards=%d", n), func(b *testing.B) {
+			s := benchStand(b, "--apps", fmt.Sprint(n/10), "--deleted-apps", fmt.Sprint(n-n/10))
+			listFigures(b, s, "/applications", n, "apps", "list", "--brief")
+		})
+	}
+}
+
+// BenchmarkBuildsListLong: `builds list` (the newest ten builds, as the
+// command shows by default, with the summary line over all of them) of a
+// project of 5,000 and 50,000 builds, beside the floor.
+//
+// The stand: elemctl stand --seed demo --builds 50000
+func BenchmarkBuildsListLong(b *testing.B) {
+	for _, n := range listSizes {
+		b.Run(fmt.Sprintf("builds=%d", n), func(b *testing.B) {
+			s := benchStand(b, "--seed", "demo", "--builds", fmt.Sprint(n))
+			listFigures(b, s, "/projects/"+s.ProjectID+"/assemblies", n, "builds", "list", "--project-id", s.ProjectID)
+		})
+	}
+}
+
+// listFigures times a list command against the floor, the plain GET of
+// path, in turn, and reports for each binary (before- for the earlier one)
+//
+//	ms            the median wall time of the command, with target ≤ 1.5 ×
+//	              floor-ms
+//	floor-ms      the median wall time of the plain GET
+//	x-floor       ms / floor-ms (target ≤ 1.5)
+//	answer-MB     the size of the list as the platform sends it
+//	rss-MB        the command's peak resident memory (median)
+//	base-rss-MB   the same for a command that reads a small answer
+//	              (spaces list): the process's own share
+//	rss-x-answer  (rss-MB − base-rss-MB) / answer-MB: what the list
+//	              costs in memory, per byte of answer (target ≤ 1.5)
+func listFigures(b *testing.B, s *standProcess, path string, cards int, args ...string) {
+	env := standEnv(b, s)
+	url := s.URL + "/console/api/v2" + path
+	floorEnv := append(os.Environ(), "FLOOR_TOKEN="+s.token(b))
+	floorRun := func() (measured, int64) {
+		cmd := exec.Command(floorBinary(b), url)
+		cmd.Env = floorEnv
+		var out strings.Builder
+		cmd.Stdout = &out
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			b.Fatalf("the floor GET: %v", err)
+		}
+		m := measured{wall: time.Since(start), rssKB: peakRSSKB(cmd.ProcessState)}
+		size, _ := strconv.ParseInt(strings.TrimSpace(out.String()), 10, 64)
+		return m, size
+	}
+	_, size := floorRun()
+	cs := clients(b)
+	for _, c := range cs {
+		runMeasured(b, c.path, env, args...) // the token into the cache, the page cache warm
+	}
+	var floors []float64
+	walls := make([][]float64, len(cs))
+	rss := make([][]float64, len(cs))
+	base := make([][]float64, len(cs))
+	// b.Loop runs the benchmark function once: the stand is not set up
+	// again for a ramp-up.
+	for b.Loop() {
+		f, _ := floorRun()
+		floors = append(floors, f.ms())
+		for k, c := range cs {
+			m := runMeasured(b, c.path, env, args...)
+			walls[k] = append(walls[k], m.ms())
+			rss[k] = append(rss[k], m.rssMiB())
+			base[k] = append(base[k], runMeasured(b, c.path, env, "spaces", "list").rssMiB())
+		}
+	}
+	answerMB := float64(size) / (1 << 20)
+	floorMS := median(floors)
+	b.ReportMetric(floorMS, "floor-ms")
+	b.ReportMetric(answerMB, "answer-MB")
+	b.ReportMetric(float64(cards), "cards")
+	for k, c := range cs {
+		ms := median(walls[k])
+		b.ReportMetric(ms, c.prefix+"ms")
+		b.ReportMetric(ms/floorMS, c.prefix+"x-floor")
+		if r := median(rss[k]); r > 0 {
+			b.ReportMetric(r, c.prefix+"rss-MB")
+			b.ReportMetric(median(base[k]), c.prefix+"base-rss-MB")
+			b.ReportMetric((r-median(base[k]))/answerMB, c.prefix+"rss-x-answer")
+		}
+	}
+	b.ReportMetric(1.5*floorMS, "target-ms")
+	b.ReportMetric(1.5, "target-x-floor")
+	b.ReportMetric(1.5, "target-rss-x-answer")
+}

@@ -1,0 +1,266 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// applyCase is one apply length of the verdict sweep and the stand speed
+// it is measured at.
+type applyCase struct {
+	apply time.Duration
+	// speed scales the stand's durations and, through ELEMCTL_POLL_SCALE,
+	// every pause of elemctl's wait alike, so the wait's schedule is the
+	// one a real apply of that length gets; 1 is real time.
+	speed float64
+}
+
+// applySweep: applies of 2, 5, 12 and 30 s in real time; the 60 s apply
+// at a quarter speed (15 s). Scaling the stand and the poll pauses by the
+// same factor keeps the schedule and the count of reads exactly those of
+// the real length; what does not scale – the time a request takes, the
+// deploy's own work after the wait – is then counted four times over in
+// the wait's part of the latency (it is divided by the speed), so the
+// scaled figure errs on the slow side, never the flattering one.
+var applySweep = []applyCase{
+	{2 * time.Second, 1}, {5 * time.Second, 1}, {12 * time.Second, 1}, {30 * time.Second, 1}, {60 * time.Second, 0.25},
+}
+
+// laterDeploys is how many deploys after the second are measured (the
+// median and the worst of them are reported): at most this many, fewer
+// when -benchtime asks for fewer, so the sweep's real-time applies keep
+// make bench within minutes.
+const laterDeploys = 3
+
+// BenchmarkDeployVerdictLatency: how long after the platform finished an
+// apply the deploy's verdict is out, on the first, the second and later
+// deploys of an application, for applies of 2, 5, 12, 30 and 60 s, and how
+// many times the wait read the application's card meanwhile.
+//
+// Each apply length has a stand of its own (one per binary when comparing):
+//
+//	elemctl stand --seed demo --apply-time 30s --log requests.jsonl
+//	elemctl stand --seed demo --apply-time 60s --speed 0.25 --log requests.jsonl
+//
+// and a second application of the demo project, created from its newest
+// build and never applied to. Then, in this order:
+//
+//	cold    a deploy to the demo application: nothing on the stand or on
+//	        the machine has ever applied a build, so nothing tells how
+//	        long an apply takes (no target)
+//	first   a deploy to the new application from a machine that never
+//	        deployed (an empty data directory): its first apply ever
+//	second  the same application and machine again
+//	later   laterDeploys more
+//
+// Figures (the latency runs from the end of the apply, as the stand's task
+// records it, to the exit of elemctl with its report):
+//
+//	first-ms, second-ms   the latency of the first and the second deploy
+//	ms, worst-ms          the median and the worst of the later deploys
+//	worst-all-ms          the worst of first, second and later (≤ 500)
+//	first-reads, second-reads, reads   card reads of the wait, from the
+//	                      apply to the read that saw it end; the target is
+//	                      what a poll every 10 s reads over the same apply
+//	worst-reads           the most of first, second and later
+//	requests              every request of a later deploy (median), with
+//	                      first-requests beside it
+//	cold-ms, cold-reads   the cold deploy
+func BenchmarkDeployVerdictLatency(b *testing.B) {
+	for _, ac := range applySweep {
+		b.Run(fmt.Sprintf("apply=%v", ac.apply), func(b *testing.B) {
+			cs := clients(b)
+			runs := make([]*verdictRun, len(cs))
+			for k, c := range cs {
+				runs[k] = newVerdictRun(b, c, ac)
+			}
+			// Interleaved: each step of one binary, then the same step of
+			// the other, so both meet the same moments of the machine.
+			for _, r := range runs {
+				r.cold = r.deploy(b, r.demoEnv, r.demoProject, r.stand.AppID)
+			}
+			for _, r := range runs {
+				r.first = r.deploy(b, r.newEnv, r.newProject, r.newAppID)
+			}
+			for _, r := range runs {
+				r.second = r.deploy(b, r.newEnv, r.newProject, r.newAppID)
+			}
+			// b.Loop runs the benchmark function once: the stands and the
+			// deploys above are not repeated for a ramp-up.
+			for i := 0; b.Loop(); i++ {
+				if i >= laterDeploys {
+					continue
+				}
+				for _, r := range runs {
+					r.later = append(r.later, r.deploy(b, r.newEnv, r.newProject, r.newAppID))
+				}
+			}
+			for _, r := range runs {
+				r.report(b)
+			}
+			budget := float64(tenSecondPollReads(ac.apply))
+			b.ReportMetric(500, "target-worst-all-ms")
+			b.ReportMetric(budget, "target-reads")
+			b.ReportMetric(budget, "target-first-reads")
+			b.ReportMetric(budget, "target-second-reads")
+			b.ReportMetric(budget, "target-worst-reads")
+		})
+	}
+}
+
+// tenSecondPollReads is what a poll every 10 s reads over an apply of
+// length d: at its start and every 10 s until the first read after the
+// end.
+func tenSecondPollReads(d time.Duration) int {
+	return int(math.Ceil(d.Seconds()/10)) + 1
+}
+
+// verdictRun is one binary's stand and deploys of one apply length.
+type verdictRun struct {
+	client client
+	ac     applyCase
+	stand  *standProcess
+	// The demo application's deploys (cold) and the new application's
+	// (first, second, later) come from different machines: different
+	// data directories.
+	demoEnv, newEnv         []string
+	demoProject, newProject string
+	newAppID                string
+
+	cold, first, second verdict
+	later               []verdict
+}
+
+func newVerdictRun(b *testing.B, c client, ac applyCase) *verdictRun {
+	args := []string{"--seed", "demo", "--apply-time", ac.apply.String(), "--log", filepath.Join(b.TempDir(), "requests.jsonl")}
+	args = append(args, "--speed", fmt.Sprint(ac.speed))
+	s := benchStand(b, args...)
+	r := &verdictRun{client: c, ac: ac, stand: s, demoProject: copyDemo(b), newProject: copyDemo(b)}
+	scale := []string{}
+	if ac.speed != 1 {
+		scale = append(scale, fmt.Sprintf("ELEMCTL_POLL_SCALE=%g", ac.speed))
+	}
+	r.demoEnv = append(append(standEnv(b, s), "ELEMENT_APP_ID="+s.AppID, "ELEMENT_PROJECT_ID="+s.ProjectID), scale...)
+	base := standEnv(b, s)
+	// The new application is made by this tree's binary whatever binary
+	// is measured: the stand each one meets is the same.
+	cmd := exec.Command(elemctlBinary(b), "apps", "create", "verdict-new", "--latest-build", "--wait", "--json",
+		"--project-id", s.ProjectID)
+	cmd.Env = base
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("apps create: %v\n%s", err, out)
+	}
+	var card struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(out, &card); err != nil || card.ID == "" {
+		b.Fatalf("apps create printed %q: %v", out, err)
+	}
+	r.newAppID = card.ID
+	r.newEnv = append(append(standEnv(b, s), "ELEMENT_APP_ID="+card.ID, "ELEMENT_PROJECT_ID="+s.ProjectID), scale...)
+	return r
+}
+
+func (r *verdictRun) report(b *testing.B) {
+	p := r.client.prefix
+	var later, laterReads, laterRequests []float64
+	for _, v := range r.later {
+		later = append(later, v.latencyMS)
+		laterReads = append(laterReads, float64(v.reads))
+		laterRequests = append(laterRequests, float64(v.requests))
+	}
+	all := append([]float64{r.first.latencyMS, r.second.latencyMS}, later...)
+	allReads := append([]float64{float64(r.first.reads), float64(r.second.reads)}, laterReads...)
+	b.ReportMetric(r.first.latencyMS, p+"first-ms")
+	b.ReportMetric(r.second.latencyMS, p+"second-ms")
+	b.ReportMetric(median(later), p+"ms")
+	b.ReportMetric(slices.Max(later), p+"worst-ms")
+	b.ReportMetric(slices.Max(all), p+"worst-all-ms")
+	b.ReportMetric(float64(r.first.reads), p+"first-reads")
+	b.ReportMetric(float64(r.second.reads), p+"second-reads")
+	b.ReportMetric(median(laterReads), p+"reads")
+	b.ReportMetric(slices.Max(allReads), p+"worst-reads")
+	b.ReportMetric(float64(r.first.requests), p+"first-requests")
+	b.ReportMetric(median(laterRequests), p+"requests")
+	b.ReportMetric(r.cold.latencyMS, p+"cold-ms")
+	b.ReportMetric(float64(r.cold.reads), p+"cold-reads")
+}
+
+// verdict is one deploy as the stand saw it.
+type verdict struct {
+	latencyMS float64
+	// reads are the card reads from the apply to the one that saw its
+	// end; requests all requests of the deploy.
+	reads, requests int
+}
+
+// deploy deploys once and measures, from the stand's request log and
+// its record of the apply's task, the latency of the verdict and the
+// reads of the wait.
+func (r *verdictRun) deploy(b *testing.B, env []string, project, appID string) verdict {
+	b.Helper()
+	s := r.stand
+	from := len(requestLog(b, s))
+	cmd := exec.Command(r.client.path, "deploy", "--project-dir", project, "--quiet")
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	exit := time.Now()
+	if err != nil {
+		b.Fatalf("deploy: %v\n%s", err, out)
+	}
+	ended := applyEnd(b, s, appID)
+	card := "/console/api/v2/applications/" + appID
+	var applied, seen time.Time
+	v := verdict{}
+	for _, c := range requestLog(b, s)[from:] {
+		v.requests++
+		switch {
+		case c.Method == "POST" && c.Path == card+"/project/update":
+			applied = c.At
+		case c.Method == "GET" && c.Path == card && !applied.IsZero() && seen.IsZero():
+			v.reads++
+			// The task's end is given to the millisecond: a read within
+			// that millisecond may still have found the apply running.
+			if c.At.After(ended.Add(time.Millisecond)) {
+				seen = c.At
+			}
+		}
+	}
+	if applied.IsZero() || seen.IsZero() {
+		b.Fatalf("the stand saw no apply or no card read after its end (%v)", ended)
+	}
+	wait := float64(seen.Sub(ended)) / r.ac.speed
+	tail := float64(exit.Sub(seen))
+	v.latencyMS = (wait + tail) / float64(time.Millisecond)
+	return v
+}
+
+// applyEnd is the end of the newest apply of appID, as the stand's task
+// list records it.
+func applyEnd(b *testing.B, s *standProcess, appID string) time.Time {
+	var end time.Time
+	for _, t := range s.get(b, "/tasks/application-tasks") {
+		if t["application-id"] != appID || t["operation-type"] != "UpdateApplication" {
+			continue
+		}
+		text, _ := t["end-date"].(string)
+		at, err := time.Parse(time.RFC3339Nano, text)
+		if err != nil {
+			b.Fatalf("an apply's task without an end: %v", t)
+		}
+		if at.After(end) {
+			end = at
+		}
+	}
+	if end.IsZero() {
+		b.Fatal("the stand recorded no apply")
+	}
+	return end
+}
