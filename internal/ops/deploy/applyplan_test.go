@@ -2,7 +2,9 @@ package deploy
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,19 +14,25 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
 // applyStand is a Console API whose application is Updating until a time
 // of the fake clock and Running from then on: an apply of known length in
-// stand time.
+// stand time. Its task list is tasks; with stamps, the card's
+// date-updated and the apply's task carry the apply's start and end.
 type applyStand struct {
-	clock *FakeClock
-	mu    sync.Mutex
-	end   time.Time
-	reads int
-	seen  time.Time // the first read that found the apply over
+	clock  *FakeClock
+	mu     sync.Mutex
+	start  time.Time
+	end    time.Time
+	tasks  []map[string]any
+	stamps bool
+	reads  int
+	lists  int       // reads of the task list
+	seen   time.Time // the first read that found the apply over
 }
 
 func (s *applyStand) serve(w http.ResponseWriter, r *http.Request) {
@@ -33,30 +41,46 @@ func (s *applyStand) serve(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.URL.Path == "/console/sys/token":
 		w.Write([]byte(`{"id_token":"test-token"}`))
+	case r.Method == http.MethodGet && r.URL.Path == "/console/api/v2/tasks/application-tasks":
+		s.lists++
+		tasks := append([]map[string]any{}, s.tasks...)
+		if s.stamps {
+			task := map[string]any{"id": "t-now", "application-id": "app-1", "operation-type": "UpdateApplication",
+				"status": "InProgress", "start-date": stamp(s.start)}
+			if !s.clock.Now().Before(s.end) {
+				task["status"], task["end-date"] = "Completed", stamp(s.end)
+			}
+			tasks = append(tasks, task)
+		}
+		json.NewEncoder(w).Encode(tasks)
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/console/api/v2/applications/"):
 		s.reads++
-		status := "Updating"
+		status, updated := "Updating", s.start
 		if now := s.clock.Now(); !now.Before(s.end) {
-			status = "Running"
+			status, updated = "Running", s.end
 			if s.seen.IsZero() {
 				s.seen = now
 			}
 		}
-		fmt.Fprintf(w, `{"id":"app-1","status":%q,"uri":"https://host/app"}`, status)
+		fmt.Fprintf(w, `{"id":"app-1","status":%q,"uri":"https://host/app","date-updated":%q,"project":{"id":"p-1"}}`, status, stamp(updated))
 	default:
 		http.NotFound(w, r)
 	}
 }
 
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
 // applyRun is one apply wait: its card reads and how long after the end
 // of the apply the wait saw it.
 type applyRun struct {
-	reads   int
-	latency time.Duration
-	sample  applySample
+	reads, lists int
+	latency      time.Duration
+	sample       applySample
+	source       string
 }
 
-// waitApply waits for an apply of length d with the history samples.
+// waitApply waits for an apply of length d with the forecast the samples
+// give.
 func waitApply(t *testing.T, d time.Duration, samples []applySample) applyRun {
 	t.Helper()
 	return waitApplyWith(t, DefaultPolicy, d, samples)
@@ -64,30 +88,45 @@ func waitApply(t *testing.T, d time.Duration, samples []applySample) applyRun {
 
 func waitApplyWith(t *testing.T, policy PollPolicy, d time.Duration, samples []applySample) applyRun {
 	t.Helper()
+	f, ok := forecastOf(samples, sourceApplication)
+	return runApplyWait(t, policy, d, func(*Ops, *applyStand) (applyForecast, bool) { return f, ok })
+}
+
+// runApplyWait waits for an apply of length d on the fake clock; the
+// forecast is made once the stand is up (it may read it).
+func runApplyWait(t *testing.T, policy PollPolicy, d time.Duration, forecast func(*Ops, *applyStand) (applyForecast, bool)) applyRun {
+	t.Helper()
 	clock := NewFakeClock(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
-	s := &applyStand{clock: clock, end: clock.Now().Add(d)}
+	s := &applyStand{clock: clock, start: clock.Now(), end: clock.Now().Add(d)}
 	srv := httptest.NewServer(http.HandlerFunc(s.serve))
 	defer srv.Close()
-	cl, err := platform.NewClient(&platform.Config{BaseURL: srv.URL, ClientID: "id", ClientSecret: "secret",
+	o := &Ops{Client: fakeStandClient(t, srv.URL), Clock: clock, Poll: policy}
+	f, ok := forecast(o, s)
+	plan := newApplyPlan(f, ok, policy)
+	plan.begin(clock.Now())
+	if _, err := o.wait(context.Background(), "app-1", GoalStable, 300*time.Second, time.Time{}, plan); err != nil {
+		t.Fatal(err)
+	}
+	sample, measured := plan.sample()
+	if !measured {
+		t.Fatal("the wait measured nothing")
+	}
+	return applyRun{reads: s.reads, lists: s.lists, latency: s.seen.Sub(s.end), sample: sample, source: f.source}
+}
+
+func fakeStandClient(t *testing.T, url string) *platform.Client {
+	t.Helper()
+	cl, err := platform.NewClient(&platform.Config{BaseURL: url, ClientID: "id", ClientSecret: "secret",
 		TLSVerify: true, NoProxy: true, Timeout: 5 * time.Second}, platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
-	o := &Ops{Client: cl, Clock: clock, Poll: policy}
-	plan := newApplyPlan(samples, policy)
-	if _, err := o.wait(context.Background(), "app-1", GoalStable, 300*time.Second, time.Time{}, plan); err != nil {
-		t.Fatal(err)
-	}
-	sample, ok := plan.sample()
-	if !ok {
-		t.Fatal("the wait measured nothing")
-	}
-	return applyRun{reads: s.reads, latency: s.seen.Sub(s.end), sample: sample}
+	t.Cleanup(cl.Close)
+	return cl
 }
 
-// todayReads is what the plain backoff costs for an apply of length d.
-func todayReads(d time.Duration) int {
+// backoffReads is what the plain backoff costs for an apply of length d.
+func backoffReads(d time.Duration) int {
 	b := DefaultPolicy.Start()
 	n := 1
 	for at := time.Duration(0); at < d; at += b.Next() {
@@ -96,139 +135,298 @@ func todayReads(d time.Duration) int {
 	return n
 }
 
-// With the application's history, the end of an apply of any length from
-// 2 to 30 s (stand time) is seen within half a second, with no more card
-// reads than the backoff makes for the same apply (two more at most for
-// applies under 3.5 s, where it polls densely anyway), and at most its 13
-// over a 30 s apply. Without history the wait is the backoff itself.
-func TestApplyWaitWithHistorySeesTheEndWithinHalfASecond(t *testing.T) {
-	if n := todayReads(30 * time.Second); n != 13 {
-		t.Fatalf("the backoff makes %d reads over a 30 s apply; the bounds below assume 13", n)
-	}
-	worst, fewer := time.Duration(0), 0
-	for d := 2 * time.Second; d <= 30*time.Second; d += 250 * time.Millisecond {
-		cold := waitApply(t, d, nil)
-		if cold.reads != todayReads(d) {
-			t.Fatalf("%v without history: %d reads, the backoff makes %d", d, cold.reads, todayReads(d))
+// tenSecondPollReads is what a poll every 10 s reads over an apply of
+// length d (at its start, and every 10 s until it sees the end): the
+// budget of a wait with a forecast.
+func tenSecondPollReads(d time.Duration) int { return int(math.Ceil(d.Seconds()/10)) + 1 }
+
+// With a forecast as the platform's stamps give it (to the millisecond, or
+// off by up to a fifth of a second either way), the end of an apply of any
+// length from 2 to 60 s is seen within half a second, with no more card
+// reads than a poll every 10 s makes over the same apply. Without a
+// forecast the wait is the backoff itself.
+func TestApplyWaitWithAForecastSeesTheEndWithinHalfASecond(t *testing.T) {
+	worst, most := time.Duration(0), 0
+	for d := 2 * time.Second; d <= 60*time.Second; d += 250 * time.Millisecond {
+		if d < 31*time.Second {
+			if cold := waitApply(t, d, nil); cold.reads != backoffReads(d) {
+				t.Fatalf("%v without a forecast: %d reads, the backoff makes %d", d, cold.reads, backoffReads(d))
+			}
 		}
-		// The history a previous wait around the end leaves: the end known
-		// to within a window step, off by up to a step either way.
 		for _, off := range []time.Duration{-200 * time.Millisecond, 0, 200 * time.Millisecond} {
-			mid := (d + off).Seconds()
-			warm := waitApply(t, d, []applySample{{Lo: mid - 0.2, Hi: mid + 0.2}})
-			worst = max(worst, warm.latency)
+			end := (d + off).Seconds()
+			warm := waitApply(t, d, []applySample{{Lo: end, Hi: end, Exact: true}})
+			worst, most = max(worst, warm.latency), max(most, warm.reads-tenSecondPollReads(d))
 			if warm.latency > 500*time.Millisecond {
-				t.Errorf("%v, history off by %v: the end was seen %v after it", d, off, warm.latency)
+				t.Errorf("%v, forecast off by %v: the end was seen %v after it", d, off, warm.latency)
 			}
-			allowed := todayReads(d)
-			if d < 3500*time.Millisecond {
-				allowed += 2
-			}
-			if warm.reads > allowed {
-				t.Errorf("%v, history off by %v: %d card reads, more than %d", d, off, warm.reads, allowed)
-			}
-			if warm.reads < todayReads(d) {
-				fewer++
+			if warm.reads > tenSecondPollReads(d) {
+				t.Errorf("%v, forecast off by %v: %d card reads, a 10 s poll makes %d", d, off, warm.reads, tenSecondPollReads(d))
 			}
 		}
+		// A forecast spanning a second (stamps to the second, or applies
+		// that vary): within the 10 s poll's reads, which cross the
+		// second in steps of 0.4 s – or of half a second where that poll
+		// makes only two reads.
+		mid := d.Seconds()
+		bound := 450 * time.Millisecond
+		if tenSecondPollReads(d-500*time.Millisecond) < 3 {
+			bound = 550 * time.Millisecond
+		}
+		if r := waitApply(t, d, []applySample{{Lo: mid - 0.5, Hi: mid + 0.5, Exact: true}}); r.reads > tenSecondPollReads(d) || r.latency > bound {
+			t.Errorf("%v, a forecast of ±0.5 s: %d reads (budget %d), seen %v after the end", d, r.reads, tenSecondPollReads(d), r.latency)
+		}
 	}
-	t.Logf("worst latency with history %v; %d of the waits read the card less often than the backoff", worst, fewer)
+	t.Logf("worst latency with a forecast %v; reads at most %+d against a 10 s poll", worst, most)
 }
 
-// History is learnt: a first apply (backoff only, its end known within
-// seconds) leaves a rough sample, the next wait narrows it to a second at
-// most, and from the one after on the end is seen within half a second.
-func TestApplyWaitLearnsTheApplyLength(t *testing.T) {
-	for _, d := range []time.Duration{2 * time.Second, 7300 * time.Millisecond, 13 * time.Second, 21700 * time.Millisecond, 30 * time.Second} {
+// The schedule itself: reads every Budget before the range, every Window
+// across it, and never more than a Budget poll would make over the apply;
+// a range too wide for that is crossed in wider steps.
+func TestApplyScheduleKeepsTheTenSecondPollsBudget(t *testing.T) {
+	p := DefaultPolicy.normalized()
+	for _, c := range []struct {
+		lo, hi time.Duration
+		want   []time.Duration
+	}{
+		{2 * time.Second, 2 * time.Second, []time.Duration{2050 * time.Millisecond}},
+		{30 * time.Second, 30 * time.Second, []time.Duration{10 * time.Second, 20 * time.Second, 30050 * time.Millisecond}},
+		{60 * time.Second, 60 * time.Second, []time.Duration{10 * time.Second, 20 * time.Second, 30 * time.Second, 40 * time.Second, 50 * time.Second, 60050 * time.Millisecond}},
+		{12 * time.Second, 13200 * time.Millisecond, []time.Duration{12450 * time.Millisecond, 12850 * time.Millisecond, 13250 * time.Millisecond}},
+		{5 * time.Second, 10 * time.Second, []time.Duration{7550 * time.Millisecond, 10050 * time.Millisecond}},
+	} {
+		got := p.schedule(applyForecast{lo: c.lo, hi: c.hi})
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("forecast %v–%v: reads at %v, want %v", c.lo, c.hi, got, c.want)
+		}
+		if len(got) > tenSecondPollReads(c.lo) {
+			t.Errorf("forecast %v–%v: %d reads, more than a 10 s poll's %d", c.lo, c.hi, len(got), tenSecondPollReads(c.lo))
+		}
+	}
+}
+
+// Without the platform's stamps the wait learns from its own polls: a
+// first apply (backoff only, its end known within seconds) leaves a rough
+// sample, each next wait narrows it within the 10 s poll's reads, and
+// within five applies the end is seen within half a second.
+func TestApplyWaitLearnsTheApplyLengthFromItsPolls(t *testing.T) {
+	for _, d := range []time.Duration{2 * time.Second, 7300 * time.Millisecond, 13 * time.Second, 21700 * time.Millisecond, 30 * time.Second, 58 * time.Second} {
 		var samples []applySample
 		var runs []applyRun
-		for range 3 {
+		for range 5 {
 			r := waitApply(t, d, samples)
 			runs = append(runs, r)
 			samples = append(samples, r.sample)
 		}
-		t.Logf("%v: reads %d/%d/%d (backoff %d), seen %v/%v/%v after the end", d, runs[0].reads, runs[1].reads, runs[2].reads,
-			todayReads(d), runs[0].latency, runs[1].latency, runs[2].latency)
-		if runs[2].latency > 500*time.Millisecond {
-			t.Errorf("%v: the third apply was seen %v after its end (runs %+v)", d, runs[2].latency, runs)
+		for i, r := range runs {
+			t.Logf("%v: apply %d read %d times, saw the end %v after it, measured it within %.2f s", d, i+1, r.reads, r.latency, r.sample.Hi-r.sample.Lo)
 		}
-		if s := runs[1].sample; s.Hi-s.Lo > roughSample*DefaultPolicy.Window.Seconds() {
-			t.Errorf("%v: the second wait knows the end only within %.2f s", d, s.Hi-s.Lo)
+		if runs[4].latency > 500*time.Millisecond {
+			t.Errorf("%v: the fifth apply was seen %v after its end (runs %+v)", d, runs[4].latency, runs)
+		}
+		for i, r := range runs[1:] {
+			if r.reads > tenSecondPollReads(d) {
+				t.Errorf("%v: apply %d read the card %d times, a 10 s poll %d", d, i+2, r.reads, tenSecondPollReads(d))
+			}
 		}
 	}
 }
 
 // With the poll pauses scaled (ELEMCTL_POLL_SCALE, for a stand whose time
 // runs faster), the plan scales alike: the same applies, ten times
-// faster, are learnt and seen within a tenth of the time.
-func TestApplyWaitLearnsOnAScaledPolicy(t *testing.T) {
+// faster, are seen within a tenth of the time with the same reads.
+func TestApplyWaitOnAScaledPolicy(t *testing.T) {
 	policy := DefaultPolicy.Scaled(0.1)
-	for _, d := range []time.Duration{730 * time.Millisecond, 2170 * time.Millisecond, 3 * time.Second} {
-		var samples []applySample
-		var last applyRun
-		for range 3 {
-			last = waitApplyWith(t, policy, d, samples)
-			samples = append(samples, last.sample)
-		}
-		if last.latency > 50*time.Millisecond {
-			t.Errorf("%v at a tenth of the time: the third apply was seen %v after its end", d, last.latency)
+	for _, d := range []time.Duration{730 * time.Millisecond, 2170 * time.Millisecond, 6 * time.Second} {
+		r := waitApplyWith(t, policy, d, []applySample{{Lo: d.Seconds(), Hi: d.Seconds(), Exact: true}})
+		if r.latency > 50*time.Millisecond || r.reads > tenSecondPollReads(10*d) {
+			t.Errorf("%v at a tenth of the time: seen %v after its end with %d reads", d, r.latency, r.reads)
 		}
 	}
 }
 
-// What counts as a rough measurement is measured in window steps, so a
-// scaled policy judges the same samples alike.
-func TestRoughSamplesScaleWithThePolicy(t *testing.T) {
-	for _, f := range []float64{1, 0.1, 0.01} {
-		p := DefaultPolicy.Scaled(f)
-		rough := newApplyPlan([]applySample{{Lo: 27.32 * f, Hi: 32.32 * f}}, p)
-		close := newApplyPlan([]applySample{{Lo: 29.8 * f, Hi: 30.2 * f}}, p)
-		if rough.step <= p.Window || close.step != p.Window {
-			t.Errorf("scale %g: a 5 s bracket plans steps of %v, a 0.4 s one %v (window %v)", f, rough.step, close.step, p.Window)
+// An apply that takes much longer than its forecast (the project grew) is
+// still seen: after the planned reads the wait backs off from its start
+// again; one much shorter is seen by the reads before the range.
+func TestApplyWaitOutlastingItsForecast(t *testing.T) {
+	r := waitApply(t, 25*time.Second, []applySample{{Lo: 10, Hi: 10, Exact: true}})
+	if r.latency > DefaultPolicy.Max {
+		t.Errorf("an apply 15 s longer than forecast was seen %v after its end", r.latency)
+	}
+	r = waitApply(t, 3*time.Second, []applySample{{Lo: 40, Hi: 40, Exact: true}})
+	if r.latency > DefaultPolicy.Budget {
+		t.Errorf("an apply 37 s shorter than forecast was seen %v after its end", r.latency)
+	}
+}
+
+// A wait that sees the apply end measures it by the platform's stamps:
+// the apply task's start-date and end-date, or the card's date-updated.
+func TestExactApplyFromThePlatformsStamps(t *testing.T) {
+	start := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	task := taskOf
+	measured := applySample{Lo: 29.6, Hi: 30.1}
+	cases := []struct {
+		name    string
+		tasks   []*jsonx.Object
+		card    *jsonx.Object
+		want    applySample
+		wantErr bool
+	}{
+		{"end-date", []*jsonx.Object{task("operation-type", "UpdateApplication", "start-date", stamp(start), "end-date", stamp(start.Add(29870*time.Millisecond)))},
+			nil, applySample{Lo: 29.87, Hi: 29.87, Exact: true}, false},
+		{"date-updated", []*jsonx.Object{task("operation-type", "UpdateApplication", "start-date", stamp(start))},
+			taskOf("status", "Running", "date-updated", stamp(start.Add(29870*time.Millisecond))), applySample{Lo: 29.87, Hi: 29.87, Exact: true}, false},
+		{"whole seconds", []*jsonx.Object{task("operation-type", "UpdateApplication", "start-date", "2026-03-01T10:00:00Z", "end-date", "2026-03-01T10:00:30Z")},
+			nil, applySample{Lo: 29, Hi: 31, Exact: true}, false},
+		{"an older apply", []*jsonx.Object{task("operation-type", "UpdateApplication", "start-date", stamp(start), "end-date", stamp(start.Add(5*time.Second)))},
+			nil, applySample{}, true},
+		{"no apply task", []*jsonx.Object{task("operation-type", "CreateApplication", "start-date", stamp(start), "end-date", stamp(start.Add(30*time.Second)))},
+			nil, applySample{}, true},
+		{"a card still busy", []*jsonx.Object{task("operation-type", "UpdateApplication", "start-date", stamp(start))},
+			taskOf("status", "Updating", "date-updated", stamp(start.Add(30*time.Second))), applySample{}, true},
+	}
+	for _, c := range cases {
+		got, ok := exactApply(c.tasks, c.card, measured)
+		if ok == c.wantErr || math.Abs(got.Lo-c.want.Lo) > 1e-6 || math.Abs(got.Hi-c.want.Hi) > 1e-6 || got.Exact != c.want.Exact {
+			t.Errorf("%s: %+v %v, want %+v", c.name, got, ok, c.want)
 		}
 	}
 }
 
-// An apply that takes much longer than its history (the project grew) is
-// still seen: after the window the wait backs off from its start again.
-func TestApplyWaitOutlastingItsHistory(t *testing.T) {
-	r := waitApply(t, 25*time.Second, []applySample{{Lo: 9.8, Hi: 10.2}})
-	if r.latency > DefaultPolicy.Max {
-		t.Errorf("an apply 15 s longer than its history was seen %v after its end", r.latency)
+// The forecast takes the most telling source there is: this machine's
+// exact measurements of the application, else the platform's record of
+// its applies, else the project's other applications measured here, else
+// the stand's latest applies, else any application measured here, else
+// the application's rough measurements; the task list is read only when
+// the application has no exact measurement here.
+func TestForecastSources(t *testing.T) {
+	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	applied := func(app string, at, d time.Duration) map[string]any {
+		return map[string]any{"id": "t", "application-id": app, "operation-type": "UpdateApplication", "status": "Completed",
+			"start-date": stamp(start.Add(at)), "end-date": stamp(start.Add(at + d))}
 	}
-	r = waitApply(t, 3*time.Second, []applySample{{Lo: 19.8, Hi: 20.2}})
-	if r.latency > DefaultPolicy.Max {
-		t.Errorf("an apply 17 s shorter than its history was seen %v after its end", r.latency)
+	for _, c := range []struct {
+		name    string
+		tasks   []map[string]any
+		history map[string]*historyEntry
+		project string
+		source  string
+		lo, hi  time.Duration
+		lists   int
+	}{
+		{name: "nothing", lists: 1},
+		{name: "application", history: map[string]*historyEntry{"app-1": {Applies: []applySample{{Lo: 11, Hi: 11, Exact: true}}}},
+			tasks: []map[string]any{applied("app-1", 0, 20*time.Second)}, source: sourceApplication, lo: 11 * time.Second, hi: 11 * time.Second},
+		{name: "platform", history: map[string]*historyEntry{"app-1": {Applies: []applySample{{Lo: 9, Hi: 14}}}},
+			tasks:  []map[string]any{applied("app-2", 0, 20*time.Second), applied("app-1", time.Minute, 12*time.Second)},
+			source: sourcePlatform, lo: 12 * time.Second, hi: 12 * time.Second, lists: 1},
+		{name: "project", project: "p-1",
+			history: map[string]*historyEntry{"app-2": {Project: "p-1", Applies: []applySample{{Lo: 7, Hi: 7, Exact: true}}},
+				"app-3": {Project: "p-9", Applies: []applySample{{Lo: 40, Hi: 40, Exact: true}}}},
+			tasks:  []map[string]any{applied("app-4", 0, 20*time.Second)},
+			source: sourceProject, lo: 7 * time.Second, hi: 7 * time.Second, lists: 1},
+		{name: "stand", project: "p-1",
+			history: map[string]*historyEntry{"app-3": {Project: "p-9", Applies: []applySample{{Lo: 40, Hi: 40, Exact: true}}}},
+			tasks: []map[string]any{applied("app-4", 0, 50*time.Second), applied("app-5", time.Minute, 21*time.Second),
+				applied("app-6", 2*time.Minute, 20*time.Second), applied("app-7", 3*time.Minute, 22*time.Second)},
+			source: sourceStand, lo: 20 * time.Second, hi: 22 * time.Second, lists: 1},
+		{name: "machine", project: "p-1",
+			history: map[string]*historyEntry{"app-3": {Project: "p-9", Applies: []applySample{{Lo: 40, Hi: 40, Exact: true}}},
+				"app-1": {Applies: []applySample{{Lo: 9, Hi: 14}}}},
+			source: sourceMachine, lo: 40 * time.Second, hi: 40 * time.Second, lists: 1},
+		{name: "rough", history: map[string]*historyEntry{"app-1": {Applies: []applySample{{Lo: 9, Hi: 14}}}},
+			source: sourceRough, lo: 9 * time.Second, hi: 14 * time.Second, lists: 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			clock := NewFakeClock(start.Add(time.Hour))
+			s := &applyStand{clock: clock, start: clock.Now(), end: clock.Now().Add(time.Second), tasks: c.tasks}
+			srv := httptest.NewServer(http.HandlerFunc(s.serve))
+			defer srv.Close()
+			o := &Ops{Client: fakeStandClient(t, srv.URL), Clock: clock, Registry: registryIn(dir)}
+			h := o.applyHistory()
+			f := historyFile{Apps: map[string]*historyEntry{}}
+			for app, e := range c.history {
+				f.Apps[applyKey(srv.URL, app)] = e
+			}
+			data, _ := json.Marshal(f)
+			if err := os.WriteFile(h.path, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, ok := o.forecastApply(context.Background(), h, applyTarget{appID: "app-1", projectID: c.project})
+			if ok != (c.source != "") || got.source != c.source || got.lo != c.lo || got.hi != c.hi {
+				t.Errorf("forecast %+v %v, want %s %v–%v", got, ok, c.source, c.lo, c.hi)
+			}
+			if s.lists != c.lists {
+				t.Errorf("the task list was read %d times, want %d", s.lists, c.lists)
+			}
+		})
 	}
+}
+
+// The first apply ever of an application, on a stand where another one
+// applied before: the platform's record of that apply forecasts it, and
+// the end is seen within half a second, within a 10 s poll's reads, on
+// the fake clock.
+func TestFirstApplyForecastByTheStandsRecord(t *testing.T) {
+	for _, d := range []time.Duration{2 * time.Second, 5 * time.Second, 12 * time.Second, 30 * time.Second, 60 * time.Second} {
+		r := runApplyWait(t, DefaultPolicy, d, func(o *Ops, s *applyStand) (applyForecast, bool) {
+			earlier := s.start.Add(-time.Hour)
+			s.tasks = []map[string]any{{"id": "t0", "application-id": "other", "operation-type": "UpdateApplication",
+				"status": "Completed", "start-date": stamp(earlier), "end-date": stamp(earlier.Add(d))}}
+			return o.forecastApply(context.Background(), nil, applyTarget{appID: "app-1"})
+		})
+		if r.source != sourceStand || r.latency > 500*time.Millisecond || r.reads > tenSecondPollReads(d) {
+			t.Errorf("%v: forecast from %q, seen %v after the end, %d reads (budget %d)", d, r.source, r.latency, r.reads, tenSecondPollReads(d))
+		}
+	}
+}
+
+// taskOf is an object of string fields: a task or a card.
+func taskOf(kv ...string) *jsonx.Object {
+	o := jsonx.New()
+	for i := 0; i+1 < len(kv); i += 2 {
+		o.Set(kv[i], kv[i+1])
+	}
+	return o
+}
+
+func registryIn(dir string) *registry.Registry {
+	return registry.New(func(k string) string {
+		if k == "ELEMCTL_DATA_DIR" {
+			return dir
+		}
+		return ""
+	}, "linux")
 }
 
 // The history file keeps the last applies of each application, survives a
 // damaged file and holds a bounded number of applications.
 func TestApplyHistoryFile(t *testing.T) {
 	dir := t.TempDir()
-	o := &Ops{Registry: registry.New(func(k string) string {
-		if k == "ELEMCTL_DATA_DIR" {
-			return dir
-		}
-		return ""
-	}, "linux")}
+	o := &Ops{Registry: registryIn(dir)}
 	h := o.applyHistory()
 	if h == nil || filepath.Dir(h.path) != dir {
 		t.Fatalf("history at %+v, want it in %s", h, dir)
 	}
 	now := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	for i := range historySamples + 2 {
-		h.record("a", applySample{Lo: float64(i), Hi: float64(i) + 0.4}, now)
+		h.record("a", "", applySample{Lo: float64(i), Hi: float64(i) + 0.4}, now, false)
 	}
 	got := h.samples("a")
 	if len(got) != historySamples || got[0].Lo != 2 || got[len(got)-1].Lo != historySamples+1 {
 		t.Errorf("samples %v", got)
 	}
+	h.record("a", "p", applySample{Lo: 9, Hi: 9, Exact: true}, now, true)
+	got = h.samples("a")
+	if len(got) != historySamples || got[len(got)-1] != (applySample{Lo: 9, Hi: 9, Exact: true}) || h.read().Apps["a"].Project != "p" {
+		t.Errorf("a replaced sample: %v", got)
+	}
 	if h.samples("b") != nil {
 		t.Error("another application has samples")
 	}
 	for i := range historyApps + 5 {
-		h.record(fmt.Sprintf("app-%d", i), applySample{Lo: 1, Hi: 2}, now.Add(time.Duration(i)*time.Second))
+		h.record(fmt.Sprintf("app-%d", i), "", applySample{Lo: 1, Hi: 2}, now.Add(time.Duration(i)*time.Second), false)
 	}
 	f := h.read()
 	if len(f.Apps) != historyApps || f.Apps["app-0"] != nil || f.Apps["a"] != nil || f.Apps[fmt.Sprintf("app-%d", historyApps+4)] == nil {
@@ -240,7 +438,7 @@ func TestApplyHistoryFile(t *testing.T) {
 	if h.samples("app-1") != nil {
 		t.Error("a damaged file gave samples")
 	}
-	h.record("c", applySample{Lo: 1, Hi: 1.4}, now)
+	h.record("c", "", applySample{Lo: 1, Hi: 1.4}, now, false)
 	if len(h.samples("c")) != 1 {
 		t.Error("a damaged file was not replaced")
 	}
@@ -251,8 +449,8 @@ func TestApplyHistoryFile(t *testing.T) {
 		t.Errorf("damaged samples were kept: %v", got)
 	}
 	var none *applyHistory
-	none.record("x", applySample{}, now)
-	if none.samples("x") != nil {
+	none.record("x", "", applySample{}, now, false)
+	if none.samples("x") != nil || none.latestOthers("u", "x", "") != nil {
 		t.Error("no history gave samples")
 	}
 }

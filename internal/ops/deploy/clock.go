@@ -104,6 +104,10 @@ type PollPolicy struct {
 	// Window is the spacing of polls around an end that is expected (see
 	// applyPlan); zero takes First × 1.6.
 	Window time.Duration
+	// Budget is the period of the poll whose count of reads a wait with
+	// an expected end stays within until that end (see applyPlan.schedule);
+	// zero takes First × 40.
+	Budget time.Duration
 }
 
 // DefaultPolicy starts at a quarter of a second and grows by half each
@@ -112,8 +116,10 @@ type PollPolicy struct {
 // every ten seconds).
 //
 // Around the expected end of an apply it polls every 0.4 s, so the end is
-// reported within half a second (see applyPlan).
-var DefaultPolicy = PollPolicy{First: 250 * time.Millisecond, Factor: 1.5, Max: 5 * time.Second, Window: 400 * time.Millisecond}
+// reported within half a second, and before it no more often than the
+// reference's poll every 10 s (see applyPlan).
+var DefaultPolicy = PollPolicy{First: 250 * time.Millisecond, Factor: 1.5, Max: 5 * time.Second, Window: 400 * time.Millisecond,
+	Budget: 10 * time.Second}
 
 // PollScaleVar scales the poll pauses (not the deadlines): tests running
 // the binary against an accelerated stand set it to a small fraction.
@@ -138,6 +144,7 @@ func (p PollPolicy) Scaled(f float64) PollPolicy {
 	p.First = time.Duration(float64(p.First) * f)
 	p.Max = time.Duration(float64(p.Max) * f)
 	p.Window = time.Duration(float64(p.Window) * f)
+	p.Budget = time.Duration(float64(p.Budget) * f)
 	return p
 }
 
@@ -153,6 +160,9 @@ func (p PollPolicy) normalized() PollPolicy {
 	}
 	if p.Window <= 0 {
 		p.Window = p.First * 8 / 5
+	}
+	if p.Budget <= 0 {
+		p.Budget = p.First * 40
 	}
 	return p
 }

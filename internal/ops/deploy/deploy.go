@@ -139,7 +139,7 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	}
 	o.logf("deploy.apply-started")
 
-	card, err := o.EnsureRunning(ctx, appID, started)
+	card, err := o.ensureRunning(ctx, applyTarget{appID: appID, projectID: opts.ProjectID}, started)
 	if err != nil {
 		if ctx.Err() != nil || platform.IsTransport(err) {
 			return nil, o.interrupted(ctx, err, appID, up.AssemblyID)

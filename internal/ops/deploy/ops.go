@@ -67,6 +67,9 @@ type Ops struct {
 	ServerStart time.Duration
 
 	outage time.Time // start of the current server-start outage
+	// measured is the apply the last wait saw end, until the
+	// verification measures it better (see refineApply).
+	measured *measuredApply
 }
 
 func (o *Ops) clock() Clock {

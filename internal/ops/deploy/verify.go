@@ -43,6 +43,7 @@ func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 	case err != nil:
 		r.Problems = append(r.Problems, i18n.T("deploy.tasks-unreadable", "error", err))
 	default:
+		o.refineApply(req.AppID, tasks)
 		for _, t := range failedTasks(tasks, req.Since) {
 			r.Problems = append(r.Problems, taskProblem(t))
 			if text := t.Str("error-message"); text != "" {

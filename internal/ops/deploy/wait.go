@@ -106,6 +106,16 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 	backoff := o.policy().Start()
 	if plan != nil {
 		plan.begin(start)
+		// With a forecast the first read comes at the first planned one,
+		// not at once: the apply has only just begun.
+		if len(plan.polls) > 0 {
+			o.status(i18n.T("deploy.status-wait", "app", appID, "goal", goal.String(),
+				"status", statusWord(""), "elapsed", seconds(0)))
+			pause := plan.polls[0] - clock.Now().Sub(plan.start)
+			if err := clock.Sleep(ctx, min(pause, deadline.Sub(clock.Now()))); err != nil {
+				return nil, err
+			}
+		}
 	}
 	var unknownSince time.Time
 	var lastErr error
@@ -273,16 +283,40 @@ func (o *Ops) WaitGone(ctx context.Context, appID string, timeout time.Duration)
 // earlier applies suggest (see applyPlan) and remembers when this one
 // ended.
 func (o *Ops) EnsureRunning(ctx context.Context, appID string, since time.Time) (*jsonx.Object, error) {
+	return o.ensureRunning(ctx, applyTarget{appID: appID}, since)
+}
+
+// ensureRunning is EnsureRunning for an apply of which more may be known.
+func (o *Ops) ensureRunning(ctx context.Context, t applyTarget, since time.Time) (*jsonx.Object, error) {
+	appID := t.appID
 	l := o.limits()
+	// The apply was accepted a moment ago: the plan counts from here, the
+	// forecast's own read included.
+	accepted := o.now()
 	history := o.applyHistory()
 	key := applyKey(o.Client.Config().BaseURL, appID)
-	plan := newApplyPlan(history.samples(key), o.policy())
+	forecast, ok := o.forecastApply(ctx, history, t)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if ok {
+		o.logForecast(forecast)
+	}
+	plan := newApplyPlan(forecast, ok, o.policy())
+	plan.begin(accepted)
 	card, err := o.wait(ctx, appID, GoalStable, l.Start, since, plan)
 	if err != nil {
 		return card, err
 	}
 	if sample, ok := plan.sample(); ok {
-		history.record(key, sample, o.now())
+		project := t.projectID
+		if id := card.Obj("project").Str("id"); id != "" {
+			project = id
+		}
+		history.record(key, project, sample, o.now(), false)
+		if history != nil {
+			o.measured = &measuredApply{history: history, key: key, sample: sample, settled: card}
+		}
 	}
 	switch card.Str("status") {
 	case platform.StatusRunning:

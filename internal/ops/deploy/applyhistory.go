@@ -1,0 +1,390 @@
+package deploy
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/elemctl/elemctl/internal/atomicfile"
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/platform"
+)
+
+// Where a forecast of an apply comes from, most telling first. Applies of
+// one project to one application take about as long each time; so, on the
+// emulated stand, do those of the project's other applications and of the
+// stand's other projects (the real platform's durations are not recorded
+// anywhere – spec platform-api.md §9 – so the order follows how close the
+// evidence is to the apply at hand):
+//
+//	application   this machine's exact measurements of the application's
+//	              last applies
+//	platform      the platform's own record of the application's finished
+//	              applies (task start-date and end-date): another machine,
+//	              or the console, applied before
+//	project       this machine's exact measurements of the project's other
+//	              applications on the stand
+//	stand         the platform's record of the stand's latest finished
+//	              applies, any application
+//	machine       this machine's exact measurements of any application on
+//	              the stand
+//	rough         the application's applies measured by polls alone (the
+//	              platform gave no stamps): their end known within the
+//	              polls' spacing
+//
+// The platform's record costs one read of the task list, made only when
+// this machine has no exact measurement of the application, while the
+// apply runs: the wait's first read comes no sooner for it. The size of
+// the build is not a source: nothing shows how it bears on the platform's
+// apply time, and the stand's applies take the same time whatever the
+// size.
+const (
+	sourceApplication = "application"
+	sourcePlatform    = "platform"
+	sourceProject     = "project"
+	sourceStand       = "stand"
+	sourceMachine     = "machine"
+	sourceRough       = "rough"
+)
+
+// applyTarget is what a wait for an apply knows about it.
+type applyTarget struct {
+	appID string
+	// projectID is the project of the build, when the caller knows it
+	// (deploy does; apps apply does not).
+	projectID string
+}
+
+// forecastApply finds the range the apply of t is expected to end in; ok
+// is false when nothing tells (the wait then backs off as any other).
+func (o *Ops) forecastApply(ctx context.Context, h *applyHistory, t applyTarget) (applyForecast, bool) {
+	base := o.Client.Config().BaseURL
+	own := h.samples(applyKey(base, t.appID))
+	if f, ok := forecastOf(exactSamples(own), sourceApplication); ok {
+		return f, true
+	}
+	mine, others := o.platformApplies(ctx, t.appID)
+	if f, ok := forecastOf(mine, sourcePlatform); ok {
+		return f, true
+	}
+	if t.projectID != "" {
+		if f, ok := forecastOf(h.latestOthers(base, t.appID, t.projectID), sourceProject); ok {
+			return f, true
+		}
+	}
+	if f, ok := forecastOf(others, sourceStand); ok {
+		return f, true
+	}
+	if f, ok := forecastOf(h.latestOthers(base, t.appID, ""), sourceMachine); ok {
+		return f, true
+	}
+	return forecastOf(own, sourceRough)
+}
+
+// logForecast tells when the apply should end, and by what.
+func (o *Ops) logForecast(f applyForecast) {
+	source := i18n.T("deploy.forecast-" + f.source)
+	from, to := seconds(f.lo), seconds(f.hi)
+	if from == to {
+		o.logf("deploy.apply-forecast", "seconds", from, "source", source)
+		return
+	}
+	o.logf("deploy.apply-forecast-range", "from", from, "to", to, "source", source)
+}
+
+func exactSamples(samples []applySample) []applySample {
+	var out []applySample
+	for _, s := range samples {
+		if s.Exact {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// platformApplies reads the platform's task list once, without repeats (a
+// forecast is only a speed-up), and returns the finished applies of appID
+// and the stand's latest finished applies of other applications, oldest
+// first, as samples.
+func (o *Ops) platformApplies(ctx context.Context, appID string) (mine, others []applySample) {
+	var tasks []*jsonx.Object
+	if err := o.call(ctx, func(ctx context.Context) error {
+		var e error
+		tasks, e = o.Client.List(ctx, platform.Request{Method: http.MethodGet, Path: "/tasks/application-tasks",
+			ReadRetries: []time.Duration{}}, "tasks")
+		return e
+	}); err != nil {
+		return nil, nil
+	}
+	type dated struct {
+		start  time.Time
+		sample applySample
+	}
+	var rest []dated
+	for _, t := range tasks {
+		if !isApplyTask(t) || !isFinishedTask(t) {
+			continue
+		}
+		start, ok1 := parseStamp(t.Str("start-date"))
+		end, ok2 := parseStamp(t.Str("end-date"))
+		if !ok1 || !ok2 || end.Before(start) {
+			continue
+		}
+		s := stampedSample(start, end, t.Str("start-date"), t.Str("end-date"))
+		if t.Str("application-id") == appID {
+			mine = append(mine, s)
+		} else {
+			rest = append(rest, dated{start, s})
+		}
+	}
+	slices.SortStableFunc(rest, func(a, b dated) int { return a.start.Compare(b.start) })
+	for _, d := range rest[max(0, len(rest)-historyDepth):] {
+		others = append(others, d.sample)
+	}
+	return mine, others
+}
+
+// isApplyTask tells the task of an apply.
+func isApplyTask(t *jsonx.Object) bool {
+	return strings.EqualFold(t.Str("operation-type"), "UpdateApplication")
+}
+
+// isFinishedTask tells a task that finished well (Completed, or Done as
+// some stands say).
+func isFinishedTask(t *jsonx.Object) bool {
+	s := strings.ToLower(t.Str("status"))
+	return s == "completed" || s == "done"
+}
+
+// stampedSample is an apply that took end − start by the platform's
+// stamps: exact to the millisecond when both carry a fraction of a second,
+// else within a second either way.
+func stampedSample(start, end time.Time, startText, endText string) applySample {
+	d := end.Sub(start).Seconds()
+	if hasFraction(startText) && hasFraction(endText) {
+		return applySample{Lo: d, Hi: d, Exact: true}
+	}
+	return applySample{Lo: max(d-1, 0), Hi: d + 1, Exact: true}
+}
+
+// hasFraction tells an ISO stamp with a fraction of a second.
+func hasFraction(stamp string) bool {
+	_, rest, ok := strings.Cut(stamp, "T")
+	if !ok {
+		_, rest, _ = strings.Cut(stamp, " ")
+	}
+	return strings.Contains(rest, ".")
+}
+
+// exactApply is the length of the apply a wait just saw end, by the
+// platform's stamps: the newest apply task of the application (tasks are
+// its own, oldest first) from its start-date to its end-date, or to the
+// date-updated of the card the wait saw settled. false when the stamps are
+// missing or do not agree with what the polls saw (measured): they are
+// then not this apply's.
+func exactApply(tasks []*jsonx.Object, settled *jsonx.Object, measured applySample) (applySample, bool) {
+	var task *jsonx.Object
+	for i := len(tasks) - 1; i >= 0 && task == nil; i-- {
+		if isApplyTask(tasks[i]) {
+			task = tasks[i]
+		}
+	}
+	if task == nil {
+		return applySample{}, false
+	}
+	startText := task.Str("start-date")
+	start, ok := parseStamp(startText)
+	if !ok {
+		return applySample{}, false
+	}
+	endText := task.Str("end-date")
+	end, ok := parseStamp(endText)
+	if !ok && settled != nil && IsStable(settled.Str("status")) {
+		endText = settled.Str("date-updated")
+		end, ok = parseStamp(endText)
+	}
+	if !ok || end.Before(start) {
+		return applySample{}, false
+	}
+	s := stampedSample(start, end, startText, endText)
+	// The wait began a moment after the platform took the apply, so its
+	// own bracket may sit a little before the stamps' span; a second's
+	// tolerance covers that and clocks' rounding, not another apply.
+	if s.Hi < measured.Lo-1 || s.Lo > measured.Hi+1 {
+		return applySample{}, false
+	}
+	return s, true
+}
+
+// applyHistory keeps the recent applies of each application in a small
+// file beside the registry of uploads. It is only a speed-up: a history
+// that cannot be read or written changes nothing but the poll rhythm.
+type applyHistory struct{ path string }
+
+// ApplyHistoryFile is the history's file name in elemctl's data directory.
+const ApplyHistoryFile = "apply-times.json"
+
+// Bounds of the history file.
+const (
+	historySamples = 5   // per application
+	historyApps    = 200 // the most recently used are kept
+)
+
+type historyFile struct {
+	Apps map[string]*historyEntry `json:"apps"`
+}
+
+type historyEntry struct {
+	Used time.Time `json:"used"`
+	// Project is the application's project when an apply last said it.
+	Project string        `json:"project,omitempty"`
+	Applies []applySample `json:"applies"`
+}
+
+// applyHistory is the history beside the registry; nil without one.
+func (o *Ops) applyHistory() *applyHistory {
+	if o.Registry == nil || o.Registry.Path() == "" {
+		return nil
+	}
+	return &applyHistory{path: filepath.Join(filepath.Dir(o.Registry.Path()), ApplyHistoryFile)}
+}
+
+// applyKey names an application on a stand.
+func applyKey(baseURL, appID string) string { return baseURL + " " + appID }
+
+func (h *applyHistory) read() historyFile {
+	var f historyFile
+	if data, err := os.ReadFile(h.path); err == nil {
+		_ = json.Unmarshal(data, &f)
+	}
+	if f.Apps == nil {
+		f.Apps = map[string]*historyEntry{}
+	}
+	return f
+}
+
+// valid tells a sample that may plan a wait: a damaged line must not.
+func (s applySample) valid() bool { return s.Lo >= 0 && s.Hi >= s.Lo && s.Hi < 24*3600 }
+
+// samples are the recent applies of key, oldest first.
+func (h *applyHistory) samples(key string) []applySample {
+	if h == nil {
+		return nil
+	}
+	e := h.read().Apps[key]
+	if e == nil {
+		return nil
+	}
+	var out []applySample
+	for _, s := range e.Applies {
+		if s.valid() {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// latestOthers are the latest exact samples of the applications on the
+// stand at baseURL other than appID – of projectID only, when given – one
+// per application, the most recently used last, at most historyDepth.
+func (h *applyHistory) latestOthers(baseURL, appID, projectID string) []applySample {
+	if h == nil {
+		return nil
+	}
+	type used struct {
+		at time.Time
+		s  applySample
+	}
+	var found []used
+	for key, e := range h.read().Apps {
+		app, ok := strings.CutPrefix(key, baseURL+" ")
+		if !ok || app == appID || strings.Contains(app, " ") || projectID != "" && e.Project != projectID {
+			continue
+		}
+		for i := len(e.Applies) - 1; i >= 0; i-- {
+			if s := e.Applies[i]; s.Exact && s.valid() {
+				found = append(found, used{e.Used, s})
+				break
+			}
+		}
+	}
+	slices.SortFunc(found, func(a, b used) int { return a.at.Compare(b.at) })
+	var out []applySample
+	for _, u := range found[max(0, len(found)-historyDepth):] {
+		out = append(out, u.s)
+	}
+	return out
+}
+
+// record adds one apply of key (of project, when known). replace puts it
+// in the place of the key's last sample instead: the same apply, measured
+// better.
+func (h *applyHistory) record(key, project string, s applySample, now time.Time, replace bool) {
+	if h == nil {
+		return
+	}
+	f := h.read()
+	e := f.Apps[key]
+	if e == nil {
+		e = &historyEntry{}
+		f.Apps[key] = e
+	}
+	e.Used = now.UTC()
+	if project != "" {
+		e.Project = project
+	}
+	if replace && len(e.Applies) > 0 {
+		e.Applies[len(e.Applies)-1] = s
+	} else {
+		e.Applies = append(e.Applies, s)
+	}
+	if len(e.Applies) > historySamples {
+		e.Applies = e.Applies[len(e.Applies)-historySamples:]
+	}
+	for len(f.Apps) > historyApps {
+		oldest := ""
+		for k, v := range f.Apps {
+			if oldest == "" || v.Used.Before(f.Apps[oldest].Used) {
+				oldest = k
+			}
+		}
+		delete(f.Apps, oldest)
+	}
+	data, err := json.MarshalIndent(f, "", " ")
+	if err != nil {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(h.path), 0o700); err != nil {
+		return
+	}
+	_ = atomicfile.Write(h.path, data, 0o600)
+}
+
+// measuredApply is an apply a wait saw end, recorded by polls, waiting for
+// the verification's task list to measure it by the platform's stamps.
+type measuredApply struct {
+	history *applyHistory
+	key     string
+	sample  applySample
+	settled *jsonx.Object
+}
+
+// refineApply replaces the polls' measurement of the apply just waited for
+// with the platform's, when its stamps tell it (see exactApply); tasks are
+// the application's, as the verification read them.
+func (o *Ops) refineApply(appID string, tasks []*jsonx.Object) {
+	m := o.measured
+	o.measured = nil
+	if m == nil || m.key != applyKey(o.Client.Config().BaseURL, appID) {
+		return
+	}
+	if s, ok := exactApply(tasks, m.settled, m.sample); ok {
+		m.history.record(m.key, "", s, o.now(), true)
+	}
+}
