@@ -227,3 +227,12 @@ func newAPIError(status int, method, url string, body any, mayBeUnknown bool, ap
 	}
 	return e
 }
+
+// IsTurnedAway tells whether err is an answer a gateway or a server under
+// load gives for the moment (502, 503, 504, 429): a read so answered is
+// like a broken connection, and a change so answered may or may not have
+// been made.
+func IsTurnedAway(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && TurnedAway(ae.Status)
+}
