@@ -554,6 +554,7 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 		Command: c, Surface: command.CLI, Naming: command.CLINames,
 		Dir: wd, FaceEnvFile: a.envFile, Stands: a.stands(), Getenv: a.getenv, Version: versionText(),
 		Log: a.progress, Pending: a.pending, Diagnostic: a.warn, Secrets: []string{a.clientSecret},
+		Connection: command.Connection{BaseURL: a.baseURL, ClientID: a.clientID, Timeout: a.timeout, SecretGiven: a.clientSecret != ""},
 	}
 	if !a.quiet && isTerminal(a.stderr) {
 		a.status = newStatusLine(a.stderr, &a.errMu)

@@ -52,8 +52,11 @@ type Call struct {
 	// Secrets are values that never leave beside the stand's client
 	// secret (a --client-secret given at start).
 	Secrets []string
+	// Connection is how the command line reached the stand, for hints.
+	Connection Connection
 
 	resolveOnce sync.Once
+	secretNote  sync.Once
 	mu          sync.Mutex
 	cfg         *platform.Config
 	client      *platform.Client
@@ -70,9 +73,10 @@ func (k *Call) Context() *Context {
 	}
 	return &Context{
 		Surface: k.Surface, Getenv: k.Getenv, Dir: k.Dir, EnvFile: envFile, Version: k.Version,
-		Command: k.Command, Naming: k.Naming,
+		Connection: k.Connection, Command: k.Command, Naming: k.Naming,
 		LogFunc: k.log, StatusFunc: k.status, PendingFunc: k.pending, ClientFunc: k.platformClient, ConfigFunc: k.config,
-		scrub: k.Scrub, diagnostic: k.Diagnostic,
+		scrub: k.Scrub, diagnostic: k.Diagnostic, ownEnvFile: k.EnvFile,
+		noteSecret: func() { k.secretNote.Do(func() { k.log(i18n.T("hint.secret-not-repeated")) }) },
 	}
 }
 
@@ -97,7 +101,8 @@ func (c *Context) run(ctx context.Context, in Values) (result any, err error) {
 			result, err = nil, &PanicError{&platform.Error{Kind: platform.KindGeneral, Message: i18n.T("call.panic", "command", c.Command.Name(), "error", scrub(msg))}}
 		}
 	}()
-	return c.Command.Run(ctx, c, in)
+	result, err = c.Command.Run(ctx, c, in)
+	return result, c.withRepeatHint(err, in)
 }
 
 // PanicError is a command that panicked: an internal error of elemctl,

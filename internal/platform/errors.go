@@ -20,6 +20,9 @@ const (
 	KindBuild     = "build"
 	KindTransport = "transport"
 	KindPlugin    = "plugin"
+	// KindNotDone: a change whose answer was lost, read back and found not
+	// made; running the same command again makes it.
+	KindNotDone = "not-done"
 )
 
 // Error is a failure that is not an HTTP answer of the Console API.
@@ -27,6 +30,9 @@ type Error struct {
 	Kind    string
 	Message string
 	Err     error // the cause, when there is one
+	// Hint is a command that helps on from here, when there is one; the
+	// message says it too.
+	Hint string
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -100,6 +106,12 @@ func IsTimeout(err error) bool {
 	return errors.As(err, &te)
 }
 
+// IsNotDone tells whether err is a change read back and found not made.
+func IsNotDone(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == KindNotDone
+}
+
 // IsConfig tells whether err is a configuration error.
 func IsConfig(err error) bool {
 	var e *Error
@@ -136,6 +148,10 @@ func ErrorObject(err error) *jsonx.Object {
 		if ae.Hint != "" {
 			o.Set("hint", ae.Hint)
 		}
+	}
+	var pe *Error
+	if errors.As(err, &pe) && pe.Hint != "" && !o.Has("hint") {
+		o.Set("hint", pe.Hint)
 	}
 	return o
 }

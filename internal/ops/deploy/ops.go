@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/ops/hint"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/platform"
 )
@@ -62,6 +63,10 @@ type Ops struct {
 	// handed in so each exists once. DeleteBuild takes a version or an id.
 	DeleteApp   func(ctx context.Context, appID string) error
 	DeleteBuild func(ctx context.Context, projectID, ref string) error
+	// Hint spells the commands the operations suggest (to check later, to
+	// finish a cleanup, to apply what was not applied) for the face that
+	// runs them, with the user's connection options; nil spells them plain.
+	Hint hint.Renderer
 	// ServerStart is how long a request refused with "console not found"
 	// is repeated per outage; 0 fails at once (only deploy waits).
 	ServerStart time.Duration
