@@ -531,7 +531,7 @@ func (s *Stand) housekeep(a *App) {
 		}
 		b.Deleted = true
 		removed++
-		s.logf("stand: housekeeping removed build %s of project %s", b.Version, p.ID)
+		s.note("housekeeping removed build %s of project %s", b.Version, p.ID)
 	}
 	if removed > 0 {
 		s.changed()
