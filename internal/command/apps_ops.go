@@ -92,11 +92,12 @@ func runAppsDelete(ctx context.Context, cc *Context, in Values) (any, error) {
 // the way is read back: the card gone, or deleting, means it arrived.
 func DeleteApp(ctx context.Context, cl *platform.Client, id string, log func(string), look string) (any, error) {
 	v, err := readback.Change{
-		What:  i18n.T("readback.what-delete", "app", id),
-		Send:  func(ctx context.Context) (any, error) { return cl.Delete(ctx, readback.AppPath(id)) },
-		Check: readback.AppGoing(cl, id),
-		Look:  look,
-		Log:   log,
+		Settle: readback.SettleOf(cl),
+		What:   i18n.T("readback.what-delete", "app", id),
+		Send:   func(ctx context.Context) (any, error) { return cl.Delete(ctx, readback.AppPath(id)) },
+		Check:  readback.AppGoing(cl, id),
+		Look:   look,
+		Log:    log,
 	}.Do(ctx)
 	if err != nil {
 		var ae *platform.APIError

@@ -188,7 +188,8 @@ func (t *tokenAccess) one(ctx context.Context, given string, want *bool) (*jsonx
 	}
 	body := jsonx.New("user-list-id", listID, "user-id", userID, "enable-access", *want)
 	if _, err := (readback.Change{
-		What: i18n.T("readback.what-token-access", "user", u.Str("presentation"), "app", t.appID),
+		Settle: readback.SettleOf(t.cl),
+		What:   i18n.T("readback.what-token-access", "user", u.Str("presentation"), "app", t.appID),
 		Send: func(ctx context.Context) (any, error) {
 			return t.cl.Call(ctx, platform.Request{Method: http.MethodPut,
 				Path: "/applications/" + url.PathEscape(t.appID) + "/users/change-token-access", JSON: body})

@@ -255,8 +255,9 @@ func SelfRegistration(ctx context.Context, cl *platform.Client, listID string, w
 	body := settings.Clone()
 	body.Set("enabled", *want)
 	if _, err := (readback.Change{
-		What: i18n.T("readback.what-self-registration", "list", listID),
-		Send: func(ctx context.Context) (any, error) { return cl.Put(ctx, path, body) },
+		Settle: readback.SettleOf(cl),
+		What:   i18n.T("readback.what-self-registration", "list", listID),
+		Send:   func(ctx context.Context) (any, error) { return cl.Put(ctx, path, body) },
 		Check: func(ctx context.Context) (bool, error) {
 			now, err := cl.GetObject(ctx, path)
 			return err == nil && now.Has("enabled") && now.Bool("enabled") == *want, err
@@ -308,7 +309,8 @@ func PasswordLogin(ctx context.Context, cl *platform.Client, listID string, want
 	body.Set("enabled", *want)
 	serviceID := local.Str("account-service-id")
 	if _, err := (readback.Change{
-		What: i18n.T("readback.what-password-login", "list", listID),
+		Settle: readback.SettleOf(cl),
+		What:   i18n.T("readback.what-password-login", "list", listID),
 		Send: func(ctx context.Context) (any, error) {
 			return cl.Put(ctx, accountServicePath(listID, serviceID), body)
 		},
@@ -396,9 +398,10 @@ func runCalculationRules(ctx context.Context, cc *Context, in Values) (any, erro
 	// The platform does not show the rules back: a lost answer leaves the
 	// write unknown (Check nil), and writing them again is harmless.
 	if _, err := (readback.Change{
-		What: i18n.T("readback.what-rules", "list", listID),
-		Send: func(ctx context.Context) (any, error) { return cl.Put(ctx, accountServicePath(listID, id), body) },
-		Log:  cc.Log,
+		Settle: readback.SettleOf(cl),
+		What:   i18n.T("readback.what-rules", "list", listID),
+		Send:   func(ctx context.Context) (any, error) { return cl.Put(ctx, accountServicePath(listID, id), body) },
+		Log:    cc.Log,
 	}).Do(ctx); err != nil {
 		return nil, err
 	}

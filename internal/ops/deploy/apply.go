@@ -115,7 +115,7 @@ type applied struct {
 // under way says it may have reached the platform and how to check; a
 // lost answer is logged as such and the caller goes on to the
 // verification, which tells what really happened.
-func (o *Ops) startApply(ctx context.Context, appID, buildID, buildLabel string, body *jsonx.Object) (applied, error) {
+func (o *Ops) startApply(ctx context.Context, appID, buildID, buildLabel string, body *jsonx.Object, started time.Time) (applied, error) {
 	_, err := o.Apply(ctx, appID, body)
 	var notSent *ApplyNotSentError
 	var unanswered *ApplyUnansweredError
@@ -132,16 +132,41 @@ func (o *Ops) startApply(ctx context.Context, appID, buildID, buildLabel string,
 			"app", appID, "command", o.hint(verifyHint(appID, buildID)))}
 	case errors.As(err, &unanswered):
 		o.logf("deploy.apply-may-have-reached", "error", unanswered.Err)
+		// The platform may still be taking the request: look until the
+		// apply shows or the settle time passes, so the verification does
+		// not judge an apply that is only late.
+		settle := readback.SettleAfter(unanswered.Err, readback.SettleOf(o.Client))
+		if _, err := readback.Await(ctx, settle, o.applyShows(appID, buildID, started)); err != nil && ctx.Err() != nil {
+			return applied{}, &InterruptedError{Err: ctx.Err(), Message: i18n.T("deploy.interrupted-apply-unknown",
+				"app", appID, "command", o.hint(verifyHint(appID, buildID)))}
+		}
 		return applied{unanswered: true}, nil
 	}
 	return applied{}, err
+}
+
+// applyShows is the look for an apply whose answer was lost: the
+// application updating or on the build, or a task of it since the apply
+// was sent.
+func (o *Ops) applyShows(appID, buildID string, since time.Time) func(context.Context) (bool, error) {
+	return func(ctx context.Context) (bool, error) {
+		card, err := o.readCard(ctx, appID)
+		if err != nil {
+			return false, err
+		}
+		if card.Str("status") == "Updating" || buildID != "" && card.Obj("source").Str("project-version-id") == buildID {
+			return true, nil
+		}
+		tasks, err := o.appTasks(ctx, appID)
+		return err == nil && len(tasksSince(tasks, since)) > 0, err
+	}
 }
 
 // ApplyAndVerify is `apps apply`: apply the build, bring the application
 // to Running and verify that it runs the build (spec cli.md §2.6).
 func (o *Ops) ApplyAndVerify(ctx context.Context, appID, buildID string) (*Report, error) {
 	started := o.now().UTC()
-	a, err := o.startApply(ctx, appID, buildID, buildID, BuildSource(buildID))
+	a, err := o.startApply(ctx, appID, buildID, buildID, BuildSource(buildID), started)
 	if err != nil {
 		return nil, err
 	}
@@ -181,6 +206,7 @@ func (o *Ops) StartApply(ctx context.Context, appID, buildID string) (any, error
 		return nil, readback.Interrupted(ctx, what, o.hint(verifyHint(appID, buildID)))
 	}
 	return readback.Change{
+		Settle:   readback.SettleOf(o.Client),
 		What:     what,
 		Checking: func(err error) string { return i18n.T("deploy.apply-may-have-reached", "error", err) },
 		Send:     func(context.Context) (any, error) { return nil, unanswered.Err },

@@ -245,8 +245,9 @@ func (o *Ops) Create(ctx context.Context, opts CreateOptions, src Source) (*Crea
 func (o *Ops) createApp(ctx context.Context, body *jsonx.Object, name string) (*jsonx.Object, error) {
 	var found *jsonx.Object
 	v, err := readback.Change{
-		What: i18n.T("deploy.what-create", "name", name),
-		Send: func(ctx context.Context) (any, error) { return o.Client.Post(ctx, "/applications", body) },
+		Settle: readback.SettleOf(o.Client),
+		What:   i18n.T("deploy.what-create", "name", name),
+		Send:   func(ctx context.Context) (any, error) { return o.Client.Post(ctx, "/applications", body) },
 		Check: func(ctx context.Context) (bool, error) {
 			card, err := o.findCreated(ctx, name)
 			found = card

@@ -140,7 +140,7 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	if up.AssemblyID != "" {
 		buildLabel += " (" + up.AssemblyID + ")"
 	}
-	a, err := o.startApply(ctx, appID, firstNonEmpty(up.AssemblyID, up.Version), buildLabel, body)
+	a, err := o.startApply(ctx, appID, firstNonEmpty(up.AssemblyID, up.Version), buildLabel, body, started)
 	if err != nil {
 		return nil, err
 	}

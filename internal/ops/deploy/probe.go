@@ -458,7 +458,7 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport) {
 		c.AssemblyDeleted = ptr(false)
 		problem("probe.cleanup-build-no-project", "id", r.AssemblyID)
 	default:
-		if err := o.DeleteBuild(ctx, r.ProjectID, r.AssemblyID); err != nil && !o.buildGone(ctx, r.ProjectID, r.AssemblyID) {
+		if err := o.deleteBuild(ctx, r.ProjectID, r.AssemblyID); err != nil {
 			c.AssemblyDeleted = ptr(false)
 			problem("probe.cleanup-build-failed", "id", r.AssemblyID, "error", err)
 		} else {
@@ -486,21 +486,37 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport) {
 	}
 }
 
-// buildGone tells, after a deletion that failed, whether the build is gone
-// all the same (its answer was lost after the platform deleted it).
-func (o *Ops) buildGone(ctx context.Context, projectID, buildID string) bool {
-	builds, err := o.listBuilds(ctx, projectID)
-	if platform.IsAPIStatus(err, http.StatusNotFound) {
-		return true
+// deleteBuild deletes the probe's build. An answer lost on the way is read
+// back in the project's build list: gone, it was deleted; still there, the
+// deletion is asked once more (see deleteWhenFree).
+func (o *Ops) deleteBuild(ctx context.Context, projectID, buildID string) error {
+	change := readback.Change{
+		Settle: readback.SettleOf(o.Client),
+		What:   i18n.T("probe.what-delete-build", "build", buildID),
+		Send:   func(ctx context.Context) (any, error) { return nil, o.DeleteBuild(ctx, projectID, buildID) },
+		Check: func(ctx context.Context) (bool, error) {
+			builds, err := o.listBuilds(ctx, projectID)
+			if platform.IsAPIStatus(err, http.StatusNotFound) {
+				return true, nil
+			}
+			return err == nil && buildlist.Find(builds, buildID, "") == nil, err
+		},
+		Log: o.log,
 	}
-	return err == nil && buildlist.Find(builds, buildID, "") == nil
+	_, err := change.Do(ctx)
+	if platform.IsNotDone(err) {
+		_, err = change.Do(ctx)
+	}
+	return err
 }
 
 // deleteProject deletes a project the probe created; an answer lost on
-// the way is read back (the project gone, or listed as deleted).
+// the way is read back (the project gone, or listed as deleted), and a
+// deletion not made is asked once more (see deleteWhenFree).
 func (o *Ops) deleteProject(ctx context.Context, projectID string) error {
-	_, err := readback.Change{
-		What: i18n.T("probe.what-delete-project", "project", projectID),
+	change := readback.Change{
+		Settle: readback.SettleOf(o.Client),
+		What:   i18n.T("probe.what-delete-project", "project", projectID),
 		Send: func(ctx context.Context) (any, error) {
 			return o.Client.Delete(ctx, "/projects/"+url.PathEscape(projectID))
 		},
@@ -512,7 +528,11 @@ func (o *Ops) deleteProject(ctx context.Context, projectID string) error {
 			return err == nil && platform.IsDeletedProject(card), err
 		},
 		Log: o.log,
-	}.Do(ctx)
+	}
+	_, err := change.Do(ctx)
+	if platform.IsNotDone(err) {
+		_, err = change.Do(ctx)
+	}
 	if platform.IsAPIStatus(err, http.StatusNotFound) {
 		return nil
 	}
@@ -549,13 +569,20 @@ func (o *Ops) cleanupCommands(r *ProbeReport, appGone, buildGone bool) (string, 
 // deleteWhenFree asks for an application's deletion; while the
 // application is still busy (a create that has not finished yet, when a
 // probe is interrupted mid-wait) the request is repeated for up to
-// Limits.Busy.
+// Limits.Busy. A deletion whose answer was lost and that reading back
+// shows was not made is asked once more: a cleanup must not stop at one
+// lost answer, and nothing can be deleted twice.
 func (o *Ops) deleteWhenFree(ctx context.Context, appID string) error {
 	clock := o.clock()
 	var start time.Time
 	var backoff *Backoff
+	again := true
 	for {
 		err := o.DeleteApp(ctx, appID)
+		if platform.IsNotDone(err) && again {
+			again = false
+			continue
+		}
 		if err == nil || !platform.IsBusy(err) {
 			return err
 		}

@@ -58,10 +58,11 @@ func SwitchApp(ctx context.Context, cl *platform.Client, appID, action string, l
 		done = []string{"Stopping", platform.StatusStopped}
 	}
 	return Change{
-		What:  i18n.T("readback.what-"+action, "app", appID),
-		Send:  func(ctx context.Context) (any, error) { return cl.Put(ctx, AppPath(appID)+"/status/"+action, nil) },
-		Check: AppStatusIn(cl, appID, done...),
-		Look:  look,
-		Log:   log,
+		Settle: SettleOf(cl),
+		What:   i18n.T("readback.what-"+action, "app", appID),
+		Send:   func(ctx context.Context) (any, error) { return cl.Put(ctx, AppPath(appID)+"/status/"+action, nil) },
+		Check:  AppStatusIn(cl, appID, done...),
+		Look:   look,
+		Log:    log,
 	}.Do(ctx)
 }

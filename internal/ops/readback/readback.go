@@ -9,6 +9,8 @@ package readback
 
 import (
 	"context"
+	"net/http"
+	"time"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -36,6 +38,9 @@ type Change struct {
 	// platform shows nothing to check by (the change is then reported as
 	// unknown, to be repeated: it must be one a repetition cannot double).
 	Check func(ctx context.Context) (bool, error)
+	// Settle is how long the reading back goes on before a change not
+	// seen is taken as not made (see Await); SettleOf gives the client's.
+	Settle time.Duration
 	// Look, when set, is a command that shows whether the change was made;
 	// an interruption under way names it.
 	Look string
@@ -67,7 +72,7 @@ func (c Change) Do(ctx context.Context) (any, error) {
 		return nil, &platform.Error{Kind: platform.KindNotDone, Err: err,
 			Message: i18n.T("readback.unverifiable", "what", c.What, "error", err)}
 	}
-	done, checkErr := c.Check(ctx)
+	done, checkErr := Await(ctx, SettleAfter(err, c.Settle), c.Check)
 	switch {
 	case checkErr != nil && ctx.Err() != nil:
 		return nil, Interrupted(ctx, c.What, c.Look)
@@ -78,6 +83,57 @@ func (c Change) Do(ctx context.Context) (any, error) {
 		return nil, nil
 	}
 	return nil, NotDone(c.What, err)
+}
+
+// settleAfter is how long to look for a change after err: not at all
+// (one look) after a server's own 503 or 429, which it gives before
+// acting; the settle time after a broken connection, a timeout or a
+// gateway's 502 or 504, when the platform may still be carrying the
+// request out.
+func SettleAfter(err error, settle time.Duration) time.Duration {
+	if platform.IsAPIStatus(err, http.StatusServiceUnavailable, http.StatusTooManyRequests) {
+		return 0
+	}
+	return settle
+}
+
+// SettleOf is the settle time of a client's changes: its per-request
+// timeout – a request that timed out may still be carried out for as long
+// again.
+func SettleOf(cl *platform.Client) time.Duration {
+	if t := cl.Config().Timeout; t > 0 {
+		return t
+	}
+	return platform.DefaultTimeout
+}
+
+// Await reads back with check until it says done or settle has passed
+// since the first look, pausing between looks (a quarter of a second,
+// doubling up to two). A look that fails on the way (the network, a
+// gateway) is looked again while time remains; its error is returned when
+// none is left. A look the platform refuses ends the wait with its error.
+func Await(ctx context.Context, settle time.Duration, check func(context.Context) (bool, error)) (bool, error) {
+	deadline := time.Now().Add(settle)
+	pause := 250 * time.Millisecond
+	for {
+		done, err := check(ctx)
+		switch {
+		case done:
+			return true, nil
+		case err != nil && !Uncertain(err):
+			return false, err
+		}
+		left := time.Until(deadline)
+		if left <= 0 || ctx.Err() != nil {
+			return false, err
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(min(pause, left)):
+		}
+		pause = min(2*pause, 2*time.Second)
+	}
 }
 
 func (c Change) log(line string) {

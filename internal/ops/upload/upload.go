@@ -238,6 +238,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	req := uploadRequest(opts, res.Manifest.Str("CommitId"), data)
 	var found *landing
 	change := readback.Change{
+		Settle:   readback.SettleOf(cl),
 		What:     i18n.T("upload.what", "file", filepath.Base(firstNonEmpty(res.File, opts.File))),
 		Checking: func(err error) string { return i18n.T("upload.may-have-landed", "error", err) },
 		Send:     func(ctx context.Context) (any, error) { return cl.Do(ctx, req) },
