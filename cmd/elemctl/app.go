@@ -562,9 +562,17 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 	}
 	result, err := run.Run(ctx, in)
 	if err != nil {
+		if note := run.SecretNote(err.Error() + " " + command.ErrorObject(err).Str("hint")); note != "" {
+			a.progress(note)
+		}
 		return &handlerError{err}
 	}
 	answer := command.Render(result, command.CLIDialect)
+	if out, mErr := jsonx.Marshal(answer.Value); mErr == nil {
+		if note := run.SecretNote(string(out)); note != "" {
+			a.progress(note)
+		}
+	}
 	if err := a.printAnswer(answer.Value); err != nil {
 		return &handlerError{err}
 	}

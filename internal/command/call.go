@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -56,13 +57,16 @@ type Call struct {
 	Connection Connection
 
 	resolveOnce sync.Once
-	secretNote  sync.Once
-	mu          sync.Mutex
-	cfg         *platform.Config
-	client      *platform.Client
-	cfgErr      error
-	clientErr   error
-	lines       []string
+	// hints are the command-line hints rendered so far; noted tells that
+	// the note on the secret they leave out was given.
+	hints     []string
+	noted     bool
+	mu        sync.Mutex
+	cfg       *platform.Config
+	client    *platform.Client
+	cfgErr    error
+	clientErr error
+	lines     []string
 }
 
 // Context is the context the command runs with.
@@ -76,7 +80,7 @@ func (k *Call) Context() *Context {
 		Connection: k.Connection, Command: k.Command, Naming: k.Naming,
 		LogFunc: k.log, StatusFunc: k.status, PendingFunc: k.pending, ClientFunc: k.platformClient, ConfigFunc: k.config,
 		scrub: k.Scrub, diagnostic: k.Diagnostic, ownEnvFile: k.EnvFile,
-		noteSecret: func() { k.secretNote.Do(func() { k.log(i18n.T("hint.secret-not-repeated")) }) },
+		rendered: k.rendered,
 	}
 }
 
@@ -163,12 +167,50 @@ func (k *Call) platformClient() (*platform.Client, error) {
 
 func (k *Call) log(line string) {
 	line = k.Scrub(line)
+	if note := k.SecretNote(line); note != "" {
+		k.emit(note)
+	}
+	k.emit(line)
+}
+
+func (k *Call) emit(line string) {
 	k.mu.Lock()
 	k.lines = append(k.lines, line)
 	k.mu.Unlock()
 	if k.Log != nil {
 		k.Log(line)
 	}
+}
+
+// rendered records a command-line hint the call rendered.
+func (k *Call) rendered(hint string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.hints = append(k.hints, hint)
+}
+
+// SecretNote is the note that the hints leave the client secret out,
+// once, when the secret came on the command line and text shows one of
+// the call's hints; "" otherwise. Progress lines get it by themselves; a
+// face asks for it before it shows the call's answer or error.
+func (k *Call) SecretNote(text string) string {
+	if !k.Connection.SecretGiven {
+		return ""
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.noted {
+		return ""
+	}
+	for _, h := range k.hints {
+		// As it is, or as a JSON answer spells it.
+		quoted, _ := jsonx.Compact(h)
+		if strings.Contains(text, h) || len(quoted) > 2 && strings.Contains(text, string(quoted[1:len(quoted)-1])) {
+			k.noted = true
+			return i18n.T("hint.secret-not-repeated")
+		}
+	}
+	return ""
 }
 
 func (k *Call) pending(text string) {

@@ -40,12 +40,12 @@ type Context struct {
 	ConfigFunc  func() (*platform.Config, error)
 
 	// Set by Call: the call's scrubber, where a panic's stack goes, the
-	// .env the call itself names (a tool hint repeats it) and the note that
-	// hints leave the secret out, given once.
+	// .env the call itself names (a tool hint repeats it) and the record
+	// of the hints rendered (see Call.SecretNote).
 	scrub      func(string) string
 	diagnostic func(string)
 	ownEnvFile string
-	noteSecret func()
+	rendered   func(hint string)
 }
 
 // Log reports one progress or warning line (CLI: stderr, silenced by

@@ -73,10 +73,11 @@ func (c *Context) commandLineHint(h hint.Command) string {
 	if c.Connection.Timeout > 0 {
 		words = append(words, hint.PlainArg("timeout", strconv.FormatFloat(c.Connection.Timeout, 'f', -1, 64), false)...)
 	}
-	if c.Connection.SecretGiven && c.noteSecret != nil {
-		c.noteSecret()
+	out := strings.Join(words, " ")
+	if c.rendered != nil {
+		c.rendered(out)
 	}
-	return strings.Join(words, " ")
+	return out
 }
 
 // toolHint spells h as tool calls; ok is false when no tool does it or a

@@ -38,6 +38,10 @@ type Error struct {
 func (e *Error) Error() string { return e.Message }
 func (e *Error) Unwrap() error { return e.Err }
 
+// ErrorHint is the command that helps on, for the error's "hint" key
+// (ErrorObject takes it from any error that has one).
+func (e *Error) ErrorHint() string { return e.Hint }
+
 // ConfigErrorf builds a configuration error (missing settings, names that
 // resolve to nothing or to several things, refused local preconditions).
 func ConfigErrorf(key string, args ...any) error {
@@ -132,7 +136,12 @@ func ErrorObject(err error) *jsonx.Object {
 	o := jsonx.New("error", err.Error())
 	var ae *APIError
 	if errors.As(err, &ae) {
-		o.Set("error", ae.Message)
+		// An error of elemctl's own that wraps the answer (a change found
+		// not made after it) keeps its message; the answer's fields follow.
+		var own *Error
+		if !errors.As(err, &own) || own.Message == "" {
+			o.Set("error", ae.Message)
+		}
 		if ae.Status != 0 {
 			o.Set("status", ae.Status)
 		}
@@ -149,9 +158,9 @@ func ErrorObject(err error) *jsonx.Object {
 			o.Set("hint", ae.Hint)
 		}
 	}
-	var pe *Error
-	if errors.As(err, &pe) && pe.Hint != "" && !o.Has("hint") {
-		o.Set("hint", pe.Hint)
+	var h interface{ ErrorHint() string }
+	if errors.As(err, &h) && h.ErrorHint() != "" && !o.Has("hint") {
+		o.Set("hint", h.ErrorHint())
 	}
 	return o
 }

@@ -123,13 +123,13 @@ func (o *Ops) startApply(ctx context.Context, appID, buildID, buildLabel string,
 	case err == nil:
 		return applied{}, nil
 	case errors.As(err, &notSent) && ctx.Err() != nil:
-		return applied{}, &InterruptedError{Err: ctx.Err(), Message: i18n.T("deploy.interrupted-before-apply",
-			"app", appID, "build", buildLabel, "command", o.hint(applyHint(appID, buildID)))}
+		h := o.hint(applyHint(appID, buildID))
+		return applied{}, &InterruptedError{Err: ctx.Err(), Hint: h, Message: i18n.T("deploy.interrupted-before-apply",
+			"app", appID, "build", buildLabel, "command", h)}
 	case errors.As(err, &notSent):
 		return applied{}, notSent.Err
 	case errors.As(err, &unanswered) && ctx.Err() != nil:
-		return applied{}, &InterruptedError{Err: ctx.Err(), Message: i18n.T("deploy.interrupted-apply-under-way",
-			"app", appID, "command", o.hint(verifyHint(appID, buildID)))}
+		return applied{}, interruptedWith(ctx, "deploy.interrupted-apply-under-way", appID, o.hint(verifyHint(appID, buildID)))
 	case errors.As(err, &unanswered):
 		o.logf("deploy.apply-may-have-reached", "error", unanswered.Err)
 		// The platform may still be taking the request: look until the
@@ -137,8 +137,7 @@ func (o *Ops) startApply(ctx context.Context, appID, buildID, buildLabel string,
 		// not judge an apply that is only late.
 		settle := readback.SettleAfter(unanswered.Err, readback.SettleOf(o.Client))
 		if _, err := readback.Await(ctx, settle, o.applyShows(appID, buildID, started)); err != nil && ctx.Err() != nil {
-			return applied{}, &InterruptedError{Err: ctx.Err(), Message: i18n.T("deploy.interrupted-apply-unknown",
-				"app", appID, "command", o.hint(verifyHint(appID, buildID)))}
+			return applied{}, interruptedWith(ctx, "deploy.interrupted-apply-unknown", appID, o.hint(verifyHint(appID, buildID)))
 		}
 		return applied{unanswered: true}, nil
 	}
@@ -233,7 +232,7 @@ func (o *Ops) stopped(ctx context.Context, err error, card *jsonx.Object, appID,
 		if a.unanswered {
 			key = "deploy.interrupted-apply-unknown"
 		}
-		return &InterruptedError{Message: i18n.T(key, "app", appID, "command", o.hint(verifyHint(appID, buildID))), Err: ctx.Err()}
+		return interruptedWith(ctx, key, appID, o.hint(verifyHint(appID, buildID)))
 	}
 	if card != nil && card.Str("status") == platform.StatusError {
 		return err
@@ -268,7 +267,16 @@ func withHint(err error, command, sentence string) error {
 type InterruptedError struct {
 	Message string
 	Err     error
+	// Hint is the command the message names, for the error's "hint".
+	Hint string
 }
 
-func (e *InterruptedError) Error() string { return e.Message }
-func (e *InterruptedError) Unwrap() error { return e.Err }
+func (e *InterruptedError) Error() string     { return e.Message }
+func (e *InterruptedError) Unwrap() error     { return e.Err }
+func (e *InterruptedError) ErrorHint() string { return e.Hint }
+
+// interruptedWith is an interruption whose message (key, with the
+// application) names command.
+func interruptedWith(ctx context.Context, key, appID, command string) *InterruptedError {
+	return &InterruptedError{Err: ctx.Err(), Hint: command, Message: i18n.T(key, "app", appID, "command", command)}
+}

@@ -229,7 +229,7 @@ func (o *Ops) Create(ctx context.Context, opts CreateOptions, src Source) (*Crea
 	if err != nil {
 		check := o.hint(verifyHint(id, src.BuildID))
 		if ctx.Err() != nil && isCanceled(err) {
-			err = &InterruptedError{Message: i18n.T("deploy.interrupted", "app", id, "command", check), Err: ctx.Err()}
+			err = interruptedWith(ctx, "deploy.interrupted", id, check)
 		}
 		out.WaitError = err
 		o.logf("cli.wait-broken", "app", id, "error", err)

@@ -130,7 +130,11 @@ type ProbeInterruptedError struct {
 	Message string
 	Report  *ProbeReport
 	Err     error
+	// Hint is the command that removes what is left, "" when nothing is.
+	Hint string
 }
+
+func (e *ProbeInterruptedError) ErrorHint() string { return e.Hint }
 
 func (e *ProbeInterruptedError) Error() string { return e.Message }
 func (e *ProbeInterruptedError) Unwrap() error { return e.Err }
@@ -221,11 +225,13 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 	if ctx.Err() != nil {
 		key := "probe.interrupted-clean"
 		args := []any{}
+		command := ""
 		if len(r.Cleanup.Problems) > 0 || opts.Keep {
 			key = "probe.interrupted-left"
-			args = []any{"command", firstNonEmpty(r.Cleanup.Command, strings.Join(r.Cleanup.Steps, " && "))}
+			command = firstNonEmpty(r.Cleanup.Command, strings.Join(r.Cleanup.Steps, " && "))
+			args = []any{"command", command}
 		}
-		return nil, &ProbeInterruptedError{Message: i18n.T(key, args...), Report: r, Err: ctx.Err()}
+		return nil, &ProbeInterruptedError{Message: i18n.T(key, args...), Report: r, Err: ctx.Err(), Hint: command}
 	}
 	if runErr != nil {
 		return nil, runErr

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -22,8 +23,11 @@ import (
 //     may not be the archive's), with the commit sent when the card names
 //     one; several new ones are told apart by the archive's version;
 //   - without a project id: the build of the archive's version (the server
-//     keeps it) in the projects the upload may have gone to – a project
-//     created by it, one of the archive's name, then the others.
+//     keeps it) created since the upload was sent (by the platform's clock:
+//     the Date of its answer just before), in the projects the upload may
+//     have gone to – one it created, or the one of the archive's Ид, which
+//     the upload renamed after the archive's presentation (without the
+//     project list of before, every project is searched).
 
 // landing is an upload found by reading back.
 type landing struct {
@@ -33,7 +37,7 @@ type landing struct {
 
 // findLanding looks for the build an unanswered upload made; nil when it
 // did not land.
-func findLanding(ctx context.Context, cl *platform.Client, opts Options, res *Result, before map[string]bool, snapshot map[string]string, commit string) (*landing, error) {
+func findLanding(ctx context.Context, cl *platform.Client, opts Options, res *Result, before map[string]bool, snapshot map[string]string, sent time.Time, commit string) (*landing, error) {
 	if opts.ProjectID != "" {
 		builds, err := cl.ListBuilds(ctx, opts.ProjectID)
 		if err != nil {
@@ -69,6 +73,12 @@ func findLanding(ctx context.Context, cl *platform.Client, opts Options, res *Re
 		}
 		return 2
 	}
+	// An upload lands in a new project or in the one of its Ид, which it
+	// renames after the archive's presentation: when both are known, no
+	// other project can hold it.
+	if snapshot != nil && res.Presentation != "" {
+		candidates = slices.DeleteFunc(candidates, func(p *jsonx.Object) bool { return rank(p) == 2 })
+	}
 	slices.SortStableFunc(candidates, func(a, b *jsonx.Object) int {
 		if c := cmp.Compare(rank(a), rank(b)); c != 0 {
 			return c
@@ -83,7 +93,7 @@ func findLanding(ctx context.Context, cl *platform.Client, opts Options, res *Re
 		if err != nil {
 			continue
 		}
-		if b := buildlist.Find(builds, "", res.ArchiveVersion); b != nil {
+		if b := buildlist.Find(builds, "", res.ArchiveVersion); b != nil && !createdBefore(b, sent) {
 			return &landing{build: b, project: p}, nil
 		}
 	}
@@ -130,6 +140,21 @@ func newBuild(builds []*jsonx.Object, before map[string]bool, archiveVersion, co
 		versions[i] = buildlist.Version(b)
 	}
 	return nil, errors.New(i18n.T("upload.several-new", "versions", strings.Join(versions, ", ")))
+}
+
+// createdBefore tells a build the platform created before sent (its
+// clock, whole seconds: a second's margin). A build whose date cannot be
+// read, or no time to compare with, is not ruled out.
+func createdBefore(b *jsonx.Object, sent time.Time) bool {
+	if sent.IsZero() {
+		return false
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05"} {
+		if at, err := time.Parse(layout, strings.TrimSpace(b.Str("created"))); err == nil {
+			return at.Before(sent.Add(-time.Second))
+		}
+	}
+	return false
 }
 
 // buildIDs are the ids of a build list, for telling a new build.

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -213,6 +214,9 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 
 	var snapshot map[string]string
 	var before map[string]bool
+	// sent is the platform's time just before the upload (the Date of the
+	// project list's answer): a build created earlier is not this upload's.
+	var sent time.Time
 	if opts.ProjectID != "" {
 		res.Route = registry.RouteProject
 		if opts.KnownBuildsRead {
@@ -232,7 +236,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 		}
 	} else {
 		res.Route = registry.RouteNoProjectID
-		snapshot = projectNames(ctx, cl)
+		snapshot, sent = projectNames(ctx, cl)
 	}
 
 	req := uploadRequest(opts, res.Manifest.Str("CommitId"), data)
@@ -244,7 +248,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 		Send:     func(ctx context.Context) (any, error) { return cl.Do(ctx, req) },
 		Check: func(ctx context.Context) (bool, error) {
 			var err error
-			found, err = findLanding(ctx, cl, opts, res, before, snapshot, req.Query.Get("commit-id"))
+			found, err = findLanding(ctx, cl, opts, res, before, snapshot, sent, req.Query.Get("commit-id"))
 			return found != nil, err
 		},
 		Log: log,
@@ -252,7 +256,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	if opts.ProjectID != "" {
 		change.Look = opts.Hint.Render(hint.Command{Path: []string{"builds", "list"}, Args: []hint.Arg{hint.Opt("project-id", opts.ProjectID)}})
 	}
-	sent, err := change.Do(ctx)
+	answered, err := change.Do(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +268,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 			answer.Set("project-id", found.project.Str("id"))
 		}
 	} else {
-		res.Response = sent.(*platform.Response).Value()
+		res.Response = answered.(*platform.Response).Value()
 		answer, _ = res.Response.(*jsonx.Object)
 	}
 	res.AssemblyID = firstString(answer, "image-id", "assembly-id", "id")
@@ -370,18 +374,25 @@ func guardRename(ctx context.Context, cl *platform.Client, opts Options, present
 
 // projectNames is {id: name} of every project, deleted ones included; nil
 // when the list cannot be read.
-func projectNames(ctx context.Context, cl *platform.Client) map[string]string {
-	projects, err := cl.ListProjects(ctx)
+//
+// at is the platform's time of the answer (its Date header), zero when it
+// sent none.
+func projectNames(ctx context.Context, cl *platform.Client) (names map[string]string, at time.Time) {
+	resp, err := cl.Do(ctx, platform.Request{Method: http.MethodGet, Path: "/projects"})
 	if err != nil {
-		return nil
+		return nil, time.Time{}
 	}
+	if d, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
+		at = d
+	}
+	projects := platform.NormalizeList(resp.Value(), "projects")
 	out := make(map[string]string, len(projects))
 	for _, p := range projects {
 		if id := p.Str("id"); id != "" {
 			out[id] = projectName(p)
 		}
 	}
-	return out
+	return out, at
 }
 
 func projectName(p *jsonx.Object) string {
