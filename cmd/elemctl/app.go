@@ -132,6 +132,10 @@ type exitError struct{ code int }
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func (a *app) run(args []string) int {
+	// Signals are caught from the start: one that comes while the command
+	// tree is still being built stops the command before it begins.
+	ctx, stop := a.stopOnSignals()
+	defer stop()
 	if a.versionAsked(args) {
 		// Answered before the command tree is built: scripts call it often.
 		io.WriteString(a.stdout, versionLine())
@@ -161,8 +165,6 @@ func (a *app) run(args []string) int {
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 
-	ctx, stop := a.stopOnSignals()
-	defer stop()
 	failed, err := root.ExecuteContextC(ctx)
 	if a.status != nil {
 		a.status.clear()
