@@ -415,6 +415,12 @@ func runCell(t *testing.T, op faultOp, fk faultKind, flags bool) {
 	if strings.Contains(out, b.stand.ClientSecret()) {
 		t.Errorf("the client secret shows in the output")
 	}
+	for rest := out; strings.Contains(rest, "in this order:"); {
+		rest = rest[strings.Index(rest, "in this order:")+len("in this order:"):]
+		if !strings.HasPrefix(rest, "\n  elemctl ") {
+			t.Errorf("steps announced and none given")
+		}
+	}
 	if left := b.leftovers(); len(left) > 0 {
 		count(&matrixCounts.leftovers)
 		t.Errorf("left in TMPDIR: %v", left)

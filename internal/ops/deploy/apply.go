@@ -248,8 +248,7 @@ func (o *Ops) stopped(ctx context.Context, err error, card *jsonx.Object, appID,
 // withHint adds a sentence with a command to an error, keeping its kind
 // (an API answer stays one).
 func withHint(err error, command, sentence string) error {
-	var ae *platform.APIError
-	if errors.As(err, &ae) {
+	if ae, ok := err.(*platform.APIError); ok {
 		ae.Hint = command
 		ae.Message += ". " + sentence
 		return err
