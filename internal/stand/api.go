@@ -19,6 +19,8 @@ type req struct {
 	baseURL string
 	// plan is what the fault rules decided for the request.
 	plan *faultPlan
+	// upload is the body of an upload route, read before the lock.
+	upload *spool
 }
 
 func (q *req) param(i int) string { return q.params[i] }
@@ -53,6 +55,9 @@ func (q *req) decodeJSON() (map[string]any, bool) {
 // route is one method and path of the Console API as the stand serves it.
 type route struct {
 	v21 bool // served under /v2.1
+	// upload routes take an archive: the body is spooled before the
+	// stand's lock is taken, so a slow upload holds up no one.
+	upload bool
 	// gate, when set, can hide the route (an old server without it).
 	gate func(s *Stand, v21 bool) bool
 	// params are the names of the path's wildcards, in order.
@@ -67,7 +72,7 @@ func (s *Stand) apiRoutes() *http.ServeMux {
 	mux := http.NewServeMux()
 	// handle registers a route under the versions "2", "2.1" or "2,2.1";
 	// gate, when set, can hide it.
-	handle := func(method, pattern, versions string, gate func(s *Stand, v21 bool) bool, h func(s *Stand, q *req)) {
+	handle := func(method, pattern, versions string, gate func(s *Stand, v21 bool) bool, upload bool, h func(s *Stand, q *req)) {
 		var params []string
 		for _, seg := range strings.Split(strings.Trim(pattern, "/"), "/") {
 			if name, ok := strings.CutPrefix(seg, "{"); ok {
@@ -76,7 +81,7 @@ func (s *Stand) apiRoutes() *http.ServeMux {
 		}
 		for _, v := range strings.Split(versions, ",") {
 			path := apiPrefix + "/v" + v + pattern
-			mux.Handle(method+" "+path, s.apiHandler(&route{v21: v == "2.1", gate: gate, params: params, h: h}))
+			mux.Handle(method+" "+path, s.apiHandler(&route{v21: v == "2.1", gate: gate, upload: upload, params: params, h: h}))
 			if method == http.MethodGet {
 				// A GET pattern takes HEAD too; the platform does not.
 				mux.HandleFunc("HEAD "+path, writeUnknownFor)
@@ -84,16 +89,19 @@ func (s *Stand) apiRoutes() *http.ServeMux {
 		}
 	}
 	get := func(pattern, versions string, h func(s *Stand, q *req)) {
-		handle(http.MethodGet, pattern, versions, nil, h)
+		handle(http.MethodGet, pattern, versions, nil, false, h)
 	}
 	post := func(pattern, versions string, h func(s *Stand, q *req)) {
-		handle(http.MethodPost, pattern, versions, nil, h)
+		handle(http.MethodPost, pattern, versions, nil, false, h)
 	}
 	put := func(pattern, versions string, h func(s *Stand, q *req)) {
-		handle(http.MethodPut, pattern, versions, nil, h)
+		handle(http.MethodPut, pattern, versions, nil, false, h)
 	}
 	del := func(pattern, versions string, h func(s *Stand, q *req)) {
-		handle(http.MethodDelete, pattern, versions, nil, h)
+		handle(http.MethodDelete, pattern, versions, nil, false, h)
+	}
+	upload := func(pattern string, h func(s *Stand, q *req)) {
+		handle(http.MethodPost, pattern, "2", nil, true, h)
 	}
 
 	get("/me", "2", (*Stand).getMe)
@@ -116,20 +124,20 @@ func (s *Stand) apiRoutes() *http.ServeMux {
 	post("/applications/{app}/userlists", "2", (*Stand).connectAppUserList)
 	del("/applications/{app}/userlists", "2", (*Stand).disconnectAppUserList)
 	handle(http.MethodPost, "/applications/{app}/project/export", "2,2.1",
-		func(s *Stand, v21 bool) bool { return v21 || s.exportOn }, (*Stand).exportApp)
+		func(s *Stand, v21 bool) bool { return v21 || s.exportOn }, false, (*Stand).exportApp)
 
 	get("/tasks/application-tasks", "2", (*Stand).listTasks)
 	post("/tasks/group-tasks/update-applications-technology", "2", (*Stand).createGroupTask)
 	get("/tasks/group-tasks/{task}", "2", (*Stand).getGroupTask)
 
 	get("/spaces", "2", (*Stand).listSpaces)
-	post("/spaces/{space}/projects", "2", (*Stand).uploadIntoSpace)
+	upload("/spaces/{space}/projects", (*Stand).uploadIntoSpace)
 	get("/projects", "2", (*Stand).listProjects)
-	post("/projects", "2", (*Stand).uploadNoSpace)
+	upload("/projects", (*Stand).uploadNoSpace)
 	get("/projects/{project}", "2", (*Stand).getProject)
 	del("/projects/{project}", "2", (*Stand).deleteProject)
 	get("/projects/{project}/assemblies", "2", (*Stand).listBuilds)
-	post("/projects/{project}/assemblies", "2", (*Stand).uploadIntoProject)
+	upload("/projects/{project}/assemblies", (*Stand).uploadIntoProject)
 	get("/projects/{project}/assemblies/{version}", "2", (*Stand).getBuild)
 	del("/projects/{project}/assemblies/{version}", "2", (*Stand).deleteBuild)
 
@@ -216,6 +224,14 @@ func (s *Stand) apiHandler(rt *route) http.Handler {
 		if !s.tokenAccepted(w, r, time.Now()) {
 			return
 		}
+		var body *spool
+		if rt.upload {
+			var err error
+			if body, err = s.spoolUpload(r); err != nil {
+				s.note("reading an upload: %v", err)
+			}
+			defer body.Close()
+		}
 		base := s.URL()
 		if base == "" {
 			base = "http://" + r.Host
@@ -224,7 +240,7 @@ func (s *Stand) apiHandler(rt *route) http.Handler {
 		defer s.mu.Unlock()
 		// The clock is read under the lock so operations start in the order
 		// their requests were served.
-		q := &req{w: w, r: r, params: params, now: time.Now(), v21: rt.v21, baseURL: base, plan: planOf(r)}
+		q := &req{w: w, r: r, params: params, now: time.Now(), v21: rt.v21, baseURL: base, plan: planOf(r), upload: body}
 		s.settle(q.now)
 		rt.h(s, q)
 		s.saveIfDirty()

@@ -160,6 +160,8 @@ func (s *Stand) finishOp(a *App, at time.Time) {
 		endTask("")
 		a.Status, a.Published = statusDeleted, false
 	}
+	// The application may have been the last to need a deleted build.
+	s.archivesFreed()
 	s.changed()
 }
 
@@ -344,7 +346,7 @@ func (s *Stand) newApp(body map[string]any, now time.Time) (*App, error) {
 	}
 	failure := ""
 	if b != nil {
-		arch, err := readArchive(b.Archive, s.opts.Limits)
+		arch, err := s.readBuild(b)
 		if err != nil {
 			return nil, cantCreate
 		}
@@ -461,7 +463,7 @@ func (s *Stand) applyBuild(q *req) {
 	case b.Kind == kindLibrary:
 		failure = prefix + ": Contact administrator for details"
 	default:
-		arch, err := readArchive(b.Archive, s.opts.Limits)
+		arch, err := s.readBuild(b)
 		switch {
 		case err != nil || !arch.descriptor.present(keyDevLanguage...):
 			failure = prefix + ": Contact administrator for details"
@@ -577,7 +579,7 @@ func (s *Stand) exportApp(q *req) {
 		refuseInternal("Unable to export application %s", a.ID).write(q.w)
 		return
 	}
-	data, err := exportArchive(b)
+	data, err := s.exportArchive(b)
 	if err != nil {
 		refuseInternal("Unable to export application %s", a.ID).write(q.w)
 		return

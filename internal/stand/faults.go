@@ -137,7 +137,7 @@ type faultRule struct {
 }
 
 // faultEngine holds the rules and the state their effects leave; its lock
-// is never held while the stand's is taken.
+// and the stand's are never held together.
 type faultEngine struct {
 	mu      sync.Mutex
 	seed    int64
@@ -170,7 +170,7 @@ type faultPlan struct {
 
 func (p *faultPlan) fired() string { return strings.Join(p.rules, ", ") }
 
-// Validate reports the first problem of a rule; where names the rule.
+// validate reports the first problem of a rule; where names the rule.
 func (f Fault) validate(where string) error {
 	bad := func(field, format string, args ...any) error {
 		return fmt.Errorf("stand: fault %s: %s: %s", where, field, fmt.Sprintf(format, args...))
@@ -295,9 +295,7 @@ func isApply(method string, segs []string) bool {
 }
 
 func newFaultEngine() *faultEngine {
-	e := &faultEngine{watches: map[int]*watch{}}
-	e.rng = rand.New(rand.NewPCG(0, 0))
-	return e
+	return &faultEngine{watches: map[int]*watch{}, rng: seededRand(0)}
 }
 
 func seededRand(seed int64) *rand.Rand {

@@ -685,3 +685,36 @@ func TestRequestLogLines(t *testing.T) {
 		t.Fatal("the log carries a secret")
 	}
 }
+
+// TestDocumentedFaultsAreTheStands: every faults file shown in the README
+// and docs/stand.md reads, and docs/stand.md describes every effect.
+func TestDocumentedFaultsAreTheStands(t *testing.T) {
+	var blocks int
+	for _, doc := range []string{"../../README.md", "../../docs/stand.md"} {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		for _, part := range strings.Split(text, "```yaml\n")[1:] {
+			block, _, _ := strings.Cut(part, "```")
+			if !strings.Contains(block, "faults:") {
+				continue
+			}
+			blocks++
+			if _, err := stand.ParseFaults([]byte(block)); err != nil {
+				t.Errorf("%s: a faults file that does not read: %v\n%s", doc, err, block)
+			}
+		}
+		if strings.HasSuffix(doc, "stand.md") {
+			for _, e := range stand.Effects {
+				if !strings.Contains(text, "| `"+string(e)+"` |") {
+					t.Errorf("%s does not describe the effect %s in its table", doc, e)
+				}
+			}
+		}
+	}
+	if blocks < 2 {
+		t.Fatalf("%d faults files found in the documents", blocks)
+	}
+}

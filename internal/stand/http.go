@@ -77,14 +77,22 @@ func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Body != nil {
 		r.Body = in
 	}
-	out := &exchange{status: 0}
-	defer func() { s.record(r, arrived, in.n, out, &plan) }()
+	out := &exchange{}
+	// The call is recorded before the client can see anything of the
+	// answer (a test reading Calls after its request sees it); the log
+	// line, which counts what was sent, after.
+	answered := func(status int) {
+		out.status = status
+		s.recordCall(Call{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Status: status, At: arrived, Fault: plan.fired()})
+	}
+	defer func() { s.logExchange(r, arrived, in.n, out, &plan) }()
 
 	if plan.delay > 0 || !s.faults.silentUntil(arrived).IsZero() {
 		// The body is read before the request is held, so the platform acts
 		// on it even when the client has gone meanwhile.
 		sp, err := s.readSpool(r.Body, s.opts.Limits.UploadSize)
 		if err != nil {
+			answered(0)
 			dropConnection(w, true)
 			return
 		}
@@ -93,16 +101,19 @@ func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 		in.n = sp.size
 	}
 	if s.holdWhileSilent() != nil || s.hold(plan.delay) != nil || s.holdWhileSilent() != nil {
+		answered(0)
 		dropConnection(w, true)
 		return
 	}
 	if a := plan.answer; a != nil {
 		switch a.Effect {
 		case EffectResetBefore:
+			answered(0)
 			dropConnection(w, true)
 			return
 		case EffectStatus:
-			out.status, out.bytes = writeProxyStatus(w, a.Status, a.RetryAfter)
+			answered(a.Status)
+			out.bytes = writeProxyStatus(w, a.Status, a.RetryAfter)
 			return
 		}
 	}
@@ -112,7 +123,7 @@ func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 	if rec.status == 0 {
 		rec.status = http.StatusOK
 	}
-	out.status = rec.status
+	answered(rec.status)
 	for k, v := range rec.header {
 		w.Header()[k] = v
 	}
@@ -177,21 +188,24 @@ func (b *countedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// record keeps the call and writes its log line.
-func (s *Stand) record(r *http.Request, arrived time.Time, bytesIn int64, out *exchange, plan *faultPlan) {
-	fault := plan.fired()
+// recordCall keeps a call.
+func (s *Stand) recordCall(c Call) {
 	s.callsMu.Lock()
+	defer s.callsMu.Unlock()
 	if len(s.calls) >= maxCalls {
 		// A long-running stand keeps the most recent calls only.
 		s.calls = append(s.calls[:0], s.calls[len(s.calls)/2:]...)
 	}
-	s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Status: out.status, At: arrived, Fault: fault})
-	if r.URL.Path == tokenPath {
+	s.calls = append(s.calls, c)
+	if c.Path == tokenPath {
 		s.tokenCalls++
 	}
-	s.callsMu.Unlock()
+}
+
+// logExchange writes the log line of a request.
+func (s *Stand) logExchange(r *http.Request, arrived time.Time, bytesIn int64, out *exchange, plan *faultPlan) {
 	s.writeLog(logLine{Time: logTime(arrived), Method: r.Method, Path: r.URL.Path, Query: loggedQuery(r.URL.RawQuery),
-		Status: out.status, MS: float64(time.Since(arrived).Microseconds()) / 1000, BytesIn: bytesIn, BytesOut: out.bytes, Fault: fault})
+		Status: out.status, MS: float64(time.Since(arrived).Microseconds()) / 1000, BytesIn: bytesIn, BytesOut: out.bytes, Fault: plan.fired()})
 }
 
 // dropConnection closes the request's connection without a byte of answer:
@@ -210,7 +224,7 @@ func dropConnection(w http.ResponseWriter, reset bool) {
 
 // writeProxyStatus answers as a proxy in front of the console does when it
 // gives up on it: the status, Retry-After when set, an HTML page.
-func writeProxyStatus(w http.ResponseWriter, status int, retryAfter time.Duration) (int, int64) {
+func writeProxyStatus(w http.ResponseWriter, status int, retryAfter time.Duration) int64 {
 	if retryAfter > 0 {
 		secs := int64((retryAfter + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.FormatInt(max(secs, 1), 10))
@@ -222,7 +236,7 @@ func writeProxyStatus(w http.ResponseWriter, status int, retryAfter time.Duratio
 	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
 	w.WriteHeader(status)
 	n, _ := io.WriteString(w, page)
-	return status, int64(n)
+	return int64(n)
 }
 
 // slowPieces is how many pieces a slow body is sent in.

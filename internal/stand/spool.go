@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"hash"
 	"io"
+	"net/http"
 	"os"
 )
 
@@ -110,3 +111,22 @@ type spooledBody struct {
 }
 
 func (b *spooledBody) Close() error { return nil }
+
+// spoolUpload reads an upload's body into a spool, at most the upload
+// limit and one byte; a body a fault read already is taken as it is, and
+// a declared length past the limit is not read at all (nil: the handler
+// answers 413).
+func (s *Stand) spoolUpload(r *http.Request) (*spool, error) {
+	limit := s.opts.Limits.UploadSize
+	if b, ok := r.Body.(*spooledBody); ok {
+		return b.sp, nil
+	}
+	if r.ContentLength > limit {
+		return nil, nil
+	}
+	body := io.Reader(http.NoBody)
+	if r.Body != nil {
+		body = r.Body
+	}
+	return s.readSpool(body, limit)
+}

@@ -125,6 +125,10 @@ type Stand struct {
 	store       string
 	storeTemp   bool
 	storeClosed bool
+	// archives are the stored archives' sizes by key; collectDue tells
+	// that some may be needed no more (store.go). Guarded by mu.
+	archives   map[string]int64
+	collectDue bool
 }
 
 type issuedToken struct {
@@ -172,6 +176,7 @@ func New(opts Options) (*Stand, error) {
 		debugOn:     true,
 		faults:      newFaultEngine(),
 		closing:     make(chan struct{}),
+		archives:    map[string]int64{},
 	}
 	if s.speed <= 0 {
 		s.speed = 1
@@ -194,6 +199,9 @@ func New(opts Options) (*Stand, error) {
 		s.lastAddress = saved.Address
 		// Credentials given now, or first drawn now, are kept from here on.
 		s.dirty = saved.ClientID != opts.ClientID || saved.ClientSecret != opts.ClientSecret
+		if err := s.openStore(saved.inline); err != nil {
+			return nil, err
+		}
 	} else {
 		s.st = newState()
 		s.seedBaseline(time.Now())
@@ -464,6 +472,7 @@ func (s *Stand) SetAppDrafts(appID string, drafts bool) error {
 func (s *Stand) changed() { s.dirty = true }
 
 func (s *Stand) saveIfDirty() {
+	s.collectArchives()
 	if err := s.saveLocked(); err != nil {
 		s.note("saving the state: %v", err)
 	}
@@ -476,5 +485,5 @@ func (s *Stand) saveLocked() error {
 	}
 	s.dirty = false
 	return saveStateFile(s.opts.StateFile, stateFile{Version: stateFileVersion, ClientID: s.opts.ClientID,
-		ClientSecret: s.opts.ClientSecret, Address: s.lastAddress, State: s.st.shallowSnapshot()})
+		ClientSecret: s.opts.ClientSecret, Address: s.lastAddress, State: s.st.snapshot()})
 }
