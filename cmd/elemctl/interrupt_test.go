@@ -64,14 +64,23 @@ func interruptRuns(t *testing.T, name string, runs int, seed uint64) {
 	}
 	span := time.Since(began)
 	rng := rand.New(rand.NewPCG(20260301, seed))
-	hangs, interrupted := 0, 0
+	hangs, interrupted, seconds := 0, 0, 0
 	for run := range runs {
 		at := time.Duration(rng.Float64() * 1.1 * float64(span))
 		sig := os.Signal(os.Interrupt)
 		if rng.IntN(2) == 1 {
 			sig = syscall.SIGTERM
 		}
-		code, took, stdout, stderr := b.interruptAt(args, at, sig)
+		// Every fourth run gets a second interrupt soon after the first:
+		// it must say what is truly still running.
+		second := run%4 == 3
+		code, took, stdout, stderr := b.interruptAt(args, at, sig, second)
+		if line := secondInterruptLine(stderr); line != "" {
+			seconds++
+			if !truthfulSecond(name, line) {
+				t.Errorf("run %d: the second interrupt says %q", run, line)
+			}
+		}
 		where := fmt.Sprintf("run %d (%v at %v of %v)", run, sig, at.Round(time.Millisecond), span.Round(time.Millisecond))
 		switch {
 		case took < 0:
@@ -113,13 +122,13 @@ func interruptRuns(t *testing.T, name string, runs int, seed uint64) {
 			t.Errorf("%s: a raw context error reached the user:\n%s", where, stderr)
 		}
 	}
-	t.Logf("%s: %d hangs in %d runs (%d ended by the interrupt, the rest finished first; a run takes %v)",
-		name, hangs, runs, interrupted, span.Round(time.Millisecond))
+	t.Logf("%s: %d hangs in %d runs (%d ended by the interrupt, the rest finished first; %d answered a second interrupt; a run takes %v)",
+		name, hangs, runs, interrupted, seconds, span.Round(time.Millisecond))
 }
 
 // interruptAt runs elemctl and sends sig after at; took is how long it
 // took to end after the signal, negative when it ended before.
-func (b *faultBed) interruptAt(args []string, at time.Duration, sig os.Signal) (code int, took time.Duration, stdout, stderr string) {
+func (b *faultBed) interruptAt(args []string, at time.Duration, sig os.Signal, second bool) (code int, took time.Duration, stdout, stderr string) {
 	b.t.Helper()
 	cmd := exec.Command(b.bin, args...)
 	cmd.Env, cmd.Dir = b.env, b.work
@@ -137,6 +146,17 @@ func (b *faultBed) interruptAt(args []string, at time.Duration, sig os.Signal) (
 	case <-time.After(at):
 		_ = cmd.Process.Signal(sig)
 		sent := time.Now()
+		if second {
+			select {
+			case err = <-waited:
+				took = time.Since(sent)
+			case <-time.After(20 * time.Millisecond):
+				_ = cmd.Process.Signal(sig)
+			}
+			if took >= 0 {
+				break
+			}
+		}
 		select {
 		case err = <-waited:
 			took = time.Since(sent)
@@ -183,4 +203,26 @@ func bulkyCopy(t *testing.T, good string) string {
 		}
 	}
 	return dir
+}
+
+// secondInterruptLine is what a run said to a second interrupt, "" when
+// it got none in time.
+func secondInterruptLine(stderr string) string {
+	for _, line := range strings.Split(stderr, "\n") {
+		if strings.Contains(line, "(one more interrupt stops at once)") {
+			return line
+		}
+	}
+	return ""
+}
+
+// truthfulSecond tells whether a second interrupt's line names what the
+// command can truly still be doing: a probe waiting for an answer or
+// cleaning up (with the command that finishes it), or nothing.
+func truthfulSecond(command, line string) bool {
+	if strings.HasPrefix(line, "elemctl is stopping; nothing it started is left to finish") {
+		return true
+	}
+	return command == "probe" && (strings.HasPrefix(line, "cleaning up what the probe made") && strings.Contains(line, "elemctl ") ||
+		strings.HasPrefix(line, "waiting for the answer to the"))
 }
