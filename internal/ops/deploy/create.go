@@ -360,7 +360,7 @@ func (o *Ops) Ensure(ctx context.Context, opts CreateOptions) (answer *jsonx.Obj
 	}
 
 	id := found[0].Str("id")
-	card, err := o.readCard(ctx, id)
+	card, err := o.card(ctx, id)
 	if err != nil {
 		return nil, false, err
 	}

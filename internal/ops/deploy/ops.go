@@ -126,13 +126,16 @@ type lineRepeats struct {
 
 func (o *Ops) repeatedLines() *lineRepeats { return &lineRepeats{o: o} }
 
-func (r *lineRepeats) log(line string) {
-	if line == r.last {
+// logAs logs line unless the previous line logged was of the same kind:
+// a card read that breaks off one way, then another (the connection cut,
+// then refused) is one failure repeating.
+func (r *lineRepeats) logAs(kind, line string) {
+	if kind == r.last {
 		r.n++
 		return
 	}
 	r.flush()
-	r.last = line
+	r.last = kind
 	r.o.log(line)
 }
 

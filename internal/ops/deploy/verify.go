@@ -61,7 +61,7 @@ func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 
 	card := req.Card
 	if card == nil {
-		if card, err = o.readCard(ctx, req.AppID); err != nil {
+		if card, err = o.card(ctx, req.AppID); err != nil {
 			return nil, err
 		}
 	}

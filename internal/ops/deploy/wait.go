@@ -66,10 +66,20 @@ func (g Goal) reached(card *jsonx.Object) bool {
 // readCard reads an application card once, without the client's own
 // retries: inside a wait a broken connection is just a missed poll.
 func (o *Ops) readCard(ctx context.Context, appID string) (*jsonx.Object, error) {
+	return o.getCard(ctx, appID, []time.Duration{})
+}
+
+// card reads an application card outside a wait, with the client's
+// retries of a read that broke off or was turned away.
+func (o *Ops) card(ctx context.Context, appID string) (*jsonx.Object, error) {
+	return o.getCard(ctx, appID, nil)
+}
+
+func (o *Ops) getCard(ctx context.Context, appID string, retries []time.Duration) (*jsonx.Object, error) {
 	var card *jsonx.Object
 	err := o.call(ctx, func(ctx context.Context) error {
 		v, err := o.Client.Call(ctx, platform.Request{Method: http.MethodGet,
-			Path: "/applications/" + url.PathEscape(appID), ReadRetries: []time.Duration{}})
+			Path: "/applications/" + url.PathEscape(appID), ReadRetries: retries})
 		if err != nil {
 			return err
 		}
@@ -137,7 +147,7 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 			if broken++; broken == 1 {
 				brokenBackoff = o.policy().Start()
 			}
-			repeats.log(i18n.T("deploy.wait-read-broke", "error", err))
+			repeats.logAs("deploy.wait-read-broke", i18n.T("deploy.wait-read-broke", "error", err))
 			if broken >= UnreachablePolls {
 				return last, &platform.Error{Kind: platform.KindTransport, Err: err,
 					Message: i18n.T("deploy.wait-unreachable", "count", broken, "app", appID, "error", err)}
@@ -254,7 +264,7 @@ func (o *Ops) WaitGone(ctx context.Context, appID string, timeout time.Duration)
 		case platform.IsAPIStatus(err, http.StatusNotFound) && !platform.IsServerStarting(err) && !platform.IsBusy(err):
 			return true, nil
 		case err != nil && missedPoll(err):
-			repeats.log(i18n.T("deploy.wait-read-broke", "error", err))
+			repeats.logAs("deploy.wait-read-broke", i18n.T("deploy.wait-read-broke", "error", err))
 		case err != nil:
 			return false, err
 		case platform.IsDeletedApp(card):
