@@ -32,24 +32,26 @@ func TestInterruptAtAnyInstant(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("Windows cannot send SIGINT to another process")
 	}
-	runs := 8
+	// The full run packs a bigger project, so that more interrupts land
+	// in the packing.
+	runs, files := 6, 120
 	if os.Getenv("ELEMCTL_FAULTS") == "full" {
-		runs = 200
+		runs, files = 200, 300
 	}
 	for i, name := range []string{"build", "probe", "deploy"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			interruptRuns(t, name, runs, uint64(i))
+			interruptRuns(t, name, runs, files, uint64(i))
 		})
 	}
 }
 
-func interruptRuns(t *testing.T, name string, runs int, seed uint64) {
+func interruptRuns(t *testing.T, name string, runs, files int, seed uint64) {
 	b := newFaultBed(t, false)
 	b.connection = nil // the environment of newCLIBed carries it
 	b.env = append(b.env, "ELEMENT_BASE_URL="+b.stand.URL(), "ELEMENT_CLIENT_ID="+b.stand.ClientID(),
 		"ELEMENT_CLIENT_SECRET="+b.stand.ClientSecret())
-	project := bulkyCopy(t, b.good)
+	project := bulkyCopy(t, b.good, files)
 	out := filepath.Join(b.work, "out")
 	args := map[string][]string{
 		"build":  {"build", "--project-dir", project, "--output", out},
@@ -177,9 +179,9 @@ func (b *faultBed) interruptAt(args []string, at time.Duration, sig os.Signal, s
 	return code, took, out.String(), errOut.String()
 }
 
-// bulkyCopy is the demo project with a few hundred resource files, so that
-// packing takes a good part of a run and interrupts land in it.
-func bulkyCopy(t *testing.T, good string) string {
+// bulkyCopy is the demo project with files resource files of 8 KiB, so
+// that packing takes a good part of a run and interrupts land in it.
+func bulkyCopy(t *testing.T, good string, files int) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bulky")
 	copyTree(t, good, dir)
@@ -189,7 +191,7 @@ func bulkyCopy(t *testing.T, good string) string {
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
 	line := make([]byte, 64)
-	for i := range 300 {
+	for i := range files {
 		var text bytes.Buffer
 		for text.Len() < 8<<10 {
 			for j := range line {
