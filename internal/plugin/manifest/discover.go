@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/textenc"
 	"github.com/elemctl/elemctl/plugin/protocol"
 )
 
@@ -207,8 +208,15 @@ func Load(dir string, opts Options) (*Plugin, error) {
 
 func parseFile(dir string, data []byte, readErr error, opts Options) (*Plugin, error) {
 	source := filepath.Base(dir)
+	file := filepath.Join(dir, protocol.ManifestFile)
 	if readErr != nil {
-		return nil, pluginErr(source, "plugins.manifest-unreadable", "file", filepath.Join(dir, protocol.ManifestFile), "error", readErr)
+		return nil, pluginErr(source, "plugins.manifest-unreadable", "file", file, "error", readErr)
 	}
-	return Parse(dir, data, opts)
+	// Windows PowerShell 5.1's `>` writes UTF-16 LE: read it as the .env
+	// reader does.
+	text, _, err := textenc.Decode(data)
+	if err != nil {
+		return nil, pluginErr(source, "plugins.manifest-encoding", "file", file, "encoding", err.(*textenc.Error).Encoding)
+	}
+	return Parse(dir, []byte(text), opts)
 }
