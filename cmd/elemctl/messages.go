@@ -40,7 +40,7 @@ var cliMessages = []i18n.Message{
 	{Key: "cli.help.default", RU: "по умолчанию", EN: "default"},
 	{Key: "cli.help.examples", RU: "Примеры", EN: "Examples"},
 	{Key: "cli.interrupted", RU: "прервано", EN: "interrupted"},
-	{Key: "cli.stopping", RU: "elemctl останавливается и доделывает уборку", EN: "elemctl is stopping and finishing its cleanup"},
+	{Key: "cli.stopping", RU: "elemctl останавливается; доделывать после прерывания ему нечего", EN: "elemctl is stopping; nothing it started is left to finish"},
 	{Key: "cli.stop-again", RU: " (ещё одно прерывание остановит сразу)", EN: " (one more interrupt stops at once)"},
 	{Key: "cli.ambiguous-option", RU: "ключ {option} неоднозначен: подходят {matches}", EN: "ambiguous option: {option} could match {matches}"},
 	{Key: "cli.unknown-command",
