@@ -83,7 +83,7 @@ func appsDebugCommand() *Command {
 }
 
 // BriefApp is the short application card of listings.
-func BriefApp(card *jsonx.Object) *jsonx.Object {
+func BriefApp(card jsonx.Fields) *jsonx.Object {
 	src := card.Obj("source")
 	return jsonx.New(
 		"id", card.Value("id"),
@@ -129,10 +129,13 @@ func runAppsList(ctx context.Context, cc *Context, in Values) (any, error) {
 			showDeleted = true
 		}
 	}
-	// The cards are counted and filtered as the list is read; only those
-	// shown are kept (of thousands, mostly deleted, often a few).
+	// The cards are counted and filtered as the list is read, undecoded;
+	// only those shown are decoded (of thousands, mostly deleted, often a
+	// few), and with --brief only the brief card's fields of them.
 	total, live := 0, 0
-	apps, err := cl.ListAppsKeeping(ctx, func(a *jsonx.Object) bool {
+	brief := in.Bool("brief")
+	recount := func() { total, live = 0, 0 }
+	shown, err := platform.ListPicking(ctx, cl, platform.Request{Path: "/applications"}, recount, func(a *jsonx.RawObject) (any, bool, error) {
 		total++
 		deleted := platform.IsDeletedApp(a)
 		if !deleted {
@@ -140,31 +143,26 @@ func runAppsList(ctx context.Context, cc *Context, in Values) (any, error) {
 		}
 		switch {
 		case deleted && !showDeleted:
-			return false
+			return nil, false, nil
 		case name != "" && !anyContains(a, name, "name", "display-name", "publication-context"):
-			return false
+			return nil, false, nil
 		case len(statuses) > 0 && !contains(statuses, strings.ToLower(a.Str("status"))):
-			return false
+			return nil, false, nil
+		case brief:
+			return BriefApp(a), true, nil
 		}
-		return true
-	})
+		card, err := a.Decode()
+		return card, err == nil, err
+	}, "applications")
 	if err != nil {
 		return nil, err
-	}
-	shown := make([]any, len(apps))
-	for i, a := range apps {
-		if in.Bool("brief") {
-			shown[i] = BriefApp(a)
-		} else {
-			shown[i] = a
-		}
 	}
 	summary := AppsSummary(live, total, len(shown))
 	return listing{items: shown, key: "applications", notes: []string{summary},
 		counters: jsonx.New("total", total, "live", live, "shown", len(shown), "summary", summary)}, nil
 }
 
-func anyContains(o *jsonx.Object, needle string, keys ...string) bool {
+func anyContains(o jsonx.Fields, needle string, keys ...string) bool {
 	for _, k := range keys {
 		if strings.Contains(strings.ToLower(o.Str(k)), needle) {
 			return true

@@ -104,37 +104,36 @@ func runBuildsList(ctx context.Context, cc *Context, in Values) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	cards, err := cl.ListBuilds(ctx, project)
+	// The list is read as it arrives: of every card what the summary
+	// needs, of the newest limit cards the card itself.
+	limit := in.Int("limit")
+	entries := Registry(cc).Read()
+	byID := entries.ByAssembly()
+	builds := buildlist.NewListing(limit, byID)
+	if err := cl.EachBuild(ctx, project, builds.Begin, builds.Add); err != nil {
+		return nil, err
+	}
+	shown, err := builds.Newest()
 	if err != nil {
 		return nil, err
 	}
-	buildlist.Sort(cards)
-	shown := cards
-	limit := in.Int("limit")
-	cut := limit > 0 && len(cards) > limit
-	if cut {
-		shown = cards[:limit]
-	}
-	entries := Registry(cc).Read()
+	cut := limit > 0 && builds.Total() > limit
 	out := make([]any, len(shown))
-	if in.Bool("brief") {
-		byID := entries.ByAssembly()
-		for i, c := range shown {
+	for i, c := range shown {
+		if in.Bool("brief") {
 			out[i] = buildlist.Brief(c, byID)
-		}
-	} else {
-		for i, c := range shown {
+		} else {
 			out[i] = c
 		}
 	}
-	extension := strings.EqualFold(projectKind(cards), "Extension")
-	summary := buildlist.Summary(cards, len(shown), extension, project, entries)
+	extension := strings.EqualFold(builds.Kind(), "Extension")
+	summary := builds.Summary(len(shown), extension, project, entries)
 	var notes []string
 	if cut {
 		notes = append(notes, buildlist.CutNote())
 	}
 	return listing{items: out, key: "builds", notes: append(notes, summary),
-		counters: jsonx.New("total", len(cards), "shown", len(shown), "summary", summary)}, nil
+		counters: jsonx.New("total", builds.Total(), "shown", len(shown), "summary", summary)}, nil
 }
 
 // FindBuild is the card of a project's build list that ref names by

@@ -24,15 +24,10 @@ type scanner struct {
 	stackVals  []any
 	stackItems []any
 	slabs
-
-	// keep, when set, filters the document's list (see DecodeKeeping).
-	keep     func(any) bool
-	keepKeys []string
 }
 
-// value reads any value; filtered asks an array to offer its elements to
-// s.keep.
-func (s *scanner) value(depth int, filtered bool) (any, error) {
+// value reads any value.
+func (s *scanner) value(depth int) (any, error) {
 	if depth > MaxDepth {
 		return nil, s.Fail("nesting too deep")
 	}
@@ -44,7 +39,7 @@ func (s *scanner) value(depth int, filtered bool) (any, error) {
 	case c == '{':
 		return s.object(depth)
 	case c == '[':
-		return s.array(depth, filtered)
+		return s.array(depth)
 	case c == '"':
 		return s.str()
 	case c == '-' || (c >= '0' && c <= '9'):
@@ -103,12 +98,7 @@ func (s *scanner) object(depth int) (any, error) {
 			return nil, s.Fail("expected ':'")
 		}
 		s.pos++
-		var v any
-		if depth == 0 && s.keepsUnder(key) {
-			v, err = s.value(depth+1, true)
-		} else {
-			v, err = s.value(depth+1, false)
-		}
+		v, err := s.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
@@ -169,7 +159,7 @@ func hasDuplicateKey(keys []string) bool {
 	return false
 }
 
-func (s *scanner) array(depth int, filtered bool) (any, error) {
+func (s *scanner) array(depth int) (any, error) {
 	s.pos++ // [
 	s.SkipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == ']' {
@@ -185,18 +175,11 @@ func (s *scanner) array(depth int, filtered bool) (any, error) {
 		s.stackItems = s.stackItems[:base]
 	}()
 	for {
-		before := s.slabs.mark()
-		v, err := s.value(depth+1, false)
+		v, err := s.value(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		if !filtered || s.keep(v) {
-			s.stackItems = append(s.stackItems, v)
-		} else {
-			// Nothing refers to the dropped element: the next one is
-			// read into its memory.
-			s.slabs.rewind(before)
-		}
+		s.stackItems = append(s.stackItems, v)
 		s.SkipSpace()
 		if s.pos >= len(s.data) {
 			return nil, s.Fail("unterminated array")
@@ -206,9 +189,6 @@ func (s *scanner) array(depth int, filtered bool) (any, error) {
 			s.pos++
 		case ']':
 			s.pos++
-			if len(s.stackItems) == base {
-				return []any{}, nil // every element dropped: empty, not null
-			}
 			items := s.items.take(len(s.stackItems)-base, s.Rest())
 			copy(items, s.stackItems[base:])
 			return items, nil
@@ -216,20 +196,6 @@ func (s *scanner) array(depth int, filtered bool) (any, error) {
 			return nil, s.Fail("expected ',' or ']'")
 		}
 	}
-}
-
-// keepsUnder tells whether a top-level member named key holds the list to
-// filter.
-func (s *scanner) keepsUnder(key string) bool {
-	if s.keep == nil {
-		return false
-	}
-	for _, k := range s.keepKeys {
-		if k == key {
-			return true
-		}
-	}
-	return false
 }
 
 // writer writes decoded values the way encoding/json does with

@@ -212,27 +212,15 @@ func (o *Object) UnmarshalJSON(data []byte) error {
 // numbers json.Number.
 func Decode(data []byte) (any, error) { return decode(data) }
 
-// DecodeKeeping is Decode for a list of which a caller wants a few
-// elements: the elements of the document's list – the document itself when
-// it is an array, else an array held at its top level under one of keys –
-// are offered to keep as soon as each is read, and only those keep accepts
-// stay in the result. A dropped element costs little memory: the next one
-// is read into the memory it took, so keep must not hold on to a dropped
-// element nor to any value in it.
-func DecodeKeeping(data []byte, keep func(any) bool, keys ...string) (any, error) {
-	s := scanner{Lexer: NewLexer(data), keep: keep, keepKeys: keys, slabs: newSlabs()}
-	return s.document(true)
-}
-
 func decode(data []byte) (any, error) {
 	s := scanner{Lexer: NewLexer(data), slabs: newSlabs()}
-	return s.document(false)
+	return s.document()
 }
 
 // document reads the whole input as one value.
-func (s *scanner) document(filtered bool) (any, error) {
+func (s *scanner) document() (any, error) {
 	data := s.data
-	v, err := s.value(0, filtered)
+	v, err := s.value(0)
 	if err != nil {
 		return nil, err
 	}

@@ -126,13 +126,17 @@ func (l *Lexer) String() (raw []byte, escaped bool, err error) {
 	// Most strings (keys, names, ids) are short and plain: a byte loop
 	// ends them sooner than the calls below.
 	for i := start; i < len(l.data) && i < start+shortString; i++ {
-		switch c := l.data[i]; {
+		c := l.data[i]
+		if !stringStop[c] {
+			continue
+		}
+		switch {
 		case c == '"':
 			l.pos = i + 1
 			return l.data[start:i], false, nil
 		case c == '\\':
 			i = len(l.data) // to the general way
-		case c < 0x20:
+		default:
 			l.pos = i
 			return nil, false, l.Fail("control character in string")
 		}
@@ -163,6 +167,16 @@ func (l *Lexer) String() (raw []byte, escaped bool, err error) {
 	l.pos = end + 1
 	return raw, bytes.IndexByte(raw, '\\') >= 0, nil
 }
+
+// stringStop marks the bytes that end the plain run of a string: the
+// quote, the backslash and control characters.
+var stringStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
 
 // shortString is how far String looks byte by byte for the end of a plain
 // string before it turns to bytes.IndexByte.

@@ -23,12 +23,12 @@ const (
 )
 
 // IsDeletedApp tells a tombstone (status Deleted, any case).
-func IsDeletedApp(card *jsonx.Object) bool {
+func IsDeletedApp(card jsonx.Fields) bool {
 	return strings.EqualFold(card.Str("status"), StatusDeleted)
 }
 
 // AppName is the name users see: name, else display-name.
-func AppName(card *jsonx.Object) string {
+func AppName(card jsonx.Fields) string {
 	if n := card.Str("name"); n != "" {
 		return n
 	}
@@ -42,7 +42,7 @@ func (c *Client) ListApps(ctx context.Context) ([]*jsonx.Object, error) {
 
 // ListAppsKeeping reads the application list keeping only the cards keep
 // accepts (see ListKeeping).
-func (c *Client) ListAppsKeeping(ctx context.Context, keep func(*jsonx.Object) bool) ([]*jsonx.Object, error) {
+func (c *Client) ListAppsKeeping(ctx context.Context, keep func(*jsonx.RawObject) bool) ([]*jsonx.Object, error) {
 	return c.ListKeeping(ctx, Request{Path: "/applications"}, keep, "applications")
 }
 
@@ -65,7 +65,7 @@ func MatchAppName(apps []*jsonx.Object, name string, includeDeleted bool) []*jso
 
 // AppNamed tells whether an application's name, display-name or
 // publication-context equals name exactly, case-insensitively.
-func AppNamed(a *jsonx.Object, name string, includeDeleted bool) bool {
+func AppNamed(a jsonx.Fields, name string, includeDeleted bool) bool {
 	if !includeDeleted && IsDeletedApp(a) {
 		return false
 	}
@@ -87,7 +87,7 @@ func (c *Client) ResolveApp(ctx context.Context, ref string) (string, error) {
 		return ref, nil
 	}
 	// Only the live cards of that name are kept from the list.
-	apps, err := c.ListAppsKeeping(ctx, func(a *jsonx.Object) bool { return AppNamed(a, ref, false) })
+	apps, err := c.ListAppsKeeping(ctx, func(a *jsonx.RawObject) bool { return AppNamed(a, ref, false) })
 	if err != nil {
 		return "", err
 	}
@@ -124,7 +124,17 @@ func IsDeletedProject(card *jsonx.Object) bool { return jsonx.Truthy(card.Value(
 // ListBuilds reads a project's build list ("assemblies"); only what
 // survived the platform's housekeeping is there.
 func (c *Client) ListBuilds(ctx context.Context, projectID string) ([]*jsonx.Object, error) {
-	return c.List(ctx, Request{Path: "/projects/" + url.PathEscape(projectID) + "/assemblies"}, "assemblies")
+	return c.List(ctx, Request{Path: buildsPath(projectID)}, "assemblies")
+}
+
+// EachBuild reads a project's build list as it arrives and hands each card
+// to visit undecoded (see ListEach).
+func (c *Client) EachBuild(ctx context.Context, projectID string, begin func(), visit func(key string, card *jsonx.RawObject) error) error {
+	return c.ListEach(ctx, Request{Path: buildsPath(projectID)}, begin, visit, "assemblies")
+}
+
+func buildsPath(projectID string) string {
+	return "/projects/" + url.PathEscape(projectID) + "/assemblies"
 }
 
 // ListProjects reads every project, deleted ones and group entries

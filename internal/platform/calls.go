@@ -2,6 +2,8 @@ package platform
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net/http"
 	"net/url"
 
@@ -67,31 +69,86 @@ func NormalizeList(v any, keys ...string) []*jsonx.Object {
 	return []*jsonx.Object{}
 }
 
-// ListKeeping is List for a caller that wants some of the elements: keep
-// sees every object of the list once, as the answer is read, and only the
-// objects it accepts are returned. A dropped object costs no memory – the
-// next one is read into the memory it took – so keep must not hold on to a
-// dropped object nor to any value in it. Listings of thousands of
-// applications of which a few are wanted stay small this way.
-func (c *Client) ListKeeping(ctx context.Context, req Request, keep func(*jsonx.Object) bool, keys ...string) ([]*jsonx.Object, error) {
+// ListEach reads a list endpoint as the answer arrives and hands each
+// object of the list to visit undecoded (see jsonx.EachElement), with the
+// key its array is under ("" for a bare array): an answer of tens of
+// thousands of cards is never held whole, and a card visit drops costs
+// nothing. A read that breaks off mid-answer is repeated as any GET is;
+// begin is called before each answer's first card, so a visitor that counts
+// or keeps cards starts over. An answer that is not JSON is an empty list,
+// as List has it.
+func (c *Client) ListEach(ctx context.Context, req Request, begin func(), visit func(key string, card *jsonx.RawObject) error, keys ...string) error {
 	if req.Method == "" {
 		req.Method = http.MethodGet
 	}
-	resp, err := c.Do(ctx, req)
+	keys = append([]string{"items"}, keys...)
+	var syntax *jsonx.SyntaxError
+	req.ReadAnswer = func(r io.Reader) error {
+		begin()
+		err := jsonx.EachElement(r, keys, visit)
+		if errors.As(err, &syntax) {
+			// Not JSON, or broken: no list, as List sees it.
+			begin()
+			_, _ = io.Copy(io.Discard, r)
+			return nil
+		}
+		return err
+	}
+	_, err := c.Do(ctx, req)
+	return err
+}
+
+// ListKeeping is List for a caller that wants some of the elements: keep
+// sees every object of the list once, undecoded, as the answer is read,
+// and only the objects it accepts are decoded and returned. keep must not
+// hold on to the card it is given (see ListEach).
+func (c *Client) ListKeeping(ctx context.Context, req Request, keep func(*jsonx.RawObject) bool, keys ...string) ([]*jsonx.Object, error) {
+	return ListPicking(ctx, c, req, nil, func(card *jsonx.RawObject) (*jsonx.Object, bool, error) {
+		if !keep(card) {
+			return nil, false, nil
+		}
+		o, err := card.Decode()
+		return o, err == nil, err
+	}, keys...)
+}
+
+// ListPicking is ListKeeping for a caller that keeps something of each
+// card it wants – a brief card, a few fields – rather than the card
+// decoded: pick returns it and whether to keep it. A card that does not
+// decode (a bad escape: pick returns the jsonx.SyntaxError) makes the
+// answer no JSON, and the list empty, as List sees it. An answer with lists under several keys gives
+// the one List gives: "items" first, then keys in order. begin, when set,
+// is called before each answer's first card, as ListEach calls it.
+func ListPicking[T any](ctx context.Context, c *Client, req Request, begin func(), pick func(*jsonx.RawObject) (T, bool, error), keys ...string) ([]T, error) {
+	var byKey map[string][]T
+	start := func() {
+		byKey = map[string][]T{}
+		if begin != nil {
+			begin()
+		}
+	}
+	err := c.ListEach(ctx, req, start, func(key string, card *jsonx.RawObject) error {
+		if _, seen := byKey[key]; !seen {
+			byKey[key] = []T{}
+		}
+		v, ok, err := pick(card)
+		if err != nil {
+			return err
+		}
+		if ok {
+			byKey[key] = append(byKey[key], v)
+		}
+		return nil
+	}, keys...)
 	if err != nil {
 		return nil, err
 	}
-	keepObjects := func(v any) bool {
-		o, ok := v.(*jsonx.Object)
-		return ok && keep(o)
+	for _, k := range append([]string{"", "items"}, keys...) {
+		if list, ok := byKey[k]; ok {
+			return list, nil
+		}
 	}
-	// The body was read into a buffer of its own, never changed again.
-	v, err := jsonx.DecodeKeeping(resp.Body, keepObjects, append([]string{"items"}, keys...)...)
-	if err != nil {
-		// Not JSON: no list, as List sees it.
-		return []*jsonx.Object{}, nil
-	}
-	return NormalizeList(v, keys...), nil
+	return []T{}, nil
 }
 
 // List reads a list endpoint and normalises it.

@@ -141,6 +141,17 @@ type Request struct {
 	JSON any
 	// Raw is sent as application/octet-stream when non-nil.
 	Raw []byte
+	// RawFrom, when set, is sent as Raw is, with its length, read as it
+	// goes out: an archive on disk is never held in memory. Every attempt
+	// reads it from its start.
+	RawFrom *io.SectionReader
+	// ReadAnswer, when set, reads a 2xx answer as it arrives, instead of
+	// the whole answer into Response.Body (which then stays nil): a list of
+	// tens of thousands of cards is never held whole. A GET whose answer
+	// breaks off is repeated as any GET is, and ReadAnswer then reads the
+	// new answer from its start; an error it returns that is not the
+	// connection's ends the request.
+	ReadAnswer func(io.Reader) error
 	// MayBeUnknown marks methods older servers lack: their 401 "Handler of
 	// HTTP request" answer becomes an "unknown method" error.
 	MayBeUnknown bool
@@ -158,7 +169,8 @@ type Request struct {
 type Response struct {
 	Status int
 	Header http.Header
-	Body   []byte
+	// Body is the whole answer; nil when Request.ReadAnswer read it.
+	Body []byte
 }
 
 // Value decodes the body: nil when empty, JSON when it parses, else text.
@@ -249,17 +261,19 @@ func (c *Client) send(ctx context.Context, req Request, token string) (*Response
 	if pauses == nil {
 		pauses = c.opts.ReadRetryPauses
 	}
-	var body []byte
+	body := payload{from: req.RawFrom, answer: req.ReadAnswer}
 	contentType := ""
 	switch {
+	case req.RawFrom != nil:
+		contentType = "application/octet-stream"
 	case req.Raw != nil:
-		body, contentType = req.Raw, "application/octet-stream"
+		body.data, contentType = req.Raw, "application/octet-stream"
 	case req.JSON != nil:
 		b, err := jsonx.Compact(req.JSON)
 		if err != nil {
 			return nil, err
 		}
-		body, contentType = b, "application/json"
+		body.data, contentType = b, "application/json"
 	}
 	header := http.Header{}
 	if token != "" {
@@ -274,7 +288,7 @@ func (c *Client) send(ctx context.Context, req Request, token string) (*Response
 // sendTo performs one HTTP exchange with an absolute address, repeating a
 // GET whose connection broke, or that was turned away for the moment,
 // after each of pauses (see retryPause).
-func (c *Client) sendTo(ctx context.Context, method, u string, body []byte, header http.Header, timeout time.Duration, pauses []time.Duration) (*Response, error) {
+func (c *Client) sendTo(ctx context.Context, method, u string, body payload, header http.Header, timeout time.Duration, pauses []time.Duration) (*Response, error) {
 	if method != http.MethodGet {
 		pauses = nil
 	}
@@ -395,13 +409,21 @@ func isTimeout(err error) bool {
 		!errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled)
 }
 
+// payload is what a request sends – a body in memory, or a section of a
+// file read as it goes out – and how its answer is read.
+type payload struct {
+	data   []byte
+	from   *io.SectionReader
+	answer func(io.Reader) error // see Request.ReadAnswer
+}
+
 // exchange performs one HTTP exchange and reads the whole answer. The
 // timeout (0: the configured one) bounds connecting and each network
 // operation – sending a piece of the request, waiting for the next bytes of
 // the answer – not the whole exchange: a large upload or answer that keeps
 // flowing takes as long as it takes. The caller's context still aborts it
 // at any moment.
-func (c *Client) exchange(ctx context.Context, method, u string, body []byte, header http.Header, timeout time.Duration) (*Response, error) {
+func (c *Client) exchange(ctx context.Context, method, u string, body payload, header http.Header, timeout time.Duration) (*Response, error) {
 	if timeout <= 0 {
 		timeout = c.cfg.Timeout
 	}
@@ -440,12 +462,20 @@ func (c *Client) exchange(ctx context.Context, method, u string, body []byte, he
 	}()
 	ctx = httptrace.WithClientTrace(withTimeout(ctx, timeout), trace)
 	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
+	switch {
+	case body.from != nil:
+		rd = io.NewSectionReader(body.from, 0, body.from.Size())
+	case body.data != nil:
+		rd = bytes.NewReader(body.data)
 	}
 	hr, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
 		return nil, &Error{Kind: KindGeneral, Message: i18n.T("client.invalid-url", "url", u, "error", err), Err: err}
+	}
+	if body.from != nil {
+		if hr.ContentLength = body.from.Size(); hr.ContentLength == 0 {
+			hr.Body = http.NoBody
+		}
 	}
 	for k, vs := range header {
 		hr.Header[k] = vs
@@ -458,11 +488,39 @@ func (c *Client) exchange(ctx context.Context, method, u string, body []byte, he
 		return nil, c.transportError(method, hr.URL, context.Cause(ctx), err)
 	}
 	defer resp.Body.Close()
+	if body.answer != nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		r := &answerReader{r: resp.Body}
+		if err := body.answer(r); err != nil {
+			if r.err != nil {
+				// The connection failed under the reader: a broken answer,
+				// repeated as any GET whose answer broke off.
+				return nil, c.transportError(method, hr.URL, context.Cause(ctx), r.err)
+			}
+			return nil, err
+		}
+		return &Response{Status: resp.StatusCode, Header: resp.Header}, nil
+	}
 	data, err := readBody(resp, c.opts.MaxBody)
 	if err != nil {
 		return nil, c.transportError(method, hr.URL, context.Cause(ctx), err)
 	}
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
+}
+
+// answerReader is an answer's body as ReadAnswer reads it, remembering the
+// connection's failure, so a broken answer is told from a reader's own
+// error.
+type answerReader struct {
+	r   io.Reader
+	err error
+}
+
+func (a *answerReader) Read(p []byte) (int, error) {
+	n, err := a.r.Read(p)
+	if err != nil && err != io.EOF {
+		a.err = err
+	}
+	return n, err
 }
 
 // transportError maps a network failure to the error users see. cause is
@@ -551,7 +609,7 @@ func (c *Client) requestToken(ctx context.Context) (string, error) {
 	header := http.Header{}
 	header.Set("Authorization", "Basic "+basic)
 	header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := c.exchange(ctx, http.MethodPost, u, []byte("grant_type=client_credentials"), header, 0)
+	resp, err := c.exchange(ctx, http.MethodPost, u, payload{data: []byte("grant_type=client_credentials")}, header, 0)
 	if err != nil {
 		return "", err
 	}
@@ -643,8 +701,9 @@ func (c *Client) writeTokenCache(tok string, exp time.Time) {
 	_ = atomicfile.Write(p, data, 0o600)
 }
 
-// readBody reads a whole answer, sizing the buffer from Content-Length so a
-// list of thousands of cards is not copied over and over while it grows.
+// readBody reads a whole answer. A known length is read into a buffer of
+// exactly that size – once: net/http ends the body there – so the answer
+// is neither copied while a buffer grows nor held twice.
 func readBody(resp *http.Response, limit int64) ([]byte, error) {
 	if limit > 0 {
 		if resp.ContentLength > limit {
@@ -657,9 +716,11 @@ func readBody(resp *http.Response, limit int64) ([]byte, error) {
 		return data, err
 	}
 	if n := resp.ContentLength; n > 0 && n < 1<<30 {
-		buf := bytes.NewBuffer(make([]byte, 0, n+1))
-		_, err := buf.ReadFrom(resp.Body)
-		return buf.Bytes(), err
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(resp.Body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
 	}
 	return io.ReadAll(resp.Body)
 }

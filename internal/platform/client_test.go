@@ -3,9 +3,12 @@ package platform_test
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -399,7 +402,7 @@ func TestListKeepingFiltersAsItReads(t *testing.T) {
 			}
 		}
 		seen := 0
-		live, err := cl.ListAppsKeeping(ctx, func(a *jsonx.Object) bool {
+		live, err := cl.ListAppsKeeping(ctx, func(a *jsonx.RawObject) bool {
 			seen++
 			return !platform.IsDeletedApp(a)
 		})
@@ -413,6 +416,121 @@ func TestListKeepingFiltersAsItReads(t *testing.T) {
 		if seen != len(all) || len(want) != 40 || strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Fatalf("wrap=%v: keep saw %d of %d cards; kept %d cards, want the %d live ones:\n%s", wrap, seen, len(all), len(got), len(want), strings.Join(got, "\n"))
 		}
+	}
+}
+
+// A list whose answer breaks off mid-way is read again, and what the
+// visitor counted of the broken answer is started over: it sees every card
+// of one whole answer, once.
+func TestListEachStartsOverAfterABrokenAnswer(t *testing.T) {
+	for _, effect := range []stand.Effect{stand.EffectTruncate, stand.EffectStatus} {
+		s := standtest.Start(t, stand.Options{})
+		if err := s.SeedApps(400, 30); err != nil {
+			t.Fatal(err)
+		}
+		cl := newClient(t, s)
+		all, err := cl.ListApps(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fault := stand.Fault{Name: "cut", Method: "GET", Path: "/console/api/v2/applications", Nth: 1, Effect: effect}
+		if effect == stand.EffectStatus {
+			fault.Status = http.StatusBadGateway
+		}
+		if err := s.AddFault(fault); err != nil {
+			t.Fatal(err)
+		}
+		begun, seen := 0, 0
+		var ids []string
+		err = cl.ListEach(context.Background(), platform.Request{Path: "/applications"}, func() { begun++; seen = 0; ids = nil },
+			func(_ string, card *jsonx.RawObject) error {
+				seen++
+				ids = append(ids, card.Str("id"))
+				return nil
+			}, "applications")
+		if err != nil {
+			t.Fatalf("%s: %v", effect, err)
+		}
+		if len(s.Firings()) != 1 || begun < 2 && effect == stand.EffectTruncate || seen != len(all) || ids[len(ids)-1] != all[len(all)-1].Str("id") {
+			t.Fatalf("%s: fired %d, begun %d times, saw %d cards of %d", effect, len(s.Firings()), begun, seen, len(all))
+		}
+	}
+}
+
+// A card is read only as far as it is needed: ListPicking keeps what pick
+// makes of the cards it wants, and a list that is no JSON is empty, as List
+// has it.
+func TestListPicking(t *testing.T) {
+	cl, all := seededClient(t, stand.Options{Wrap: true}, 50, 7)
+	names, err := platform.ListPicking(context.Background(), cl, platform.Request{Path: "/applications"}, nil,
+		func(a *jsonx.RawObject) (string, bool, error) {
+			return platform.AppName(a), !platform.IsDeletedApp(a), nil
+		}, "applications")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, a := range all {
+		if !platform.IsDeletedApp(a) {
+			want = append(want, platform.AppName(a))
+		}
+	}
+	if strings.Join(names, ",") != strings.Join(want, ",") {
+		t.Fatalf("picked %v, want %v", names, want)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/console/sys/token" {
+			w.Write([]byte(`{"id_token":"t"}`))
+			return
+		}
+		w.Write([]byte(`[{"id":"a"},{"id":"b\x"}]`))
+	}))
+	defer srv.Close()
+	plain, err := platform.NewClient(&platform.Config{BaseURL: srv.URL, ClientID: "a", ClientSecret: "b", TLSVerify: true, NoProxy: true},
+		platform.ClientOptions{TokenCacheDir: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	kept, err := plain.ListKeeping(context.Background(), platform.Request{Path: "/applications"}, func(*jsonx.RawObject) bool { return true })
+	listed, lerr := plain.List(context.Background(), platform.Request{Path: "/applications"})
+	if err != nil || lerr != nil || len(kept) != 0 || len(listed) != 0 {
+		t.Fatalf("a list with a bad escape: kept %v (%v), List %v (%v)", kept, err, listed, lerr)
+	}
+}
+
+// An answer of known length is read into one buffer of that length: it is
+// not held twice while a buffer grows.
+func TestReadBodyHoldsAKnownLengthOnce(t *testing.T) {
+	body := []byte(strings.Repeat("x", 4<<20))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/console/sys/token" {
+			w.Write([]byte(`{"id_token":"t"}`))
+			return
+		}
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Write(body)
+	}))
+	defer srv.Close()
+	cl, err := platform.NewClient(&platform.Config{BaseURL: srv.URL, ClientID: "a", ClientSecret: "b", TLSVerify: true, NoProxy: true},
+		platform.ClientOptions{TokenCacheDir: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	if _, err := cl.Do(context.Background(), platform.Request{Path: "/x"}); err != nil { // the connection and token
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	resp, err := cl.Do(context.Background(), platform.Request{Path: "/x"})
+	runtime.ReadMemStats(&after)
+	if err != nil || len(resp.Body) != len(body) {
+		t.Fatal(err)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > uint64(len(body))*5/4 {
+		t.Errorf("reading %d bytes allocated %d", len(body), allocated)
 	}
 }
 

@@ -50,7 +50,7 @@ func (f *Fetcher) Get(ctx context.Context, url string, header http.Header) (*Res
 	if header == nil {
 		header = http.Header{}
 	}
-	return f.c.sendTo(ctx, http.MethodGet, url, nil, header, 0, f.c.opts.ReadRetryPauses)
+	return f.c.sendTo(ctx, http.MethodGet, url, payload{}, header, 0, f.c.opts.ReadRetryPauses)
 }
 
 // Close releases idle connections.

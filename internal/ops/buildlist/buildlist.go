@@ -4,7 +4,6 @@
 package buildlist
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -18,7 +17,7 @@ var idKeys = []string{"id", "image-id", "assembly-id"}
 
 // ID is the build id of a card: the first non-empty of id, image-id and
 // assembly-id.
-func ID(card *jsonx.Object) string {
+func ID(card jsonx.Fields) string {
 	for _, k := range idKeys {
 		if s := card.Str(k); s != "" {
 			return s
@@ -28,7 +27,7 @@ func ID(card *jsonx.Object) string {
 }
 
 // Version is the card's version: assembly-version, else project-version.
-func Version(card *jsonx.Object) string {
+func Version(card jsonx.Fields) string {
 	if v := card.Str("assembly-version"); v != "" {
 		return v
 	}
@@ -58,24 +57,14 @@ func Counter(version string) int {
 // Cards that tie keep their order.
 func Sort(cards []*jsonx.Object) {
 	type keyed struct {
-		card    *jsonx.Object
-		created string
-		counter int
-		at      int // the original position keeps ties in their order
+		card *jsonx.Object
+		order
 	}
 	keys := make([]keyed, len(cards))
 	for i, c := range cards {
-		keys[i] = keyed{c, c.Str("created"), Counter(Version(c)), i}
+		keys[i] = keyed{c, order{c.Str("created"), Counter(Version(c)), i}}
 	}
-	slices.SortFunc(keys, func(a, b keyed) int {
-		if c := cmp.Compare(b.created, a.created); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.counter, a.counter); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.at, b.at)
-	})
+	slices.SortFunc(keys, func(a, b keyed) int { return newerFirst(a.order, b.order) })
 	for i, k := range keys {
 		cards[i] = k.card
 	}
@@ -138,7 +127,7 @@ func RegistryBrief(id string, reg map[string]registry.Entry) *jsonx.Object {
 }
 
 // lookup finds the registry line of a card by any of its id fields.
-func lookup(card *jsonx.Object, reg map[string]registry.Entry) (registry.Entry, bool) {
+func lookup(card jsonx.Fields, reg map[string]registry.Entry) (registry.Entry, bool) {
 	for _, k := range idKeys {
 		if s := card.Str(k); s != "" {
 			if e, ok := reg[s]; ok {

@@ -29,16 +29,32 @@ const namedLosses = 3
 // it is a jump and a deletion at once. The line says whether holes exist,
 // never how many.
 func Summary(cards []*jsonx.Object, shown int, extension bool, projectID string, reg []registry.Entry) string {
-	return summary(i18n.Current(), cards, shown, extension, projectID, reg)
+	return summaryIn(i18n.Current(), cards, shown, extension, projectID, reg)
 }
 
-func summary(lang i18n.Lang, cards []*jsonx.Object, shown int, extension bool, projectID string, reg []registry.Entry) string {
+// summaryIn is Summary in lang.
+func summaryIn(lang i18n.Lang, cards []*jsonx.Object, shown int, extension bool, projectID string, reg []registry.Entry) string {
+	index := registry.Entries(reg).ByAssembly()
+	l := make([]listed, len(cards))
+	for i, c := range cards {
+		e, remembered := lookup(c, index)
+		l[i] = listed{version: Version(c), archiveNumbered: remembered && e.Route == registry.RouteNoProjectID}
+	}
+	return summarize(lang, l, shown, extension, projectID, reg)
+}
+
+// summary is the summary line of cards listed newest first.
+func summary(cards []listed, shown int, extension bool, projectID string, reg []registry.Entry) string {
+	return summarize(i18n.Current(), cards, shown, extension, projectID, reg)
+}
+
+func summarize(lang i18n.Lang, cards []listed, shown int, extension bool, projectID string, reg []registry.Entry) string {
 	counts := []any{"shown", shown, "total", len(cards)}
 	if len(cards) == 0 {
 		return i18n.TL(lang, "client.builds-summary-empty", counts...)
 	}
 	entries := registry.Entries(reg)
-	bases := numbering(cards, entries.ByAssembly())
+	bases := numbering(cards)
 	if len(bases) == 0 {
 		return i18n.TL(lang, "client.builds-summary-unnumbered", counts...)
 	}
@@ -92,11 +108,11 @@ type build struct {
 
 // numbering groups the numbered cards by base, bases in the order their
 // first card comes (newest first for a sorted listing).
-func numbering(cards []*jsonx.Object, index map[string]registry.Entry) []*base {
+func numbering(cards []listed) []*base {
 	var order []*base
 	byName := map[string]*base{}
 	for _, c := range cards {
-		v := Version(c)
+		v := c.version
 		name, n, ok := registry.SplitVersion(v)
 		if !ok {
 			continue
@@ -107,8 +123,7 @@ func numbering(cards []*jsonx.Object, index map[string]registry.Entry) []*base {
 			byName[name] = b
 			order = append(order, b)
 		}
-		e, remembered := lookup(c, index)
-		ours := remembered && e.Route == registry.RouteNoProjectID
+		ours := c.archiveNumbered
 		if prev, seen := b.builds[n]; seen {
 			if ours && !prev.keptArchiveNumber {
 				prev.keptArchiveNumber = true

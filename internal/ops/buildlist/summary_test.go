@@ -35,7 +35,7 @@ func uploadedInto(project string, route string, vs ...string) []registry.Entry {
 
 // both renders the summary in the two languages.
 func both(cards []*jsonx.Object, shown int, extension bool, reg []registry.Entry) (ru, en string) {
-	return summary(i18n.RU, cards, shown, extension, project, reg), summary(i18n.EN, cards, shown, extension, project, reg)
+	return summaryIn(i18n.RU, cards, shown, extension, project, reg), summaryIn(i18n.EN, cards, shown, extension, project, reg)
 }
 
 func must(t *testing.T, line string, parts ...string) {
@@ -73,7 +73,7 @@ func TestSummaryUnbroken(t *testing.T) {
 	must(t, en, "runs unbroken", "every build the project has")
 	mustNot(t, ru, "НЕ вся история", "Скачок", "расширени")
 	mustNot(t, en, "NOT", "jump", "extension")
-	if Summary(history("1.0", 1), 1, false, project, nil) != summary(i18n.Current(), history("1.0", 1), 1, false, project, nil) {
+	if Summary(history("1.0", 1), 1, false, project, nil) != summaryIn(i18n.Current(), history("1.0", 1), 1, false, project, nil) {
 		t.Error("Summary speaks the current language")
 	}
 }

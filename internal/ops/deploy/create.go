@@ -273,7 +273,7 @@ func (o *Ops) createApp(ctx context.Context, body *jsonx.Object, name string) (*
 // whose publication context is name (display names may repeat), else the
 // only one of that name; nil when there is none.
 func (o *Ops) findCreated(ctx context.Context, name string) (*jsonx.Object, error) {
-	apps, err := o.Client.ListAppsKeeping(ctx, func(a *jsonx.Object) bool { return platform.AppNamed(a, name, false) })
+	apps, err := o.Client.ListAppsKeeping(ctx, func(a *jsonx.RawObject) bool { return platform.AppNamed(a, name, false) })
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,407 @@
+package jsonx
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+)
+
+// The platform answers with lists of tens of thousands of cards, of which
+// a listing prints a few: the ten newest builds, the live applications
+// among deleted ones. EachElement reads such a list as it arrives, a piece
+// at a time, and hands each card to its caller as a RawObject – the card's
+// text with its members found, nothing decoded – so a card that is
+// dropped costs no memory and no strings, and the answer is never held
+// whole.
+
+// Fields reads a card's members: an Object, or a RawObject not decoded.
+type Fields interface {
+	// Str is the value of key when it is a string, else "".
+	Str(key string) string
+	// Value is the value of key decoded, nil when absent.
+	Value(key string) any
+	// Obj is the value of key when it is an object, else nil.
+	Obj(key string) *Object
+}
+
+var (
+	_ Fields = (*Object)(nil)
+	_ Fields = (*RawObject)(nil)
+)
+
+// RawObject is an object as its JSON text, with the spans of its top-level
+// members. It is valid until the reader that handed it out reads on: keep
+// Text copied, or Decode it.
+type RawObject struct {
+	text    []byte
+	members []rawMember
+}
+
+// rawMember is a member's key (between its quotes) and value, as offsets
+// into the object's text.
+type rawMember struct {
+	keyFrom, keyTo, valueFrom, valueTo int
+	escapedKey                         bool
+}
+
+// Text is the object's JSON text.
+func (r *RawObject) Text() []byte { return r.text }
+
+// raw is the text of key's value; a key given twice gives its last value,
+// as Decode keeps it.
+func (r *RawObject) raw(key string) ([]byte, bool) {
+	for i := len(r.members) - 1; i >= 0; i-- {
+		m := r.members[i]
+		k := r.text[m.keyFrom:m.keyTo]
+		if !m.escapedKey && string(k) == key {
+			return r.text[m.valueFrom:m.valueTo], true
+		}
+		if m.escapedKey {
+			if s, ok := Unquote(k); ok && s == key {
+				return r.text[m.valueFrom:m.valueTo], true
+			}
+		}
+	}
+	return nil, false
+}
+
+// Str is the value of key when it is a string, else "".
+func (r *RawObject) Str(key string) string {
+	v, ok := r.raw(key)
+	if !ok || len(v) < 2 || v[0] != '"' {
+		return ""
+	}
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner)
+	}
+	s, _ := Unquote(inner)
+	return s
+}
+
+// Value is the value of key decoded, nil when absent.
+func (r *RawObject) Value(key string) any {
+	v, ok := r.raw(key)
+	if !ok {
+		return nil
+	}
+	out, err := Decode(v)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// Obj is the value of key when it is an object, else nil.
+func (r *RawObject) Obj(key string) *Object {
+	o, _ := r.Value(key).(*Object)
+	return o
+}
+
+// Decode decodes the whole object. Its strings are copies: the object
+// stays valid after the reader reads on.
+func (r *RawObject) Decode() (*Object, error) {
+	v, err := Decode(r.text)
+	if err != nil {
+		return nil, err
+	}
+	o, ok := v.(*Object)
+	if !ok {
+		return nil, errors.New("jsonx: not an object")
+	}
+	return o, nil
+}
+
+// EachElement reads the list in r – the document itself when it is an
+// array, else the arrays held at its top level under any of keys – and
+// calls fn with each object element as it is read, with the key its array
+// is under ("" for a document that is an array). Elements that are not
+// objects are read and passed over; so is every other member. The text is
+// checked as Decode checks it, but for the escapes of strings, which are
+// checked where they are decoded (RawObject's Str, Value, Decode): a
+// syntax error stops the reading, and so does an error fn returns.
+func EachElement(r io.Reader, keys []string, fn func(key string, obj *RawObject) error) error {
+	s := &stream{r: r, buf: make([]byte, streamChunk)}
+	s.readItem, s.readKey, s.readPunct = s.item, s.keyColon, s.punctuation
+	if err := s.element(skipSpace); err != nil {
+		return err
+	}
+	switch s.peek() {
+	case '[':
+		if err := s.list("", fn); err != nil {
+			return err
+		}
+	case '{':
+		if err := s.object(keys, fn); err != nil {
+			return err
+		}
+	default:
+		if err := s.element(skipValue); err != nil {
+			return err
+		}
+	}
+	if err := s.element(skipSpace); err != nil {
+		return err
+	}
+	if s.pos < s.end {
+		return s.fail("data after the JSON value")
+	}
+	return nil
+}
+
+// streamChunk is how much a read asks for at least.
+const streamChunk = 64 << 10
+
+// stream is the unread part of a document, read in pieces: buf[pos:end]
+// holds what arrived and is not read yet.
+type stream struct {
+	r        io.Reader
+	buf      []byte
+	pos, end int
+	eof      bool
+	consumed int // bytes dropped from buf before pos: the offsets of errors
+	obj      RawObject
+	lex      Lexer
+
+	// The readers element runs, made once: a closure made per element
+	// would cost an allocation each.
+	readItem, readKey, readPunct func(l *Lexer) error
+	isObject                     bool   // what readItem read
+	key                          string // what readKey read
+	punctSet, punctWhat          string // what readPunct expects
+	punctGot                     byte   // and what it read
+}
+
+func skipSpace(l *Lexer) error { l.SkipSpace(); return nil }
+func skipValue(l *Lexer) error { return l.SkipValue() }
+
+// element runs read over the buffered text and moves past what it read.
+// A token may be cut where the text arrived so far ends: when read fails,
+// or stops at the very end, more text is read – at least as much again as
+// is buffered, so a long token costs a few tries, not one per piece – and
+// read runs again from the same place; at the end of the document its
+// failure is final.
+func (s *stream) element(read func(l *Lexer) error) error {
+	for {
+		s.lex = NewLexer(s.buf[s.pos:s.end])
+		l := &s.lex
+		err := read(l)
+		// Stopping short of the end is a token read whole; stopping at
+		// the end may be one cut short (a number, the spaces before the
+		// next token) until the document ends there.
+		if err == nil && (l.Rest() > 0 || s.eof) {
+			s.pos += l.Pos()
+			return nil
+		}
+		if s.eof {
+			var se *SyntaxError
+			if errors.As(err, &se) {
+				se.Offset += s.consumed + s.pos
+			}
+			return err
+		}
+		if err := s.more(); err != nil {
+			return err
+		}
+	}
+}
+
+// more reads at least as much again as is buffered (and at least a
+// chunk), moving the unread text to the buffer's start first.
+func (s *stream) more() error {
+	want := max(streamChunk, 2*(s.end-s.pos))
+	if s.pos > 0 {
+		n := copy(s.buf, s.buf[s.pos:s.end])
+		s.consumed += s.pos
+		s.pos, s.end = 0, n
+	}
+	if need := s.end + want; need > len(s.buf) {
+		grown := make([]byte, max(need, 2*len(s.buf)))
+		copy(grown, s.buf[:s.end])
+		s.buf = grown
+	}
+	for goal := s.end + want; s.end < goal; {
+		n, err := s.r.Read(s.buf[s.end:goal])
+		s.end += n
+		if err == io.EOF {
+			s.eof = true
+			return nil
+		}
+		if err != nil {
+			return err // an answer cut short is the reader's error, not the end
+		}
+	}
+	return nil
+}
+
+func (s *stream) peek() byte {
+	if s.pos < s.end {
+		return s.buf[s.pos]
+	}
+	return 0
+}
+
+func (s *stream) fail(what string) error {
+	return &SyntaxError{Offset: s.consumed + s.pos, What: what}
+}
+
+// punct reads one of the bytes in set after whitespace and returns it.
+func (s *stream) punct(set string, what string) (byte, error) {
+	s.punctSet, s.punctWhat = set, what
+	err := s.element(s.readPunct)
+	return s.punctGot, err
+}
+
+func (s *stream) punctuation(l *Lexer) error {
+	l.SkipSpace()
+	b := l.Peek()
+	if b == 0 || strings.IndexByte(s.punctSet, b) < 0 {
+		return l.Fail(s.punctWhat)
+	}
+	s.punctGot = b
+	l.Seek(l.Pos() + 1)
+	return nil
+}
+
+// item reads an element of a list: an object into s.obj, anything else
+// skipped.
+func (s *stream) item(l *Lexer) error {
+	l.SkipSpace()
+	start := l.Pos()
+	if s.isObject = l.Peek() == '{'; !s.isObject {
+		return l.SkipValue()
+	}
+	return s.obj.index(l, start)
+}
+
+// keyColon reads a member's key and the colon after it.
+func (s *stream) keyColon(l *Lexer) error {
+	l.SkipSpace()
+	raw, escaped, err := l.String()
+	if err != nil {
+		return err
+	}
+	s.key = string(raw)
+	if escaped {
+		var ok bool
+		if s.key, ok = Unquote(raw); !ok {
+			return l.Fail("bad string escape")
+		}
+	}
+	l.SkipSpace()
+	if !l.Eat(':') {
+		return l.Fail("expected ':'")
+	}
+	l.SkipSpace()
+	return nil
+}
+
+// list reads an array whose '[' is next and hands its objects to fn.
+func (s *stream) list(key string, fn func(string, *RawObject) error) error {
+	s.pos++ // [
+	if err := s.element(skipSpace); err != nil {
+		return err
+	}
+	if s.peek() == ']' {
+		s.pos++
+		return nil
+	}
+	for {
+		if err := s.element(s.readItem); err != nil {
+			return err
+		}
+		if s.isObject {
+			if err := fn(key, &s.obj); err != nil {
+				return err
+			}
+		}
+		c, err := s.punct(",]", "expected ',' or ']'")
+		if err != nil {
+			return err
+		}
+		if c == ']' {
+			return nil
+		}
+	}
+}
+
+// object reads a document that is an object and streams the arrays under
+// keys.
+func (s *stream) object(keys []string, fn func(string, *RawObject) error) error {
+	s.pos++ // {
+	if err := s.element(skipSpace); err != nil {
+		return err
+	}
+	if s.peek() == '}' {
+		s.pos++
+		return nil
+	}
+	for {
+		if err := s.element(s.readKey); err != nil {
+			return err
+		}
+		key := s.key
+		listed := false
+		for _, k := range keys {
+			listed = listed || k == key
+		}
+		var err error
+		if listed && s.peek() == '[' {
+			err = s.list(key, fn)
+		} else {
+			err = s.element(skipValue)
+		}
+		if err != nil {
+			return err
+		}
+		c, err := s.punct(",}", "expected ',' or '}'")
+		if err != nil {
+			return err
+		}
+		if c == '}' {
+			return nil
+		}
+	}
+}
+
+// index reads the object at l's position (its '{' next, start its offset)
+// into r: its text and the spans of its members, values skipped.
+func (r *RawObject) index(l *Lexer, start int) error {
+	r.members = r.members[:0]
+	l.Seek(start + 1)
+	l.SkipSpace()
+	if !l.Eat('}') {
+		for {
+			l.SkipSpace()
+			if l.Peek() != '"' {
+				return l.Fail("expected a key")
+			}
+			keyFrom := l.Pos() + 1
+			_, escaped, err := l.String()
+			if err != nil {
+				return err
+			}
+			keyTo := l.Pos() - 1
+			l.SkipSpace()
+			if !l.Eat(':') {
+				return l.Fail("expected ':'")
+			}
+			l.SkipSpace()
+			valueFrom := l.Pos()
+			if err := l.skipValue(1); err != nil {
+				return err
+			}
+			r.members = append(r.members, rawMember{keyFrom - start, keyTo - start, valueFrom - start, l.Pos() - start, escaped})
+			l.SkipSpace()
+			if l.Eat('}') {
+				break
+			}
+			if !l.Eat(',') {
+				return l.Fail("expected ',' or '}'")
+			}
+		}
+	}
+	r.text = l.data[start:l.Pos()]
+	return nil
+}

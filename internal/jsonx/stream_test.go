@@ -1,0 +1,235 @@
+package jsonx
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func cardsDocument(n int, seed int64) string {
+	r := rand.New(rand.NewSource(seed))
+	var sb strings.Builder
+	sb.WriteString("[")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		fmt.Fprintf(&sb, `{"id":"app-%d","name":"n%d","status":%q,"size":%d,"source":{"project-version":"1.%d","tags":["a%d","b"]},"deleted":%v,"extra":%s}`,
+			i, r.Intn(1000), []string{"Running", "Stopped", "Deleted"}[r.Intn(3)], r.Intn(1e6), r.Intn(50), r.Intn(9), r.Intn(2) == 0,
+			[]string{`null`, `{}`, `[]`, `{"k":[1,2,{"z":"ё"}]}`, `"\u00e9\n"`, "\"\\\"q\\\"\""}[r.Intn(6)])
+	}
+	sb.WriteString("]")
+	return sb.String()
+}
+
+// listed is what EachElement must hand out: the objects of the document's
+// list, decoded as Decode decodes them, each with its key.
+func listed(t testing.TB, data []byte, keys ...string) []string {
+	v, err := Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	add := func(key string, list []any) {
+		for _, e := range list {
+			if o, ok := e.(*Object); ok {
+				text, _ := Compact(o)
+				out = append(out, key+"="+string(text))
+			}
+		}
+	}
+	switch x := v.(type) {
+	case []any:
+		add("", x)
+	case *Object:
+		for _, k := range x.Keys() {
+			list, ok := x.Value(k).([]any)
+			for _, want := range keys {
+				if ok && k == want {
+					add(k, list)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// streamed is what EachElement hands out, each object decoded.
+func streamed(r io.Reader, keys ...string) ([]string, error) {
+	var out []string
+	err := EachElement(r, keys, func(key string, obj *RawObject) error {
+		o, err := obj.Decode()
+		if err != nil {
+			return err
+		}
+		text, _ := Compact(o)
+		out = append(out, key+"="+string(text))
+		return nil
+	})
+	return out, err
+}
+
+// chunked reads in pieces of random sizes, as a network answer arrives.
+type chunked struct {
+	data []byte
+	r    *rand.Rand
+}
+
+func (c *chunked) Read(p []byte) (int, error) {
+	if len(c.data) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), len(c.data), 1+c.r.Intn(3000))
+	copy(p, c.data[:n])
+	c.data = c.data[n:]
+	return n, nil
+}
+
+var streamDocuments = []string{
+	cardsDocument(3000, 1),
+	`{"total":3,"items":` + cardsDocument(500, 2) + `,"next":null}`,
+	`{"applications":` + cardsDocument(700, 3) + `}`,
+	`{"applications":[{"a":1}],"items":[{"b":2}],"other":[{"c":3}]}`,
+	`[1,"a",{"b":[]},null,[{"c":1}],true]`,
+	` [ { } , { "x" : -1.5e3 } ] `,
+	`[{"big":"` + strings.Repeat("ж", 200000) + `"},{"after":true}]`,
+	`[]`, `{}`, `"text"`, `12`, `{"items":"not a list"}`,
+}
+
+// Every object of the list comes out as Decode reads it, however the
+// answer arrives: whole, a byte at a time, in pieces of any size.
+func TestEachElementGivesWhatDecodeReads(t *testing.T) {
+	for _, doc := range streamDocuments {
+		data := []byte(doc)
+		want := listed(t, data, "items", "applications")
+		readers := map[string]io.Reader{
+			"whole":    bytes.NewReader(data),
+			"one byte": iotest.OneByteReader(bytes.NewReader(data)),
+			"halves":   iotest.HalfReader(bytes.NewReader(data)),
+			"eof":      iotest.DataErrReader(bytes.NewReader(data)),
+			"pieces":   &chunked{data: data, r: rand.New(rand.NewSource(int64(len(doc))))},
+		}
+		for name, r := range readers {
+			got, err := streamed(r, "items", "applications")
+			if err != nil {
+				t.Fatalf("%.60s (%s): %v", doc, name, err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%.60s (%s): got %d elements, want %d\n%.300v\n%.300v", doc, name, len(got), len(want), got, want)
+			}
+		}
+	}
+}
+
+// A card's fields read without decoding it agree with the decoded card's.
+func TestRawObjectFields(t *testing.T) {
+	doc := `[{"id":"a\u0062c","n":5,"s":{"k":"v"},"dup":"first","e\u0078":"escaped key","dup":"last","q":"\"x\""}]`
+	err := EachElement(strings.NewReader(doc), nil, func(_ string, raw *RawObject) error {
+		obj, err := raw.Decode()
+		if err != nil {
+			return err
+		}
+		for _, k := range []string{"id", "n", "s", "dup", "ex", "q", "missing"} {
+			if raw.Str(k) != obj.Str(k) {
+				t.Errorf("Str(%q) = %q, decoded %q", k, raw.Str(k), obj.Str(k))
+			}
+			if !reflect.DeepEqual(raw.Value(k), obj.Value(k)) {
+				t.Errorf("Value(%q) = %#v, decoded %#v", k, raw.Value(k), obj.Value(k))
+			}
+			if !reflect.DeepEqual(raw.Obj(k), obj.Obj(k)) {
+				t.Errorf("Obj(%q) = %v, decoded %v", k, raw.Obj(k), obj.Obj(k))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestEachElementRefusesBrokenJSON(t *testing.T) {
+	for _, doc := range []string{`[{"a":1},`, `{"items":[1,2}`, `[1] 2`, `[{"a" 1}]`, `[{"a":tru}]`, `{"items":[{"a":1}`, ``, `[`,
+		`[{"a":"` + strings.Repeat("x", 100000)} {
+		_, err := streamed(iotest.HalfReader(strings.NewReader(doc)), "items")
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("%.40s: %v, want a syntax error", doc, err)
+		}
+	}
+}
+
+// What fn returns stops the reading; so does the reader's error.
+func TestEachElementStops(t *testing.T) {
+	stop := errors.New("stop")
+	n := 0
+	err := EachElement(strings.NewReader(cardsDocument(100, 5)), nil, func(string, *RawObject) error {
+		if n++; n == 3 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || n != 3 {
+		t.Errorf("after %d elements: %v", n, err)
+	}
+	broken := errors.New("connection reset")
+	err = EachElement(io.MultiReader(strings.NewReader(cardsDocument(100, 6)[:5000]), iotest.ErrReader(broken)), nil,
+		func(string, *RawObject) error { return nil })
+	if !errors.Is(err, broken) {
+		t.Errorf("a broken read: %v", err)
+	}
+}
+
+// Reading a long list holds a few pieces of it, never the whole: what a
+// caller drops costs nothing.
+func TestEachElementHoldsLittle(t *testing.T) {
+	data := []byte(cardsDocument(20000, 7))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	n := 0
+	err := EachElement(bytes.NewReader(data), nil, func(_ string, obj *RawObject) error {
+		if obj.Str("status") == "Running" {
+			n++
+		}
+		return nil
+	})
+	runtime.ReadMemStats(&after)
+	if err != nil || n == 0 {
+		t.Fatal(n, err)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > uint64(len(data))/8 {
+		t.Errorf("reading %d bytes allocated %d", len(data), allocated)
+	}
+}
+
+func FuzzEachElement(f *testing.F) {
+	for _, s := range append(samples, streamDocuments[3:]...) {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`{"items":[{"a":[1,{"b":"c"}]},{"d":{}},[],"x"]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, err := Decode(data); err != nil {
+			// A bad escape in a string nobody decodes is let through
+			// (escapes are checked where strings are decoded); any other
+			// fault is refused.
+			if _, serr := streamed(iotest.OneByteReader(bytes.NewReader(data)), "items"); serr == nil && !strings.Contains(err.Error(), "escape") {
+				t.Fatalf("%q: Decode refuses it (%v), EachElement does not", data, err)
+			}
+			return
+		}
+		got, err := streamed(iotest.OneByteReader(bytes.NewReader(data)), "items")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := listed(t, data, "items"); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: got %v, want %v", data, got, want)
+		}
+	})
+}
