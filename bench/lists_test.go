@@ -52,6 +52,9 @@ func BenchmarkBuildsListLong(b *testing.B) {
 //	              floor-ms
 //	floor-ms      the median wall time of the plain GET
 //	x-floor       ms / floor-ms (target ≤ 1.5)
+//	base-ms       the wall time of a command that reads a small answer
+//	              (spaces list): elemctl's own start, configuration and
+//	              token, which the floor program does not have
 //	answer-MB     the size of the list as the platform sends it
 //	rss-MB        the command's peak resident memory (median)
 //	base-rss-MB   the same for a command that reads a small answer
@@ -84,6 +87,7 @@ func listFigures(b *testing.B, s *standProcess, path string, cards int, args ...
 	walls := make([][]float64, len(cs))
 	rss := make([][]float64, len(cs))
 	base := make([][]float64, len(cs))
+	baseWalls := make([][]float64, len(cs))
 	// b.Loop runs the benchmark function once: the stand is not set up
 	// again for a ramp-up.
 	for b.Loop() {
@@ -93,7 +97,9 @@ func listFigures(b *testing.B, s *standProcess, path string, cards int, args ...
 			m := runMeasured(b, c.path, env, args...)
 			walls[k] = append(walls[k], m.ms())
 			rss[k] = append(rss[k], m.rssMiB())
-			base[k] = append(base[k], runMeasured(b, c.path, env, "spaces", "list").rssMiB())
+			small := runMeasured(b, c.path, env, "spaces", "list")
+			base[k] = append(base[k], small.rssMiB())
+			baseWalls[k] = append(baseWalls[k], small.ms())
 		}
 	}
 	answerMB := float64(size) / (1 << 20)
@@ -105,6 +111,7 @@ func listFigures(b *testing.B, s *standProcess, path string, cards int, args ...
 		ms := median(walls[k])
 		b.ReportMetric(ms, c.prefix+"ms")
 		b.ReportMetric(ms/floorMS, c.prefix+"x-floor")
+		b.ReportMetric(median(baseWalls[k]), c.prefix+"base-ms")
 		if r := median(rss[k]); r > 0 {
 			b.ReportMetric(r, c.prefix+"rss-MB")
 			b.ReportMetric(median(base[k]), c.prefix+"base-rss-MB")

@@ -88,6 +88,7 @@ var cliMessages = []i18n.Message{
 	},
 	{Key: "cli.flag.stand-apps", RU: "не меньше N работающих приложений массового проекта Acme/Bulk", EN: "at least N running applications of the bulk project Acme/Bulk"},
 	{Key: "cli.flag.stand-deleted-apps", RU: "не меньше N удалённых приложений (список их показывает, как платформа)", EN: "at least N deleted applications (the list shows them, as the platform's does)"},
+	{Key: "cli.flag.stand-unpacked-limit", RU: "сколько МиБ может занимать распакованный архив сборки; больший стенд отвергает при загрузке как неверную сборку", EN: "how many MiB a build archive may unpack to; a larger one is refused on upload as an invalid assembly"},
 	{Key: "cli.flag.stand-builds", RU: "не меньше N сборок в демо-проекте (с --seed demo), иначе в массовом проекте", EN: "at least N builds in the demo project (with --seed demo), else in the bulk project"},
 	{Key: "cli.flag.stand-op-time",
 		RU: "сколько длится {operation} (время платформы: 30s, 1m30s или число секунд; --speed его масштабирует)",

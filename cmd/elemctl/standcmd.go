@@ -21,7 +21,7 @@ import (
 func (a *app) standCommand() *cobra.Command {
 	var addr, writeEnv, seed, state, faultsFile, logFile string
 	var speed float64
-	var apps, deletedApps, builds int
+	var apps, deletedApps, builds, unpackedMiB int
 	var durations stand.Durations
 	cmd := &cobra.Command{
 		Use:         "stand",
@@ -35,7 +35,7 @@ func (a *app) standCommand() *cobra.Command {
 			for _, n := range []struct {
 				name  string
 				value int
-			}{{"--apps", apps}, {"--deleted-apps", deletedApps}, {"--builds", builds}} {
+			}{{"--apps", apps}, {"--deleted-apps", deletedApps}, {"--builds", builds}, {"--unpacked-limit", unpackedMiB}} {
 				if n.value < 0 {
 					return fmt.Errorf("%s", i18n.T("cli.stand-negative-count", "name", n.name, "value", n.value))
 				}
@@ -48,7 +48,8 @@ func (a *app) standCommand() *cobra.Command {
 				}
 				faults = &set
 			}
-			opts := stand.Options{Speed: speed, StateFile: state, Durations: durations}
+			opts := stand.Options{Speed: speed, StateFile: state, Durations: durations,
+				Limits: stand.Limits{UnpackedSize: int64(unpackedMiB) << 20}}
 			if logFile != "" {
 				log, closeLog, err := a.openStandLog(logFile)
 				if err != nil {
@@ -141,6 +142,7 @@ func (a *app) standCommand() *cobra.Command {
 	f.IntVar(&apps, "apps", 0, i18n.T("cli.flag.stand-apps"))
 	f.IntVar(&deletedApps, "deleted-apps", 0, i18n.T("cli.flag.stand-deleted-apps"))
 	f.IntVar(&builds, "builds", 0, i18n.T("cli.flag.stand-builds"))
+	f.IntVar(&unpackedMiB, "unpacked-limit", int(stand.DefaultLimits.UnpackedSize>>20), i18n.T("cli.flag.stand-unpacked-limit"))
 	for _, d := range []struct {
 		name   string
 		target *time.Duration

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math/rand"
 	"net"
 	"net/http"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/testio"
 )
 
@@ -467,4 +469,36 @@ func TestStandCommandLogsToStderrAndSeedsTheBulkProject(t *testing.T) {
 		t.Fatalf("builds of the demo project: %v", builds)
 	}
 	stopStand(t, demo)
+}
+
+// --unpacked-limit bounds what an uploaded archive may unpack to: past it
+// the upload is an invalid assembly, within it the build is stored.
+func TestStandCommandUnpackedLimit(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("interrupting a child process needs a signal")
+	}
+	bin := buildBin(t, "cmd/elemctl")
+	noise := make([]byte, 3<<20)
+	rand.New(rand.NewSource(1)).Read(noise)
+	archive := stand.MakeArchive(stand.ArchiveSpec{Vendor: stand.DemoVendor, Name: stand.DemoName, Version: "1.0-9",
+		ID: stand.DemoConfigurationID, Presentation: "Задачи команды", Files: map[string]string{"Ресурсы/noise.bin": string(noise)}})
+	upload := func(info map[string]any) int {
+		api := newStandAPI(t, info)
+		req, _ := http.NewRequest("POST", api.base+"/console/api/v2/projects/"+info["project-id"].(string)+"/assemblies", bytes.NewReader(archive))
+		req.Header.Set("Authorization", "Bearer "+api.tok)
+		req.Header.Set("Content-Type", "application/octet-stream")
+		resp, _ := api.send(req)
+		return resp.StatusCode
+	}
+	small, _ := startStandProcess(t, bin, "--seed", "demo", "--unpacked-limit", "2")
+	if code := upload(small); code != http.StatusBadRequest {
+		t.Errorf("an archive unpacking to 3 MiB with --unpacked-limit 2: HTTP %d, want 400", code)
+	}
+	stopStand(t, small)
+	large, _ := startStandProcess(t, bin, "--seed", "demo", "--unpacked-limit", "4")
+	if code := upload(large); code != http.StatusOK {
+		t.Errorf("the same archive with --unpacked-limit 4: HTTP %d, want 200", code)
+	}
+	stopStand(t, large)
 }

@@ -76,6 +76,13 @@ func OpenArchive(name string, data []byte) (*Archive, error) {
 	return openArchive(name, bytes.NewReader(data), int64(len(data)))
 }
 
+// OpenArchiveAt reads an archive of size bytes where it lies (a file),
+// reading only what is asked of it; name is used in messages. r must stay
+// open while the archive is read.
+func OpenArchiveAt(name string, r io.ReaderAt, size int64) (*Archive, error) {
+	return openArchive(name, r, size)
+}
+
 func openArchive(name string, r io.ReaderAt, size int64) (*Archive, error) {
 	zr, err := zip.NewReader(r, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {

@@ -188,17 +188,30 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 			res.File = abs
 		}
 	}
+	// The archive on disk is read where it lies – its manifest and
+	// descriptor by the inspection, the whole of it as the request goes
+	// out – never into memory: uploads of hundreds of megabytes take what
+	// one of a megabyte takes.
+	var file *io.SectionReader
 	if data == nil {
-		var err error
-		if data, err = readArchiveFile(opts.File); err != nil {
+		f, size, err := openArchiveFile(opts.File)
+		if err != nil {
 			return nil, err
 		}
+		defer f.Close()
+		file = io.NewSectionReader(f, 0, size)
 	}
 	// What `inspect` refuses – not a ZIP, no manifest, a manifest or
 	// descriptor too large to read, too many entries – is refused here,
 	// before anything is sent: the platform would refuse it too, or worse,
 	// take it.
-	arch, err := assembly.OpenArchive(opts.File, data)
+	var arch *assembly.Archive
+	var err error
+	if file != nil {
+		arch, err = assembly.OpenArchiveAt(opts.File, file, file.Size())
+	} else {
+		arch, err = assembly.OpenArchive(opts.File, data)
+	}
 	if err != nil {
 		return nil, refused(opts.File, err)
 	}
@@ -239,7 +252,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 		snapshot, sent = projectNames(ctx, cl)
 	}
 
-	req := uploadRequest(opts, res.Manifest.Str("CommitId"), data)
+	req := uploadRequest(opts, res.Manifest.Str("CommitId"), data, file)
 	var found *landing
 	change := readback.Change{
 		Settle:   readback.SettleOf(cl),
@@ -298,33 +311,32 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	return res, nil
 }
 
-// MaxArchiveSize bounds the archive an upload reads into memory. A build
-// archive holds YAML and sources of kilobytes to a few megabytes.
+// MaxArchiveSize bounds the archive an upload sends: the platform takes
+// no larger upload. A build archive holds YAML and sources of kilobytes to
+// a few megabytes, resources up to this.
 const MaxArchiveSize = 256 << 20
 
 // archiveSizeLimit is MaxArchiveSize; a variable so tests reach it with
 // small files.
 var archiveSizeLimit int64 = MaxArchiveSize
 
-// readArchiveFile reads the archive at path, refusing a file larger than
-// the limit before reading it.
-func readArchiveFile(path string) ([]byte, error) {
+// openArchiveFile opens the archive at path and tells its size, refusing
+// a file larger than the limit.
+func openArchiveFile(path string) (*os.File, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.unreadable", "path", path, "error", err), Err: err}
+		return nil, 0, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.unreadable", "path", path, "error", err), Err: err}
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > archiveSizeLimit {
-		return nil, platform.NewError(platform.KindGeneral, "upload.too-large", "path", path, "size", st.Size(), "limit", archiveSizeLimit)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, archiveSizeLimit+1))
+	st, err := f.Stat()
 	if err != nil {
-		return nil, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.unreadable", "path", path, "error", err), Err: err}
+		f.Close()
+		return nil, 0, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.unreadable", "path", path, "error", err), Err: err}
 	}
-	if int64(len(data)) > archiveSizeLimit {
-		return nil, platform.NewError(platform.KindGeneral, "upload.too-large", "path", path, "size", len(data), "limit", archiveSizeLimit)
+	if st.Size() > archiveSizeLimit {
+		f.Close()
+		return nil, 0, platform.NewError(platform.KindGeneral, "upload.too-large", "path", path, "size", st.Size(), "limit", archiveSizeLimit)
 	}
-	return data, nil
+	return f, st.Size(), nil
 }
 
 // refused is an archive refused before the upload, with inspect's reason.
@@ -332,8 +344,10 @@ func refused(file string, cause error) error {
 	return &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.refused", "error", cause.Error()), Err: cause}
 }
 
-func uploadRequest(opts Options, manifestCommit string, data []byte) platform.Request {
-	req := platform.Request{Method: http.MethodPost, Raw: data}
+// uploadRequest is the upload's request; the archive is data, or file
+// read as it goes out.
+func uploadRequest(opts Options, manifestCommit string, data []byte, file *io.SectionReader) platform.Request {
+	req := platform.Request{Method: http.MethodPost, Raw: data, RawFrom: file}
 	switch {
 	case opts.ProjectID != "":
 		commit := opts.CommitID

@@ -1,8 +1,12 @@
 package upload_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"math/rand"
 	"os"
+	"runtime"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -219,5 +223,57 @@ func TestRegistryFailureIsAWarning(t *testing.T) {
 	}
 	if res.AssemblyID == "" || res.RegistryWarning == "" || len(logged) != 1 {
 		t.Fatalf("result %+v, log %q", res, logged)
+	}
+}
+
+// An archive on disk is sent as it is read, with its length: an upload of
+// tens of megabytes does not hold the archive in memory, and the platform
+// gets it whole.
+func TestUploadStreamsTheArchiveFromDisk(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	demo, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 48 << 20
+	path := filepath.Join(t.TempDir(), "big.xasm")
+	func() {
+		noise := make([]byte, size)
+		rand.New(rand.NewSource(1)).Read(noise)
+		files := map[string]string{}
+		for i := range 4 { // resources of 12 MB: the platform reads no larger entry
+			files[fmt.Sprintf("Ресурсы/noise%d.bin", i)] = string(noise[i*size/4 : (i+1)*size/4])
+		}
+		data := stand.MakeArchive(stand.ArchiveSpec{Vendor: stand.DemoVendor, Name: stand.DemoName, Version: "1.0-1",
+			ID: stand.DemoConfigurationID, Presentation: "Задачи команды", Files: files})
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	cl := newClient(t, s)
+	ctx := context.Background()
+	if _, err := cl.ListBuilds(ctx, demo.ProjectID); err != nil { // the connection and the token
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := upload.Upload(ctx, cl, upload.Options{File: path, ProjectID: demo.ProjectID})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The stand in this process spools the upload to disk as it arrives;
+	// both sides together allocate far less than the archive.
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > size/4 {
+		t.Errorf("uploading %d bytes allocated %d", size, allocated)
+	}
+	sent, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := s.BuildArchive(res.AssemblyID)
+	if err != nil || !bytes.Equal(stored, sent) {
+		t.Fatalf("the stand holds %d bytes of the %d sent (%v)", len(stored), len(sent), err)
 	}
 }
