@@ -57,7 +57,7 @@ func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range []string{binary.dir, floor.dir} {
+	for _, dir := range append([]string{binary.dir}, helpers.dirs...) {
 		if dir != "" {
 			os.RemoveAll(dir)
 		}

@@ -3,11 +3,9 @@ package bench
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // listSizes are the numbers of cards the long-list figures are taken at.
@@ -66,16 +64,11 @@ func listFigures(b *testing.B, s *standProcess, path string, cards int, args ...
 	url := s.URL + "/console/api/v2" + path
 	floorEnv := append(os.Environ(), "FLOOR_TOKEN="+s.token(b))
 	floorRun := func() (measured, int64) {
-		cmd := exec.Command(floorBinary(b), url)
-		cmd.Env = floorEnv
-		var out strings.Builder
-		cmd.Stdout = &out
-		start := time.Now()
-		if err := cmd.Run(); err != nil {
-			b.Fatalf("the floor GET: %v", err)
+		m := runMeasured(b, floorBinary(b), floorEnv, url)
+		size, err := strconv.ParseInt(strings.TrimSpace(m.head), 10, 64)
+		if err != nil {
+			b.Fatalf("the floor GET printed %q", m.head)
 		}
-		m := measured{wall: time.Since(start), rssKB: peakRSSKB(cmd.ProcessState)}
-		size, _ := strconv.ParseInt(strings.TrimSpace(out.String()), 10, 64)
 		return m, size
 	}
 	_, size := floorRun()
