@@ -123,23 +123,19 @@ func (l *Lexer) String() (raw []byte, escaped bool, err error) {
 		return nil, false, l.Fail("expected a string")
 	}
 	start := l.pos
-	// Most strings (keys, names, ids) are short and plain: a byte loop
-	// ends them sooner than the calls below.
-	for i := start; i < len(l.data) && i < start+shortString; i++ {
-		c := l.data[i]
-		if !stringStop[c] {
-			continue
-		}
-		switch {
+	// Most strings (keys, names, ids) are short and plain: eight bytes at
+	// a time, the first quote, backslash or control character ends them
+	// sooner than the calls below.
+	if at := specialAt(l.data[start:min(len(l.data), start+shortString)]); at >= 0 {
+		switch c := l.data[start+at]; {
 		case c == '"':
-			l.pos = i + 1
-			return l.data[start:i], false, nil
-		case c == '\\':
-			i = len(l.data) // to the general way
-		default:
-			l.pos = i
+			l.pos = start + at + 1
+			return l.data[start : start+at], false, nil
+		case c < 0x20:
+			l.pos = start + at
 			return nil, false, l.Fail("control character in string")
 		}
+		// A backslash: the general way.
 	}
 	end := start
 	for {
@@ -178,9 +174,32 @@ var stringStop = func() (t [256]bool) {
 	return t
 }()
 
-// shortString is how far String looks byte by byte for the end of a plain
-// string before it turns to bytes.IndexByte.
-const shortString = 48
+// specialAt is the offset of the first quote, backslash or control
+// character in b, or -1. It tests eight bytes at a time: the lowest mark
+// of each test is exact (see controlMarks), and a false mark of one test
+// lies above a true one of the same test, so the lowest of them all is a
+// true one.
+func specialAt(b []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		q, bs := w^(ones*'"'), w^(ones*'\\')
+		if m := (q-ones)&^q&highs | (bs-ones)&^bs&highs | controlMarks(w); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(b); i++ {
+		if stringStop[b[i]] {
+			return i
+		}
+	}
+	return -1
+}
+
+// shortString is how far String looks eight bytes at a time for the end
+// of a plain string before it turns to bytes.IndexByte.
+const shortString = 64
 
 // controlAt is the offset of the first control character (below U+0020)
 // in b, or -1. It tests eight bytes at a time (see controlMarks), 32 at a

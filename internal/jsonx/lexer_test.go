@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math/rand"
 	"reflect"
 	"strings"
 	"testing"
@@ -142,5 +143,31 @@ func TestSkipValueRefusesDeepNesting(t *testing.T) {
 	ok := strings.Repeat("[", 100) + strings.Repeat("]", 100)
 	if !skipsWhole([]byte(ok)) {
 		t.Error("refused nesting of 100")
+	}
+}
+
+// specialAt finds the first quote, backslash or control character, eight
+// bytes at a time, exactly where a byte loop finds it.
+func TestSpecialAt(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	alphabet := []byte{'a', 'z', '"', '\\', 0x00, 0x1f, 0x20, 0x21, 0x5b, 0x5d, 0x7f, 0x80, 0xd0, 0xff, '!', '#'}
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, r.Intn(40))
+		for i := range b {
+			b[i] = alphabet[r.Intn(len(alphabet))]
+			if r.Intn(3) > 0 {
+				b[i] = 'a' + byte(r.Intn(26)) // mostly plain text
+			}
+		}
+		want := -1
+		for i, c := range b {
+			if c == '"' || c == '\\' || c < 0x20 {
+				want = i
+				break
+			}
+		}
+		if got := specialAt(b); got != want {
+			t.Fatalf("%q: specialAt %d, want %d", b, got, want)
+		}
 	}
 }

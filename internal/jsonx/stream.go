@@ -2,6 +2,7 @@ package jsonx
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -85,6 +86,20 @@ func (r *RawObject) Value(key string) any {
 	v, ok := r.raw(key)
 	if !ok {
 		return nil
+	}
+	// The scalars a brief card is made of are read here; objects and
+	// arrays, and strings with escapes, by Decode.
+	switch {
+	case len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0:
+		return string(v[1 : len(v)-1])
+	case string(v) == "null":
+		return nil
+	case string(v) == "true":
+		return true
+	case string(v) == "false":
+		return false
+	case v[0] == '-' || v[0] >= '0' && v[0] <= '9':
+		return json.Number(v)
 	}
 	out, err := Decode(v)
 	if err != nil {

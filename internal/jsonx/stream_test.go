@@ -130,13 +130,13 @@ func TestEachElementGivesWhatDecodeReads(t *testing.T) {
 
 // A card's fields read without decoding it agree with the decoded card's.
 func TestRawObjectFields(t *testing.T) {
-	doc := `[{"id":"a\u0062c","n":5,"s":{"k":"v"},"dup":"first","e\u0078":"escaped key","dup":"last","q":"\"x\""}]`
+	doc := `[{"id":"a\u0062c","n":-5.5e1,"t":true,"f":false,"z":null,"a":[1,"x"],"s":{"k":"v"},"dup":"first","e\u0078":"escaped key","dup":"last","q":"\"x\""}]`
 	err := EachElement(strings.NewReader(doc), nil, func(_ string, raw *RawObject) error {
 		obj, err := raw.Decode()
 		if err != nil {
 			return err
 		}
-		for _, k := range []string{"id", "n", "s", "dup", "ex", "q", "missing"} {
+		for _, k := range []string{"id", "n", "t", "f", "z", "a", "s", "dup", "ex", "q", "missing"} {
 			if raw.Str(k) != obj.Str(k) {
 				t.Errorf("Str(%q) = %q, decoded %q", k, raw.Str(k), obj.Str(k))
 			}
