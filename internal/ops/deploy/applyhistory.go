@@ -113,6 +113,10 @@ func exactSamples(samples []applySample) []applySample {
 // and the stand's latest finished applies of other applications, oldest
 // first, as samples.
 func (o *Ops) platformApplies(ctx context.Context, appID string) (mine, others []applySample) {
+	// A read that takes longer than half a Budget (a huge stand, a slow
+	// one) is given up: the wait goes without rather than start late.
+	ctx, cancel := context.WithTimeout(ctx, o.policy().normalized().Budget/2)
+	defer cancel()
 	var tasks []*jsonx.Object
 	if err := o.call(ctx, func(ctx context.Context) error {
 		var e error

@@ -144,3 +144,36 @@ func dataDirOf(t *testing.T, ops *deploy.Ops) string {
 	}
 	return filepath.Dir(ops.Registry.Path())
 }
+
+// The platform's record is read once, and only for so long: a task list
+// that does not come within half a Budget is given up, and the wait goes
+// without a forecast rather than start late.
+func TestAForecastReadThatHangsIsGivenUp(t *testing.T) {
+	s := standtest.Start(t, stand.Options{Speed: 0.01, Durations: stand.Durations{Apply: 40 * time.Second}})
+	demo, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deployTo := func(ops *deploy.Ops, log *lines) {
+		t.Helper()
+		r, err := ops.Deploy(context.Background(), deploy.DeployOptions{AppRef: demo.AppID, AppIDSource: deploy.SourceFlag,
+			ProjectID: demo.ProjectID, ProjectIDSource: deploy.SourceFlag, ProjectDir: demoCopy(t, nil)})
+		if err != nil || !r.OK() {
+			t.Fatalf("deploy: %v\n%s", err, log)
+		}
+	}
+	first, firstLog := opsFor(t, s, nil)
+	deployTo(first, firstLog) // an apply on the stand's record
+	if err := s.AddFault(stand.Fault{Name: "slow tasks", Method: "GET", Path: "/console/api/v2/tasks/application-tasks",
+		Nth: 1, Effect: stand.EffectDelay, Delay: 2 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	fresh, freshLog := opsFor(t, s, nil)
+	deployTo(fresh, freshLog)
+	if len(s.Firings()) != 1 {
+		t.Fatalf("the task list was not held: %v", s.Firings())
+	}
+	if freshLog.has(i18n.T("deploy.forecast-stand")) || freshLog.has(i18n.T("deploy.forecast-platform")) {
+		t.Errorf("a forecast from a task list that never came:\n%s", freshLog)
+	}
+}
