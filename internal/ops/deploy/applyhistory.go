@@ -3,7 +3,6 @@ package deploy
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -117,34 +116,38 @@ func (o *Ops) platformApplies(ctx context.Context, appID string) (mine, others [
 	// one) is given up: the wait goes without rather than start late.
 	ctx, cancel := context.WithTimeout(ctx, o.policy().normalized().Budget/2)
 	defer cancel()
-	var tasks []*jsonx.Object
+	type dated struct {
+		app    string
+		start  time.Time
+		sample applySample
+	}
+	// Of the stand's tasks only the finished applies are read.
+	var applies []dated
 	if err := o.call(ctx, func(ctx context.Context) error {
 		var e error
-		tasks, e = o.Client.List(ctx, platform.Request{Method: http.MethodGet, Path: "/tasks/application-tasks",
-			ReadRetries: []time.Duration{}}, "tasks")
+		applies, e = platform.ListPicking(ctx, o.Client, platform.Request{Path: "/tasks/application-tasks", ReadRetries: []time.Duration{}}, nil,
+			func(t *jsonx.RawObject) (dated, bool, error) {
+				if !isApplyTask(t) || !isFinishedTask(t) {
+					return dated{}, false, nil
+				}
+				startText, endText := t.Str("start-date"), t.Str("end-date")
+				start, ok1 := parseStamp(startText)
+				end, ok2 := parseStamp(endText)
+				if !ok1 || !ok2 || end.Before(start) {
+					return dated{}, false, nil
+				}
+				return dated{t.Str("application-id"), start, stampedSample(start, end, startText, endText)}, true, nil
+			}, "tasks")
 		return e
 	}); err != nil {
 		return nil, nil
 	}
-	type dated struct {
-		start  time.Time
-		sample applySample
-	}
 	var rest []dated
-	for _, t := range tasks {
-		if !isApplyTask(t) || !isFinishedTask(t) {
-			continue
-		}
-		start, ok1 := parseStamp(t.Str("start-date"))
-		end, ok2 := parseStamp(t.Str("end-date"))
-		if !ok1 || !ok2 || end.Before(start) {
-			continue
-		}
-		s := stampedSample(start, end, t.Str("start-date"), t.Str("end-date"))
-		if t.Str("application-id") == appID {
-			mine = append(mine, s)
+	for _, d := range applies {
+		if d.app == appID {
+			mine = append(mine, d.sample)
 		} else {
-			rest = append(rest, dated{start, s})
+			rest = append(rest, d)
 		}
 	}
 	slices.SortStableFunc(rest, func(a, b dated) int { return a.start.Compare(b.start) })
@@ -155,13 +158,13 @@ func (o *Ops) platformApplies(ctx context.Context, appID string) (mine, others [
 }
 
 // isApplyTask tells the task of an apply.
-func isApplyTask(t *jsonx.Object) bool {
+func isApplyTask(t jsonx.Fields) bool {
 	return strings.EqualFold(t.Str("operation-type"), "UpdateApplication")
 }
 
 // isFinishedTask tells a task that finished well (Completed, or Done as
 // some stands say).
-func isFinishedTask(t *jsonx.Object) bool {
+func isFinishedTask(t jsonx.Fields) bool {
 	s := strings.ToLower(t.Str("status"))
 	return s == "completed" || s == "done"
 }
