@@ -147,6 +147,7 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 	repeats := o.repeatedLines()
 	defer repeats.flush()
 	for {
+		sent := clock.Now()
 		card, err := o.readCard(ctx, appID)
 		now := clock.Now()
 		switch {
@@ -174,7 +175,7 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 				o.logf("deploy.wait-status", "app", appID, "status", statusWord(st), "elapsed", seconds(now.Sub(start)))
 			}
 			if plan != nil {
-				plan.observe(now, IsStable(st))
+				plan.observe(sent, now, IsStable(st))
 			}
 			if goal.reached(card) {
 				return card, nil
