@@ -19,6 +19,7 @@ import (
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/platform/clientcache"
+	"github.com/elemctl/elemctl/internal/plugin"
 )
 
 // Exit codes.
@@ -38,6 +39,8 @@ type app struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	catalog        *command.Catalog
+	// plugins is what loading the plugins added to the catalog.
+	plugins *plugin.Loaded
 
 	// global flags
 	baseURL, clientID, clientSecret, envFile, lang string
@@ -54,7 +57,9 @@ type app struct {
 	status           *statusLine
 }
 
-// Commands keep the order orderTree gives them (cobra would sort them).
+// Commands keep the order orderTree gives them. cobra would sort them, and
+// has its sorting as a process-wide switch only: this is the one place it
+// can be turned off before any tree is built.
 func init() { cobra.EnableCommandSorting = false }
 
 // cliOrder is the order of the reference's command tree (spec cli.md §2),
@@ -132,36 +137,39 @@ type exitError struct{ code int }
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func (a *app) run(args []string) int {
-	if a.versionAsked(args) {
+	// The messages' language: --lang, ELEMCTL_LANG, the locale.
+	ctx := i18n.WithLang(context.Background(), i18n.Detect(prescanLang(args), a.getenv))
+	if a.versionAsked(ctx, args) {
 		// Answered before the command tree is built: scripts call it often.
 		io.WriteString(a.stdout, versionLine())
 		return exitOK
 	}
-	i18n.SetLang(i18n.Detect(prescanLang(args), a.getenv))
-	if handled, code := a.jvmStandIn(args); handled {
+	if handled, code := a.jvmStandIn(ctx, args); handled {
 		return code
 	}
-	root := a.buildRoot()
+	root := a.buildRoot(ctx)
 	if isCompletion(args) {
 		// The last word is the one the shell completes: a prefix of
 		// several options is what it asks the candidates of.
-		if head, err := expandAbbreviations(root, args[:len(args)-1]); err == nil {
+		if head, err := expandAbbreviations(ctx, root, args[:len(args)-1]); err == nil {
 			args = append(head, args[len(args)-1])
 		}
 	} else {
-		expanded, err := expandAbbreviations(root, args)
+		expanded, err := expandAbbreviations(ctx, root, args)
 		if err != nil {
-			fmt.Fprintln(a.stderr, i18n.T("cli.usage-error", "error", err))
+			fmt.Fprintln(a.stderr, i18n.T(ctx, "cli.usage-error", "error", err))
 			return exitUsage
 		}
 		args = expanded
+		// An abbreviated --lang counts once it is spelled out.
+		ctx = i18n.WithLang(ctx, i18n.Detect(prescanLang(args), a.getenv))
 	}
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 
-	ctx, stop := a.stopOnSignals()
+	ctx, stop := a.stopOnSignals(ctx)
 	defer stop()
 	failed, err := root.ExecuteContextC(ctx)
 	if a.status != nil {
@@ -179,7 +187,7 @@ func (a *app) run(args []string) int {
 		if ctx.Err() != nil && errors.Is(he.err, context.Canceled) {
 			if he.err.Error() == context.Canceled.Error() {
 				// Nothing more to say than that it stopped.
-				he.err = platform.NewError(platform.KindGeneral, "cli.interrupted")
+				he.err = platform.NewError(ctx, platform.KindGeneral, "cli.interrupted")
 			}
 			a.printError(he.err)
 			return exitInterrupt
@@ -190,10 +198,10 @@ func (a *app) run(args []string) int {
 	// Anything else is cobra refusing the command line: the usage of the
 	// command it was given, then why.
 	if failed != nil {
-		fmt.Fprintf(a.stderr, "%s: %s\n", i18n.T("cli.help.usage"), useLine(failed))
+		fmt.Fprintf(a.stderr, "%s: %s\n", i18n.T(ctx, "cli.help.usage"), useLine(ctx, failed))
 	}
-	fmt.Fprintln(a.stderr, i18n.T("cli.usage-error", "error", err))
-	if hint := actionFirstHint(root, args); hint != "" {
+	fmt.Fprintln(a.stderr, i18n.T(ctx, "cli.usage-error", "error", err))
+	if hint := actionFirstHint(ctx, root, args); hint != "" {
 		fmt.Fprintln(a.stderr, hint)
 	}
 	return exitUsage
@@ -204,8 +212,8 @@ func (a *app) run(args []string) int {
 // cleans up what it made. A second signal tells what that cleanup still
 // has to do and how to finish it later, and closes a.interruptedAgain (a
 // server stops waiting for its calls); a third ends elemctl at once.
-func (a *app) stopOnSignals() (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
+func (a *app) stopOnSignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
 	a.interruptedAgain = make(chan struct{})
 	signals := make(chan os.Signal, 3)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -220,7 +228,7 @@ func (a *app) stopOnSignals() (context.Context, func()) {
 					cancel()
 					continue
 				}
-				a.tellPending(count > 2)
+				a.tellPending(ctx, count > 2)
 				if count == 2 {
 					close(a.interruptedAgain)
 				}
@@ -241,15 +249,15 @@ func (a *app) stopOnSignals() (context.Context, func()) {
 
 // tellPending says what the interrupted command still cleans up, or that
 // it is stopping.
-func (a *app) tellPending(now bool) {
+func (a *app) tellPending(ctx context.Context, now bool) {
 	a.pendingMu.Lock()
 	text := a.pendingText
 	a.pendingMu.Unlock()
 	if text == "" {
-		text = i18n.T("cli.stopping")
+		text = i18n.T(ctx, "cli.stopping")
 	}
 	if !now {
-		text += i18n.T("cli.stop-again")
+		text += i18n.T(ctx, "cli.stop-again")
 	}
 	a.errMu.Lock()
 	defer a.errMu.Unlock()
@@ -297,30 +305,28 @@ func prescanLang(args []string) string {
 }
 
 // buildRoot builds the whole command tree.
-func (a *app) buildRoot() *cobra.Command {
-	root := a.newRoot()
+func (a *app) buildRoot(ctx context.Context) *cobra.Command {
+	root := a.newRoot(ctx)
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		if a.lang != "" {
-			l, ok := i18n.Parse(a.lang)
-			if !ok || (a.lang != "ru" && a.lang != "en") {
-				return fmt.Errorf("%s", i18n.T("cli.bad-lang", "value", a.lang))
+			if a.lang != "ru" && a.lang != "en" {
+				return fmt.Errorf("%s", i18n.T(ctx, "cli.bad-lang", "value", a.lang))
 			}
-			i18n.SetLang(l)
 		}
 		if f := cmd.Flags().Lookup("timeout"); f != nil && f.Changed && a.timeout <= 0 {
-			return fmt.Errorf("%s", i18n.T("cli.parse.invalid-value", "value", f.Value.String(), "flag", "--timeout",
-				"expected", i18n.T("cli.parse.expected-number-positive")))
+			return fmt.Errorf("%s", i18n.T(ctx, "cli.parse.invalid-value", "value", f.Value.String(), "flag", "--timeout",
+				"expected", i18n.T(ctx, "cli.parse.expected-number-positive")))
 		}
-		a.reportPluginFailures(cmd)
+		a.reportPluginFailures(ctx, cmd)
 		return nil
 	}
-	localizeHelp(root)
-	root.SetFlagErrorFunc(localizeFlagError)
-	a.loadPlugins()
+	localizeHelp(ctx, root)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return command.FlagError(ctx, err) })
+	a.loadPlugins(ctx)
 
 	groups := map[string]*cobra.Command{}
 	for _, g := range a.catalog.Groups() {
-		gc := a.groupCommand(g)
+		gc := a.groupCommand(ctx, g)
 		groups[g.Name] = gc
 		root.AddCommand(gc)
 	}
@@ -332,26 +338,26 @@ func (a *app) buildRoot() *cobra.Command {
 		for _, seg := range c.Path[:len(c.Path)-1] {
 			gc, ok := groups[seg]
 			if !ok {
-				gc = a.groupCommand(command.Group{Name: seg})
+				gc = a.groupCommand(ctx, command.Group{Name: seg})
 				groups[seg] = gc
 				root.AddCommand(gc)
 			}
 			parent = gc
 		}
-		parent.AddCommand(a.leafCommand(c))
+		parent.AddCommand(a.leafCommand(ctx, c))
 	}
-	root.AddCommand(a.faceCommands()...)
+	root.AddCommand(a.faceCommands(ctx)...)
 	orderTree(root)
-	localizeScaffolding(root)
+	localizeScaffolding(ctx, root)
 	addExamples(root)
 	return root
 }
 
 // newRoot is the root command with the global options and no subcommands.
-func (a *app) newRoot() *cobra.Command {
+func (a *app) newRoot(ctx context.Context) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "elemctl",
-		Short:         i18n.T("cli.help.root"),
+		Short:         i18n.T(ctx, "cli.help.root"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// elemctl alone prints help on stderr and fails.
@@ -359,10 +365,10 @@ func (a *app) newRoot() *cobra.Command {
 			// An unknown command is refused even with --version after it:
 			// there --version would be that command's own option.
 			if len(args) > 0 {
-				if err := a.refuseUnknownWithFailures(args[0]); err != nil {
+				if err := a.refuseUnknownWithFailures(ctx, args[0]); err != nil {
 					return err
 				}
-				return fmt.Errorf("%s", i18n.T("cli.unknown-command", "name", args[0]))
+				return fmt.Errorf("%s", i18n.T(ctx, "cli.unknown-command", "name", args[0]))
 			}
 			if a.showVersion {
 				io.WriteString(a.stdout, versionLine())
@@ -375,15 +381,15 @@ func (a *app) newRoot() *cobra.Command {
 		Args: cobra.ArbitraryArgs,
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.baseURL, "base-url", "", i18n.T("cli.flag.base-url"))
-	pf.StringVar(&a.clientID, "client-id", "", i18n.T("cli.flag.client-id"))
-	pf.StringVar(&a.clientSecret, "client-secret", "", i18n.T("cli.flag.client-secret"))
-	pf.StringVar(&a.envFile, "env-file", "", i18n.T("cli.flag.env-file"))
-	pf.Float64Var(&a.timeout, "timeout", 0, i18n.T("cli.flag.timeout"))
-	pf.StringVar(&a.lang, "lang", "", i18n.T("cli.flag.lang"))
-	pf.BoolVar(&a.jsonOut, "json", false, i18n.T("cli.flag.json"))
-	pf.BoolVar(&a.quiet, "quiet", false, i18n.T("cli.flag.quiet"))
-	root.Flags().BoolVar(&a.showVersion, "version", false, i18n.T("cli.flag.version"))
+	pf.StringVar(&a.baseURL, "base-url", "", i18n.T(ctx, "cli.flag.base-url"))
+	pf.StringVar(&a.clientID, "client-id", "", i18n.T(ctx, "cli.flag.client-id"))
+	pf.StringVar(&a.clientSecret, "client-secret", "", i18n.T(ctx, "cli.flag.client-secret"))
+	pf.StringVar(&a.envFile, "env-file", "", i18n.T(ctx, "cli.flag.env-file"))
+	pf.Float64Var(&a.timeout, "timeout", 0, i18n.T(ctx, "cli.flag.timeout"))
+	pf.StringVar(&a.lang, "lang", "", i18n.T(ctx, "cli.flag.lang"))
+	pf.BoolVar(&a.jsonOut, "json", false, i18n.T(ctx, "cli.flag.json"))
+	pf.BoolVar(&a.quiet, "quiet", false, i18n.T(ctx, "cli.flag.quiet"))
+	root.Flags().BoolVar(&a.showVersion, "version", false, i18n.T(ctx, "cli.flag.version"))
 	return root
 }
 
@@ -399,14 +405,14 @@ func versionLine() string { return "elemctl " + versionText() + "\n" }
 // before any command (after one, as in "self-update --version X", it is
 // that command's own). It reads the options with the root's own
 // definitions and abbreviations, so it agrees with the parser.
-func (a *app) versionAsked(args []string) bool {
-	root := a.newRoot()
+func (a *app) versionAsked(ctx context.Context, args []string) bool {
+	root := a.newRoot(ctx)
 	for i := 0; i < len(args); i++ {
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
 		if !strings.HasPrefix(args[i], "--") || args[i] == "--" {
 			return false
 		}
-		flag, err := findFlag(root, name)
+		flag, err := findFlag(ctx, root, name)
 		if err != nil || flag == nil {
 			return false
 		}
@@ -420,20 +426,20 @@ func (a *app) versionAsked(args []string) bool {
 	return false
 }
 
-func (a *app) groupCommand(g command.Group) *cobra.Command {
+func (a *app) groupCommand(ctx context.Context, g command.Group) *cobra.Command {
 	gc := &cobra.Command{
 		Use:   g.Name,
-		Short: i18n.T(g.Help),
+		Short: i18n.T(ctx, g.Help),
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return fmt.Errorf("%s", i18n.T("cli.group-needs-action", "group", g.Name, "actions", strings.Join(actionNames(cmd), ", ")))
+				return fmt.Errorf("%s", i18n.T(ctx, "cli.group-needs-action", "group", g.Name, "actions", strings.Join(actionNames(cmd), ", ")))
 			}
-			return fmt.Errorf("%s", i18n.T("cli.unknown-action", "group", g.Name, "name", args[0], "actions", strings.Join(actionNames(cmd), ", ")))
+			return fmt.Errorf("%s", i18n.T(ctx, "cli.unknown-action", "group", g.Name, "name", args[0], "actions", strings.Join(actionNames(cmd), ", ")))
 		},
 	}
 	if g.Description != "" {
-		gc.Long = i18n.T(g.Description)
+		gc.Long = i18n.T(ctx, g.Description)
 	}
 	return gc
 }
@@ -449,7 +455,7 @@ func actionNames(group *cobra.Command) []string {
 }
 
 // actionFirstHint answers the common slip "elemctl <group> --flag ...".
-func actionFirstHint(root *cobra.Command, args []string) string {
+func actionFirstHint(ctx context.Context, root *cobra.Command, args []string) string {
 	if len(args) < 2 {
 		return ""
 	}
@@ -463,7 +469,7 @@ func actionFirstHint(root *cobra.Command, args []string) string {
 			if len(actions) == 0 {
 				return ""
 			}
-			return i18n.T("cli.action-first", "group", group, "first", actions[0], "actions", strings.Join(actions, ", "))
+			return i18n.T(ctx, "cli.action-first", "group", group, "first", actions[0], "actions", strings.Join(actions, ", "))
 		}
 	}
 	return ""
@@ -472,21 +478,21 @@ func actionFirstHint(root *cobra.Command, args []string) string {
 // leafCommand renders one catalog command – core or plugin – as a cobra
 // command: its options declared and its words bound by the catalog's one
 // word binder.
-func (a *app) leafCommand(c *command.Command) *cobra.Command {
+func (a *app) leafCommand(ctx context.Context, c *command.Command) *cobra.Command {
 	use := c.Path[len(c.Path)-1]
 	var posHelp []string
 	for _, arg := range c.Args {
 		if arg.Positional && !arg.Fixed {
 			use += " " + usageMetavar(arg)
-			if help := i18n.T(arg.Help); help != "" {
+			if help := i18n.T(ctx, arg.Help); help != "" {
 				posHelp = append(posHelp, fmt.Sprintf("  %-14s %s", command.Metavar(arg), help))
 			}
 		}
 	}
-	short := i18n.T(c.Help)
+	short := i18n.T(ctx, c.Help)
 	cc := &cobra.Command{Use: use, Short: short, Args: cobra.ArbitraryArgs}
 	if len(posHelp) > 0 {
-		cc.Long = short + "\n\n" + i18n.T("cli.help.positionals") + ":\n" + strings.Join(posHelp, "\n")
+		cc.Long = short + "\n\n" + i18n.T(ctx, "cli.help.positionals") + ":\n" + strings.Join(posHelp, "\n")
 	}
 	cc.Annotations = map[string]string{}
 	if c.Source != "" {
@@ -495,7 +501,7 @@ func (a *app) leafCommand(c *command.Command) *cobra.Command {
 	if c.Local {
 		cc.Annotations[localAnnotation] = "true"
 	}
-	binder := command.NewWordBinder(c, cc.Flags())
+	binder := command.NewWordBinder(ctx, c, cc.Flags())
 	for _, arg := range c.Args {
 		if arg.Positional || arg.Type == command.Bool || len(arg.Choices) == 0 {
 			continue
@@ -512,7 +518,7 @@ func (a *app) leafCommand(c *command.Command) *cobra.Command {
 		}
 	}
 	cc.RunE = func(cmd *cobra.Command, args []string) error {
-		in, err := binder.Bind(args)
+		in, err := binder.Bind(ctx, args)
 		var usage *command.UsageError
 		switch {
 		case errors.As(err, &usage):
@@ -546,7 +552,7 @@ func usageMetavar(arg command.Argument) string {
 func (a *app) execute(ctx context.Context, c *command.Command, in command.Values) error {
 	if c.Local {
 		if given := a.givenConnectionFlags(); len(given) > 0 {
-			return &handlerError{platform.ConfigErrorf("cli.local-refuses-connection", "command", c.Name(), "flags", strings.Join(given, ", "))}
+			return &handlerError{platform.ConfigErrorf(ctx, "cli.local-refuses-connection", "command", c.Name(), "flags", strings.Join(given, ", "))}
 		}
 	}
 	wd, _ := os.Getwd()
@@ -631,8 +637,8 @@ func (a *app) stands() *clientcache.Cache {
 }
 
 // platformClient is the client of the CLI's stand.
-func (a *app) platformClient() (*platform.Client, error) {
-	_, cl, cfgErr, clientErr := a.stands().Resolve("", "")
+func (a *app) platformClient(ctx context.Context) (*platform.Client, error) {
+	_, cl, cfgErr, clientErr := a.stands().Resolve(ctx, "", "")
 	if cfgErr != nil {
 		return nil, cfgErr
 	}

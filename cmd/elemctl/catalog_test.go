@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"regexp"
 	"strings"
@@ -10,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// The whole program's message tables, indexed: a key declared twice
-// anywhere panics there.
+// The whole program's message tables, registered the way main registers
+// them: a key declared twice with two texts anywhere panics there.
 func TestMessageKeysAreUnique(t *testing.T) {
-	i18n.Index()
+	registerMessages()
 	if !i18n.Has("cli.help.root") {
 		t.Fatal("the CLI's own messages are not in the catalog")
 	}
@@ -22,8 +23,9 @@ func TestMessageKeysAreUnique(t *testing.T) {
 // cliOrder places every command of the tree: a command added later must be
 // given its place in help and in the action lists on purpose.
 func TestCLIOrderNamesEveryCommand(t *testing.T) {
+	ctx := context.Background()
 	a := newApp(nil, io.Discard, io.Discard, func(string) string { return "" })
-	root := a.buildRoot()
+	root := a.buildRoot(ctx)
 	ranked := func(group, name string) bool {
 		for _, n := range cliOrder[group] {
 			if n == name {
@@ -51,8 +53,9 @@ func TestCLIOrderNamesEveryCommand(t *testing.T) {
 }
 
 func TestExpandAbbreviations(t *testing.T) {
+	ctx := context.Background()
 	a := newApp(nil, io.Discard, io.Discard, func(string) string { return "" })
-	root := a.buildRoot()
+	root := a.buildRoot(ctx)
 	for _, c := range []struct{ in, want string }{
 		{"--lan en apps list --bri", "--lang en apps list --brief"},
 		{"apps list --stat=Running --inc", "apps list --status=Running --include-deleted"},
@@ -65,20 +68,21 @@ func TestExpandAbbreviations(t *testing.T) {
 		// the flags of the command named so far: --bri is no root option
 		{"--bri apps list", "--bri apps list"},
 	} {
-		got, err := expandAbbreviations(root, strings.Fields(c.in))
+		got, err := expandAbbreviations(ctx, root, strings.Fields(c.in))
 		if err != nil || strings.Join(got, " ") != c.want {
 			t.Errorf("expandAbbreviations(%q) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
-	if _, err := expandAbbreviations(root, strings.Fields("apps list --c x")); err == nil || !strings.Contains(err.Error(), "--client-id, --client-secret") {
+	if _, err := expandAbbreviations(ctx, root, strings.Fields("apps list --c x")); err == nil || !strings.Contains(err.Error(), "--client-id, --client-secret") {
 		t.Errorf("an ambiguous prefix: %v", err)
 	}
 }
 
 // Every command of elemctl's own shows examples in its help.
 func TestEveryCommandHasExamples(t *testing.T) {
+	ctx := context.Background()
 	a := newApp(nil, io.Discard, io.Discard, func(string) string { return "" })
-	root := a.buildRoot()
+	root := a.buildRoot(ctx)
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for _, sub := range c.Commands() {

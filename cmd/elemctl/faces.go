@@ -1,7 +1,7 @@
 package main
 
 import (
-	"io"
+	"context"
 	"os"
 	"runtime/debug"
 
@@ -13,29 +13,24 @@ import (
 // faceCommands are the commands that are not catalog operations: the
 // servers (stand, mcp, lsp, dap), debug-adapter with its extract, and
 // self-update.
-func (a *app) faceCommands() []*cobra.Command {
-	return []*cobra.Command{a.debugAdapterCommand(), a.mcpCommand(), a.lspCommand(), a.dapCommand(), a.standCommand(), a.selfUpdateCommand()}
+func (a *app) faceCommands(ctx context.Context) []*cobra.Command {
+	return []*cobra.Command{a.debugAdapterCommand(ctx), a.mcpCommand(ctx), a.lspCommand(ctx), a.dapCommand(ctx), a.standCommand(ctx), a.selfUpdateCommand(ctx)}
 }
 
 // startProtocol prepares a protocol server face (mcp, lsp, dap): an explicit
-// --env-file must exist, so a typo fails at start instead of on every call,
-// and stdout belongs to the protocol – anything in the process that prints
-// to os.Stdout by mistake lands on stderr instead. done undoes the
-// redirection.
-func (a *app) startProtocol() (wd string, out io.Writer, done func(), err error) {
+// --env-file must exist, so a typo fails at start instead of on every call.
+// stdout belongs to the protocol: the server is the only writer it is
+// given, and nothing else in elemctl writes to the process's stdout
+// (TestNothingElseWritesToStdout).
+func (a *app) startProtocol(ctx context.Context) (wd string, err error) {
 	wd, _ = os.Getwd()
 	if a.envFile != "" {
-		if _, err := platform.EnvFilePath(a.envFile, wd); err != nil {
-			return "", nil, nil, &handlerError{err}
+		if _, err := platform.EnvFilePath(ctx, a.envFile, wd); err != nil {
+			return "", &handlerError{err}
 		}
 	}
 	tuneCollectorForServing()
-	out, done = a.stdout, func() {}
-	if f, ok := out.(*os.File); ok && f == os.Stdout {
-		os.Stdout = os.Stderr
-		done = func() { os.Stdout = f }
-	}
-	return wd, out, done, nil
+	return wd, nil
 }
 
 // Collector settings of a protocol server, unless GOGC or GOMEMLIMIT say

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 
 	"github.com/spf13/cobra"
@@ -14,18 +15,17 @@ import (
 // envFile. Only an explicit --env-file is checked first, so a typo fails
 // here instead of on every command. The process ends with 0 after
 // shutdown and exit, 1 otherwise (LSP "exit").
-func (a *app) lspCommand() *cobra.Command {
+func (a *app) lspCommand(ctx context.Context) *cobra.Command {
 	return &cobra.Command{
 		Use:   "lsp",
-		Short: i18n.T("lsp.cli-help"),
+		Short: i18n.T(ctx, "lsp.cli-help"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			wd, out, done, err := a.startProtocol()
+			wd, err := a.startProtocol(ctx)
 			if err != nil {
 				return err
 			}
-			defer done()
-			srv := lsp.New(lsp.Options{
+			srv := lsp.New(ctx, lsp.Options{
 				Catalog:           a.catalog,
 				Version:           versionText(),
 				Dir:               wd,
@@ -35,7 +35,7 @@ func (a *app) lspCommand() *cobra.Command {
 				AdoptClientLocale: a.lang == "" && a.getenv("ELEMCTL_LANG") == "",
 				Stderr:            a.stderr,
 			})
-			err = srv.Serve(cmd.Context(), a.stdin, out)
+			err = srv.Serve(cmd.Context(), a.stdin, a.stdout)
 			if errors.Is(err, lsp.ErrExitWithoutShutdown) {
 				return &exitError{code: exitFailure}
 			}

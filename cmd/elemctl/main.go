@@ -12,5 +12,6 @@ import (
 func main() {
 	// Old binaries an update renamed aside (Windows) go once unused.
 	selfupdate.RemoveLeftovers()
+	registerMessages()
 	os.Exit(newApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv).run(os.Args[1:]))
 }

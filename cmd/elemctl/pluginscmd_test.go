@@ -177,8 +177,10 @@ func oneLine(t *testing.T, v any) string {
 // it does.
 func faceRendersPlugins(t *testing.T, b *pluginBed) bool {
 	t.Helper()
+
+	ctx := context.Background()
 	a := newApp(nil, &bytes.Buffer{}, &bytes.Buffer{}, func(k string) string { return b.env[k] })
-	root := a.buildRoot()
+	root := a.buildRoot(ctx)
 	for _, c := range root.Commands() {
 		if c.Annotations[pluginAnnotation] != "" {
 			return true

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,17 +16,17 @@ import (
 )
 
 // standCommand runs the emulated stand on loopback until interrupted.
-func (a *app) standCommand() *cobra.Command {
+func (a *app) standCommand(ctx context.Context) *cobra.Command {
 	var addr, writeEnv, seed, state string
 	var speed float64
 	cmd := &cobra.Command{
 		Use:         "stand",
-		Short:       i18n.T("cli.help.stand"),
+		Short:       i18n.T(ctx, "cli.help.stand"),
 		Args:        cobra.NoArgs,
 		Annotations: map[string]string{localAnnotation: "true"},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if seed != "" && seed != "demo" {
-				return fmt.Errorf("%s", i18n.T("cli.bad-choice", "name", "--seed", "value", seed, "choices", "demo"))
+				return fmt.Errorf("%s", i18n.T(ctx, "cli.bad-choice", "name", "--seed", "value", seed, "choices", "demo"))
 			}
 			s, err := stand.New(stand.Options{Speed: speed, StateFile: state})
 			if err != nil {
@@ -44,7 +45,7 @@ func (a *app) standCommand() *cobra.Command {
 			} else if info, ok := s.Demo(); ok {
 				demo = &info
 			}
-			base, err := listenStand(s, addr, cmd.Flags().Changed("addr"), a.progress)
+			base, err := listenStand(ctx, s, addr, cmd.Flags().Changed("addr"), a.progress)
 			if err != nil {
 				return &handlerError{err}
 			}
@@ -62,18 +63,18 @@ func (a *app) standCommand() *cobra.Command {
 			if err := a.printAnswer(answer); err != nil {
 				return &handlerError{err}
 			}
-			a.progress(i18n.T("cli.stand-serving", "url", base))
+			a.progress(i18n.T(ctx, "cli.stand-serving", "url", base))
 			<-cmd.Context().Done()
-			a.progress(i18n.T("cli.stand-stopped"))
+			a.progress(i18n.T(ctx, "cli.stand-stopped"))
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&addr, "addr", "127.0.0.1:0", i18n.T("cli.flag.stand-addr"))
-	f.StringVar(&writeEnv, "write-env", "", i18n.T("cli.flag.stand-write-env"))
-	f.StringVar(&seed, "seed", "", i18n.T("cli.flag.stand-seed"))
-	f.StringVar(&state, "state", "", i18n.T("cli.flag.stand-state"))
-	f.Float64Var(&speed, "speed", 1, i18n.T("cli.flag.stand-speed"))
+	f.StringVar(&addr, "addr", "127.0.0.1:0", i18n.T(ctx, "cli.flag.stand-addr"))
+	f.StringVar(&writeEnv, "write-env", "", i18n.T(ctx, "cli.flag.stand-write-env"))
+	f.StringVar(&seed, "seed", "", i18n.T(ctx, "cli.flag.stand-seed"))
+	f.StringVar(&state, "state", "", i18n.T(ctx, "cli.flag.stand-state"))
+	f.Float64Var(&speed, "speed", 1, i18n.T(ctx, "cli.flag.stand-speed"))
 	_ = f.MarkHidden("no-proxy")
 	return cmd
 }
@@ -82,13 +83,13 @@ func (a *app) standCommand() *cobra.Command {
 // restored stand takes the address it served on before, so the base URL of
 // an existing .env stays right; when that one is taken, a free port is
 // taken and the user is told.
-func listenStand(s *stand.Stand, addr string, explicit bool, progress func(string)) (string, error) {
+func listenStand(ctx context.Context, s *stand.Stand, addr string, explicit bool, progress func(string)) (string, error) {
 	if last := s.LastAddress(); !explicit && last != "" && last != addr {
 		base, err := s.Listen(last)
 		if err == nil {
 			return base, nil
 		}
-		progress(i18n.T("cli.stand-address-taken", "address", last))
+		progress(i18n.T(ctx, "cli.stand-address-taken", "address", last))
 	}
 	return s.Listen(addr)
 }

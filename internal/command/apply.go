@@ -47,7 +47,7 @@ func runAppsApply(ctx context.Context, cc *Context, in Values) (any, error) {
 // the wait to the caller (verify_deploy). The application id is used as
 // given.
 func runApplyBuild(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}

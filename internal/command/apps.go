@@ -13,7 +13,7 @@ func tokenCommand() *Command {
 	return &Command{
 		Path: []string{"token"}, Help: "cli.help.token", ReadOnly: true,
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, err := cc.Client()
+			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -109,15 +109,15 @@ func statusWords(values []string) []string {
 }
 
 // AppsSummary is the counter line: "{live} live of {total}[, {shown} shown]".
-func AppsSummary(live, total, shown int) string {
+func AppsSummary(ctx context.Context, live, total, shown int) string {
 	if shown == live {
-		return i18n.T("client.apps-summary", "live", live, "total", total)
+		return i18n.T(ctx, "client.apps-summary", "live", live, "total", total)
 	}
-	return i18n.T("client.apps-summary-shown", "live", live, "total", total, "shown", shown)
+	return i18n.T(ctx, "client.apps-summary-shown", "live", live, "total", total, "shown", shown)
 }
 
 func runAppsList(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func runAppsList(ctx context.Context, cc *Context, in Values) (any, error) {
 			shown[i] = a
 		}
 	}
-	summary := AppsSummary(live, total, len(shown))
+	summary := AppsSummary(ctx, live, total, len(shown))
 	return listing{items: shown, key: "applications", notes: []string{summary},
 		counters: jsonx.New("total", total, "live", live, "shown", len(shown), "summary", summary)}, nil
 }
@@ -196,7 +196,7 @@ func runAppsGet(ctx context.Context, cc *Context, in Values) (any, error) {
 }
 
 func runAppsFind(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -64,8 +64,8 @@ func runAppsExport(ctx context.Context, cc *Context, in Values) (any, error) {
 		}
 		return id
 	}
-	saved, err := saveExport(cc, resp.Body, in.Str("output"), fallback, func() string {
-		return i18n.T("client.export-what-app", "app", id)
+	saved, err := saveExport(ctx, cc, resp.Body, in.Str("output"), fallback, func() string {
+		return i18n.T(ctx, "client.export-what-app", "app", id)
 	})
 	if err != nil {
 		return nil, err
@@ -98,8 +98,8 @@ func runAppsExportExtension(ctx context.Context, cc *Context, in Values) (any, e
 		}
 		return ext.Str("id")
 	}
-	saved, err := saveExport(cc, resp.Body, in.Str("output"), fallback, func() string {
-		return i18n.T("client.export-what-extension", "extension", ext.Str("id"), "app", id)
+	saved, err := saveExport(ctx, cc, resp.Body, in.Str("output"), fallback, func() string {
+		return i18n.T(ctx, "client.export-what-extension", "extension", ext.Str("id"), "app", id)
 	})
 	if err != nil {
 		return nil, err
@@ -156,15 +156,15 @@ func FindAppExtension(ctx context.Context, cl *platform.Client, appID, ref strin
 		}
 		list := strings.Join(labels, "; ")
 		if list == "" {
-			list = i18n.T("client.tree-none")
+			list = i18n.T(ctx, "client.tree-none")
 		}
-		return nil, platform.ConfigErrorf("client.extension-not-found", "ref", ref, "app", appID, "extensions", list)
+		return nil, platform.ConfigErrorf(ctx, "client.extension-not-found", "ref", ref, "app", appID, "extensions", list)
 	}
 	labels := make([]string, len(found))
 	for i, e := range found {
 		labels[i] = extensionLabel(e)
 	}
-	return nil, platform.ConfigErrorf("client.extension-ambiguous", "ref", ref, "app", appID, "extensions", strings.Join(labels, "; "))
+	return nil, platform.ConfigErrorf(ctx, "client.extension-ambiguous", "ref", ref, "app", appID, "extensions", strings.Join(labels, "; "))
 }
 
 // extensionLabel names an applied extension: "vendor/name version (id X)".
@@ -208,10 +208,10 @@ const exportPreview = 48
 // Assembly.yaml), names it "{Name} {Version}.xasm" after its manifest
 // unless output names a file, and writes it. Nothing is written when the
 // check fails.
-func saveExport(cc *Context, data []byte, output string, fallbackName func() string, what func() string) (*savedExport, error) {
-	arch, err := assembly.OpenArchive("export", data)
+func saveExport(ctx context.Context, cc *Context, data []byte, output string, fallbackName func() string, what func() string) (*savedExport, error) {
+	arch, err := assembly.OpenArchive(ctx, "export", data)
 	if err != nil {
-		return nil, platform.NewError(platform.KindGeneral, "client.export-not-archive", "what", what(),
+		return nil, platform.NewError(ctx, platform.KindGeneral, "client.export-not-archive", "what", what(),
 			"size", len(data), "beginning", preview(data))
 	}
 	manifest := arch.Manifest()

@@ -88,7 +88,7 @@ func DeleteApp(ctx context.Context, cl *platform.Client, id string) (any, error)
 	if err != nil {
 		var ae *platform.APIError
 		if errors.As(err, &ae) && ae.Status == 400 && strings.Contains(bodyString(ae.Body), "FAILED_PRECONDITION") {
-			hint := i18n.T("client.delete-precondition-hint")
+			hint := i18n.T(ctx, "client.delete-precondition-hint")
 			ae.Message += " – " + hint
 			ae.Hint = hint
 		}

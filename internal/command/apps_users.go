@@ -46,7 +46,7 @@ func ListAppUsers(ctx context.Context, cl *platform.Client, appID string) ([]*js
 }
 
 // AppUsersSummary is the counter line of a user listing.
-func AppUsersSummary(users []*jsonx.Object) string {
+func AppUsersSummary(ctx context.Context, users []*jsonx.Object) string {
 	admins, tokens := 0, 0
 	for _, u := range users {
 		if u.Bool("is-admin") {
@@ -56,7 +56,7 @@ func AppUsersSummary(users []*jsonx.Object) string {
 			tokens++
 		}
 	}
-	return i18n.T("client.app-users-summary", "total", len(users), "admins", admins, "tokens", tokens)
+	return i18n.T(ctx, "client.app-users-summary", "total", len(users), "admins", admins, "tokens", tokens)
 }
 
 func runAppsUsers(ctx context.Context, cc *Context, in Values) (any, error) {
@@ -69,7 +69,7 @@ func runAppsUsers(ctx context.Context, cc *Context, in Values) (any, error) {
 		return nil, err
 	}
 	list := objectsToAny(users)
-	summary := AppUsersSummary(users)
+	summary := AppUsersSummary(ctx, users)
 	return listing{items: list, key: "users", notes: []string{summary},
 		counters: jsonx.New("app-id", id, "total", len(users), "summary", summary)}, nil
 }
@@ -89,7 +89,7 @@ func objectsToAny(cards []*jsonx.Object) []any {
 func runTokenAccess(ctx context.Context, cc *Context, in Values) (any, error) {
 	enable, disable := in.Bool("enable"), in.Bool("disable")
 	if enable && disable {
-		return nil, platform.ConfigErrorf("cli.token-access-both")
+		return nil, platform.ConfigErrorf(ctx, "cli.token-access-both")
 	}
 	want := in.OptBool("enabled")
 	switch {
@@ -100,9 +100,9 @@ func runTokenAccess(ctx context.Context, cc *Context, in Values) (any, error) {
 	}
 	ref := in.Str("app-id")
 	if ref == "" {
-		return nil, platform.ConfigErrorf("cli.token-access-app-missing")
+		return nil, platform.ConfigErrorf(ctx, "cli.token-access-app-missing")
 	}
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -195,10 +195,10 @@ func (t *tokenAccess) one(ctx context.Context, given string, want *bool) (*jsonx
 	after := pickUser(t.users, listID, userID)
 	name := u.Str("presentation")
 	if after == nil {
-		return nil, platform.NewError(platform.KindGeneral, "client.token-access-user-gone", "user", name, "app", t.appID)
+		return nil, platform.NewError(ctx, platform.KindGeneral, "client.token-access-user-gone", "user", name, "app", t.appID)
 	}
 	if after.Bool("token-access-enabled") != *want {
-		return nil, platform.NewError(platform.KindGeneral, "client.token-access-not-moved", "user", name, "app", t.appID,
+		return nil, platform.NewError(ctx, platform.KindGeneral, "client.token-access-not-moved", "user", name, "app", t.appID,
 			"state", after.Bool("token-access-enabled"))
 	}
 	return report(after, true), nil
@@ -229,12 +229,12 @@ func (t *tokenAccess) find(ctx context.Context, given string) (*jsonx.Object, er
 		if name == "" {
 			name = me.Str("presentation")
 		}
-		return nil, t.notConnected(name)
+		return nil, t.notConnected(ctx, name)
 	}
-	if u, err := t.single(given, func(u *jsonx.Object) bool { return strings.EqualFold(u.Str("presentation"), given) }); u != nil || err != nil {
+	if u, err := t.single(ctx, given, func(u *jsonx.Object) bool { return strings.EqualFold(u.Str("presentation"), given) }); u != nil || err != nil {
 		return u, err
 	}
-	if u, err := t.single(given, func(u *jsonx.Object) bool { return strings.EqualFold(u.Str("user-id"), given) }); u != nil || err != nil {
+	if u, err := t.single(ctx, given, func(u *jsonx.Object) bool { return strings.EqualFold(u.Str("user-id"), given) }); u != nil || err != nil {
 		return u, err
 	}
 	byLogin := map[string]bool{} // "<list>/<user>" of users whose login is given
@@ -255,14 +255,14 @@ func (t *tokenAccess) find(ctx context.Context, given string) (*jsonx.Object, er
 			}
 		}
 	}
-	if u, err := t.single(given, func(u *jsonx.Object) bool { return byLogin[u.Str("user-list-id")+"/"+u.Str("user-id")] }); u != nil || err != nil {
+	if u, err := t.single(ctx, given, func(u *jsonx.Object) bool { return byLogin[u.Str("user-list-id")+"/"+u.Str("user-id")] }); u != nil || err != nil {
 		return u, err
 	}
-	return nil, t.notConnected(given)
+	return nil, t.notConnected(ctx, given)
 }
 
 // single is the one connected user match accepts; several are an error.
-func (t *tokenAccess) single(given string, match func(*jsonx.Object) bool) (*jsonx.Object, error) {
+func (t *tokenAccess) single(ctx context.Context, given string, match func(*jsonx.Object) bool) (*jsonx.Object, error) {
 	var found []*jsonx.Object
 	for _, u := range t.users {
 		if match(u) {
@@ -279,13 +279,13 @@ func (t *tokenAccess) single(given string, match func(*jsonx.Object) bool) (*jso
 	for i, u := range found {
 		ids[i] = u.Str("user-list-id") + "/" + u.Str("user-id")
 	}
-	return nil, platform.ConfigErrorf("client.app-user-ambiguous", "user", given, "ids", strings.Join(ids, ", "))
+	return nil, platform.ConfigErrorf(ctx, "client.app-user-ambiguous", "user", given, "ids", strings.Join(ids, ", "))
 }
 
 // maxNamedUsers is how many connected users a "not connected" error names.
 const maxNamedUsers = 10
 
-func (t *tokenAccess) notConnected(user string) error {
+func (t *tokenAccess) notConnected(ctx context.Context, user string) error {
 	var names []string
 	for i, u := range t.users {
 		if i == maxNamedUsers {
@@ -296,7 +296,7 @@ func (t *tokenAccess) notConnected(user string) error {
 	}
 	list := strings.Join(names, ", ")
 	if list == "" {
-		list = i18n.T("client.tree-none")
+		list = i18n.T(ctx, "client.tree-none")
 	}
-	return platform.ConfigErrorf("client.app-user-not-connected", "user", user, "app", t.appID, "users", list)
+	return platform.ConfigErrorf(ctx, "client.app-user-not-connected", "user", user, "app", t.appID, "users", list)
 }

@@ -21,7 +21,7 @@ func branchesListCommand() *Command {
 			{Name: "name", Help: "mcp.arg.branches-name", Type: String, Default: ""},
 		},
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, err := cc.Client()
+			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -42,7 +42,7 @@ func branchesGetCommand() *Command {
 		Help: "cli.help.branches-get", ReadOnly: true, Idempotent: true,
 		Args: []Argument{branchID},
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, err := cc.Client()
+			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -83,7 +83,7 @@ func branchesDeleteCommand() *Command {
 		Help: "cli.help.branches-delete", Destructive: true,
 		Args: []Argument{branchID},
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, err := cc.Client()
+			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -113,11 +113,11 @@ func branchesMergeCommand() *Command {
 func branchPath(id string) string { return "/branches/" + url.PathEscape(id) }
 
 func runBranchesCreate(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}
-	project, err := ProjectID(cl, in.Str("project-id"), false)
+	project, err := ProjectID(ctx, cl, in.Str("project-id"), false)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +137,7 @@ func runBranchesCreate(ctx context.Context, cc *Context, in Values) (any, error)
 // card's version-stamp goes back verbatim, so a branch changed by someone
 // else since the read is refused by the platform instead of overwritten.
 func writeBranch(ctx context.Context, cc *Context, id, appRef string, merge bool) (any, error) {
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}

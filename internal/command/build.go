@@ -66,7 +66,7 @@ func buildFromValues(ctx context.Context, cc *Context, in Values) (*assembly.Bui
 	if err != nil {
 		return nil, err
 	}
-	if w := assembly.SkippedWarning(res.SkippedFiles); w != "" {
+	if w := assembly.SkippedWarning(ctx, res.SkippedFiles); w != "" {
 		cc.Log(w)
 	}
 	return res, nil
@@ -90,7 +90,7 @@ func runBuildAssembly(ctx context.Context, cc *Context, in Values) (any, error) 
 
 func runInspect(ctx context.Context, cc *Context, in Values) (any, error) {
 	file := in.Str("file")
-	out, err := assembly.Inspect(localPath(cc, file))
+	out, err := assembly.Inspect(ctx, localPath(cc, file))
 	if err != nil {
 		return nil, err
 	}

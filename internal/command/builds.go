@@ -41,7 +41,7 @@ func buildsGetCommand() *Command {
 			{Name: "version", Help: "mcp.arg.build-version-ref", Type: String, Required: true},
 		},
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, project, err := buildsProject(cc, in)
+			cl, project, err := buildsProject(ctx, cc, in)
 			if err != nil {
 				return nil, err
 			}
@@ -59,7 +59,7 @@ func buildsDeleteCommand() *Command {
 			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: String, Metavar: "PROJECT_ID"},
 		},
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, project, err := buildsProject(cc, in)
+			cl, project, err := buildsProject(ctx, cc, in)
 			if err != nil {
 				return nil, err
 			}
@@ -74,12 +74,12 @@ func buildsDeleteCommand() *Command {
 
 // buildsProject is the client and the project a builds command addresses
 // (--project-id, else ELEMENT_PROJECT_ID).
-func buildsProject(cc *Context, in Values) (*platform.Client, string, error) {
-	cl, err := cc.Client()
+func buildsProject(ctx context.Context, cc *Context, in Values) (*platform.Client, string, error) {
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, "", err
 	}
-	project, err := ProjectID(cl, in.Str("project-id"), false)
+	project, err := ProjectID(ctx, cl, in.Str("project-id"), false)
 	if err != nil {
 		return nil, "", err
 	}
@@ -100,7 +100,7 @@ func projectKind(cards []*jsonx.Object) string {
 }
 
 func runBuildsList(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, project, err := buildsProject(cc, in)
+	cl, project, err := buildsProject(ctx, cc, in)
 	if err != nil {
 		return nil, err
 	}
@@ -128,10 +128,10 @@ func runBuildsList(ctx context.Context, cc *Context, in Values) (any, error) {
 		}
 	}
 	extension := strings.EqualFold(projectKind(cards), "Extension")
-	summary := buildlist.Summary(cards, len(shown), extension, project, entries)
+	summary := buildlist.Summary(ctx, cards, len(shown), extension, project, entries)
 	var notes []string
 	if cut {
-		notes = append(notes, buildlist.CutNote())
+		notes = append(notes, buildlist.CutNote(ctx))
 	}
 	return listing{items: out, key: "builds", notes: append(notes, summary),
 		counters: jsonx.New("total", len(cards), "shown", len(shown), "summary", summary)}, nil
@@ -181,7 +181,7 @@ func AddressBuild(ctx context.Context, cl *platform.Client, method, project, ref
 	}
 	card := FindBuild(cards, ref)
 	if card == nil {
-		return nil, platform.ConfigErrorf("client.build-not-found", "ref", ref, "project", project)
+		return nil, platform.ConfigErrorf(ctx, "client.build-not-found", "ref", ref, "project", project)
 	}
 	var first error
 	for _, seg := range buildSegments(card) {
@@ -197,7 +197,7 @@ func AddressBuild(ctx context.Context, cl *platform.Client, method, project, ref
 		}
 	}
 	if first == nil {
-		first = platform.ConfigErrorf("client.build-not-found", "ref", ref, "project", project)
+		first = platform.ConfigErrorf(ctx, "client.build-not-found", "ref", ref, "project", project)
 	}
 	return nil, first
 }

@@ -18,7 +18,7 @@ import (
 // missing): clientErr says why, and a command that never reaches the
 // platform still runs. clientcache.Cache is the one implementation.
 type Stands interface {
-	Resolve(dir, envFile string) (cfg *platform.Config, cl *platform.Client, cfgErr, clientErr error)
+	Resolve(ctx context.Context, dir, envFile string) (cfg *platform.Config, cl *platform.Client, cfgErr, clientErr error)
 }
 
 // Call is one run of a command for a face. It builds the command's context
@@ -94,7 +94,7 @@ func (c *Context) run(ctx context.Context, in Values) (result any, err error) {
 			if c.diagnostic != nil {
 				c.diagnostic(scrub(fmt.Sprintf("panic in %s: %s\n%s", c.Command.Name(), msg, debug.Stack())))
 			}
-			result, err = nil, &PanicError{&platform.Error{Kind: platform.KindGeneral, Message: i18n.T("call.panic", "command", c.Command.Name(), "error", scrub(msg))}}
+			result, err = nil, &PanicError{&platform.Error{Kind: platform.KindGeneral, Message: i18n.T(ctx, "call.panic", "command", c.Command.Name(), "error", scrub(msg))}}
 		}
 	}()
 	return c.Command.Run(ctx, c, in)
@@ -130,24 +130,24 @@ func (k *Call) Scrub(text string) string {
 	return text
 }
 
-func (k *Call) resolve() {
+func (k *Call) resolve(ctx context.Context) {
 	k.resolveOnce.Do(func() {
-		cfg, cl, cfgErr, clientErr := k.Stands.Resolve(k.Dir, k.EnvFile)
+		cfg, cl, cfgErr, clientErr := k.Stands.Resolve(ctx, k.Dir, k.EnvFile)
 		k.mu.Lock()
 		k.cfg, k.client, k.cfgErr, k.clientErr = cfg, cl, cfgErr, clientErr
 		k.mu.Unlock()
 	})
 }
 
-func (k *Call) config() (*platform.Config, error) {
-	k.resolve()
+func (k *Call) config(ctx context.Context) (*platform.Config, error) {
+	k.resolve(ctx)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return k.cfg, k.cfgErr
 }
 
-func (k *Call) platformClient() (*platform.Client, error) {
-	k.resolve()
+func (k *Call) platformClient(ctx context.Context) (*platform.Client, error) {
+	k.resolve(ctx)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.cfgErr != nil {

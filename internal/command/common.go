@@ -20,7 +20,7 @@ func ToolAppArg() Argument {
 // TargetApp returns the call's client and the application a command
 // addresses (see AppID).
 func TargetApp(ctx context.Context, cc *Context, ref string, envDefault bool) (*platform.Client, string, error) {
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, "", err
 	}
@@ -43,14 +43,14 @@ func AppID(ctx context.Context, cc *Context, cl *platform.Client, ref string, en
 		if !envDefault {
 			key = "cli.app-id-missing-no-env"
 		}
-		return "", platform.ConfigErrorf(key)
+		return "", platform.ConfigErrorf(ctx, key)
 	}
 	return cl.ResolveApp(ctx, ref)
 }
 
 // ProjectID is the project a command addresses: the given one, else
 // ELEMENT_PROJECT_ID; missing is an error naming flagForm.
-func ProjectID(cl *platform.Client, given string, positional bool) (string, error) {
+func ProjectID(ctx context.Context, cl *platform.Client, given string, positional bool) (string, error) {
 	if given != "" {
 		return given, nil
 	}
@@ -58,13 +58,9 @@ func ProjectID(cl *platform.Client, given string, positional bool) (string, erro
 		return p, nil
 	}
 	if positional {
-		return "", platform.ConfigErrorf("cli.project-id-missing-positional")
+		return "", platform.ConfigErrorf(ctx, "cli.project-id-missing-positional")
 	}
-	return "", platform.ConfigErrorf("cli.project-id-missing")
-}
-
-func init() {
-	i18n.Register(commonMessages)
+	return "", platform.ConfigErrorf(ctx, "cli.project-id-missing")
 }
 
 var commonMessages = []i18n.Message{

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"os"
 
 	"github.com/elemctl/elemctl/internal/platform"
@@ -33,8 +34,8 @@ type Context struct {
 	// finish it ("" once nothing would); the CLI tells it on a second
 	// Ctrl-C.
 	PendingFunc func(text string)
-	ClientFunc  func() (*platform.Client, error)
-	ConfigFunc  func() (*platform.Config, error)
+	ClientFunc  func(ctx context.Context) (*platform.Client, error)
+	ConfigFunc  func(ctx context.Context) (*platform.Config, error)
 
 	// Set by Call: the call's scrubber and where a panic's stack goes.
 	scrub      func(string) string
@@ -65,11 +66,13 @@ func (c *Context) Pending(text string) {
 	}
 }
 
-// Client is the platform client of this call, built on first use.
-func (c *Context) Client() (*platform.Client, error) { return c.ClientFunc() }
+// Client is the platform client of this call, built on first use; ctx
+// carries the language of a refusal.
+func (c *Context) Client(ctx context.Context) (*platform.Client, error) { return c.ClientFunc(ctx) }
 
-// Config is the configuration of this call, read on first use.
-func (c *Context) Config() (*platform.Config, error) { return c.ConfigFunc() }
+// Config is the configuration of this call, read on first use; ctx
+// carries the language of a refusal.
+func (c *Context) Config(ctx context.Context) (*platform.Config, error) { return c.ConfigFunc(ctx) }
 
 // Env reads an environment variable of the call.
 func (c *Context) Env(name string) string {

@@ -63,7 +63,7 @@ func appsEnsureCommand() *Command {
 // --no-dev-mode's opposite, or a tool's development_mode; a tool starts
 // from the newest build unless a build is named (its latest-build is fixed
 // on), and without a project it is told what it may pass instead.
-func createOptions(cc *Context, in Values, projectEnv, spaceEnv string) deploy.CreateOptions {
+func createOptions(ctx context.Context, cc *Context, in Values, projectEnv, spaceEnv string) deploy.CreateOptions {
 	o := deploy.CreateOptions{
 		Name: in.Str("name"), ProjectID: in.Str("project-id"), VersionID: in.Str("version-id"),
 		SpaceID: in.Str("space-id"), TechVersion: in.Str("tech-version"),
@@ -80,7 +80,7 @@ func createOptions(cc *Context, in Values, projectEnv, spaceEnv string) deploy.C
 	}
 	o.LatestBuild = in.Bool("latest-build")
 	if o.LatestBuild && !in.Given("latest-build") {
-		o.NoSource = platform.ConfigErrorf("cli.create-needs-source", "version", cc.ArgName("version-id"), "project", cc.ArgName("project-id"))
+		o.NoSource = platform.ConfigErrorf(ctx, "cli.create-needs-source", "version", cc.ArgName("version-id"), "project", cc.ArgName("project-id"))
 	}
 	o.Wait, o.Verify, o.NoVerify = in.Bool("wait"), in.Bool("verify"), in.Bool("no-verify")
 	o.Apply = in.Bool("apply")
@@ -88,12 +88,12 @@ func createOptions(cc *Context, in Values, projectEnv, spaceEnv string) deploy.C
 }
 
 func runAppsCreate(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}
 	cfg := cl.Config()
-	opts := createOptions(cc, in, cfg.ProjectID, cfg.SpaceID)
+	opts := createOptions(ctx, cc, in, cfg.ProjectID, cfg.SpaceID)
 	ops := DeployOps(cc, cl)
 	src, err := ops.SelectSource(ctx, opts)
 	if err != nil {
@@ -103,17 +103,17 @@ func runAppsCreate(ctx context.Context, cc *Context, in Values) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	answer, failed := ops.CreateAnswer(created)
+	answer, failed := ops.CreateAnswer(ctx, created)
 	return Outcome{Value: answer, Failed: failed}, nil
 }
 
 func runAppsEnsure(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}
 	cfg := cl.Config()
-	opts := createOptions(cc, in, cfg.ProjectID, cfg.SpaceID)
+	opts := createOptions(ctx, cc, in, cfg.ProjectID, cfg.SpaceID)
 	answer, failed, err := DeployOps(cc, cl).Ensure(ctx, opts)
 	if err != nil {
 		return nil, err

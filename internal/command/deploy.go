@@ -85,7 +85,7 @@ func localPath(cc *Context, p string) string {
 // requireClean is the --require-clean check: it runs before any client is
 // made and before anything is built.
 func requireClean(ctx context.Context, cc *Context, projectDir string) error {
-	dir, err := assembly.FindProjectDir(localPath(cc, projectDir))
+	dir, err := assembly.FindProjectDir(ctx, localPath(cc, projectDir))
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func runDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
 	if in.Bool("dry-run") {
 		return deployDryRun(ctx, cc, in, projectDir, output)
 	}
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -125,14 +125,14 @@ func runDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
 		appRef, appSource = cfg.AppID, deploy.SourceEnv
 	}
 	if appRef == "" {
-		return nil, platform.ConfigErrorf("cli.deploy-app-id-missing")
+		return nil, platform.ConfigErrorf(ctx, "cli.deploy-app-id-missing")
 	}
 	project, projectSource := in.Str("project-id"), deploy.SourceFlag
 	if project == "" {
 		project, projectSource = cfg.ProjectID, deploy.SourceEnv
 	}
 	if project == "" {
-		return nil, platform.ConfigErrorf("cli.project-id-missing")
+		return nil, platform.ConfigErrorf(ctx, "cli.project-id-missing")
 	}
 	ops := DeployOps(cc, cl)
 	if t := in.Float("server-start-timeout"); t > 0 {
@@ -155,14 +155,14 @@ func runDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
 // the configuration can be read.
 func deployDryRun(ctx context.Context, cc *Context, in Values, projectDir, output string) (_ any, err error) {
 	if output == "" {
-		tmp, remove, tmpErr := deploy.TempOutput(deploy.TempBuildPrefix)
+		tmp, remove, tmpErr := deploy.TempOutput(ctx, deploy.TempBuildPrefix)
 		if tmpErr != nil {
 			return nil, tmpErr
 		}
 		defer remove()
 		defer func() {
 			if err == nil {
-				cc.Log(i18n.T("deploy.temp-archive-removed"))
+				cc.Log(i18n.T(ctx, "deploy.temp-archive-removed"))
 			}
 		}()
 		output = tmp
@@ -173,9 +173,9 @@ func deployDryRun(ctx context.Context, cc *Context, in Values, projectDir, outpu
 	if err != nil {
 		return nil, err
 	}
-	logBuildWarnings(cc, res)
+	logBuildWarnings(ctx, cc, res)
 	answer := res.JSON()
-	if cfg, err := cc.Config(); err == nil {
+	if cfg, err := cc.Config(ctx); err == nil {
 		app, appSource := targetOf(in.Str("app-id"), cfg.AppID)
 		project, projectSource := targetOf(in.Str("project-id"), cfg.ProjectID)
 		answer.Set("app-id", app).Set("app-id-source", appSource).Set("project-id", project).Set("project-id-source", projectSource)
@@ -196,17 +196,13 @@ func targetOf(flag, env string) (any, string) {
 }
 
 // logBuildWarnings tells what a build left out or packed with doubts.
-func logBuildWarnings(cc *Context, res *assembly.BuildResult) {
-	for _, w := range []string{assembly.DirtyWarning(res.DirtyFiles), assembly.SkippedWarning(res.SkippedFiles),
-		assembly.SOAPWarning(res.SOAPClientsWithoutDescription)} {
+func logBuildWarnings(ctx context.Context, cc *Context, res *assembly.BuildResult) {
+	for _, w := range []string{assembly.DirtyWarning(ctx, res.DirtyFiles), assembly.SkippedWarning(ctx, res.SkippedFiles),
+		assembly.SOAPWarning(ctx, res.SOAPClientsWithoutDescription)} {
 		if w != "" {
 			cc.Log(w)
 		}
 	}
-}
-
-func init() {
-	i18n.Register(deployMessages)
 }
 
 var deployMessages = []i18n.Message{

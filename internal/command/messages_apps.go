@@ -2,10 +2,6 @@ package command
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(appsMessages)
-}
-
 var appsMessages = []i18n.Message{
 	{Key: "cli.help.apps", RU: "приложения", EN: "applications"},
 	{Key: "cli.help.token", RU: "получить токен Console API", EN: "obtain a Console API token"},

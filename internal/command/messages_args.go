@@ -2,10 +2,6 @@ package command
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(argsMessages)
-}
-
 // argsMessages are the binders' refusals, the same on every face.
 var argsMessages = []i18n.Message{
 	{Key: "cli.parse.unknown-flag", RU: "неизвестный ключ: {flag}", EN: "unknown flag: {flag}"},

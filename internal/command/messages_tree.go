@@ -1,12 +1,17 @@
 package command
 
-import "github.com/elemctl/elemctl/internal/i18n"
+import (
+	"slices"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+)
+
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = slices.Concat(treeMessages, appsMessages, argsMessages, commonMessages, deployMessages, pluginsMessages)
 
 // Messages of the platform command tree: applications beyond list/get,
 // spaces, projects, builds, user lists, branches, dumps, tasks, tech.
-func init() {
-	i18n.Register(treeMessages)
-}
 
 var treeMessages = []i18n.Message{
 	// apps start | stop | delete

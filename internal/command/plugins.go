@@ -66,9 +66,9 @@ func discoveryOptions(cc *Context) manifest.Options {
 // every face places it.
 func runPlugins(ctx context.Context, cc *Context, in Values) (any, error) {
 	opts := discoveryOptions(cc)
-	set := manifest.Discover(opts)
-	res := set.Resolve(PluginTaken(Core()))
-	found, err := adapter.NewLocator(opts, set).All(ctx)
+	set := manifest.Discover(ctx, opts)
+	res := set.Resolve(ctx, PluginTaken(Core()))
+	found, err := adapter.NewLocator(ctx, opts, set).All(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +96,7 @@ func runPlugins(ctx context.Context, cc *Context, in Values) (any, error) {
 }
 
 func runDebugAdapter(ctx context.Context, cc *Context, in Values) (any, error) {
-	dir, err := adapter.NewLocator(discoveryOptions(cc), nil).Locate(ctx)
+	dir, err := adapter.NewLocator(ctx, discoveryOptions(cc), nil).Locate(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func runDebugAdapterExtract(ctx context.Context, cc *Context, in Values) (any, e
 	if output == "" {
 		output = adapter.DefaultOutput(cc.Env, runtime.GOOS)
 	}
-	res, err := adapter.Extract(from(in.Str("distro")), from(output))
+	res, err := adapter.Extract(ctx, from(in.Str("distro")), from(output))
 	if err != nil {
 		return nil, err
 	}
@@ -125,8 +125,8 @@ func runDebugAdapterExtract(ctx context.Context, cc *Context, in Values) (any, e
 	for _, v := range res.Available {
 		available = append(available, v)
 	}
-	cc.Log(i18n.T("plugins.extract-done", "count", res.Files, "dir", res.Path))
-	cc.Log(i18n.T("plugins.extract-index", "file", res.IndexFile, "version", res.Default, "available", jsonList(res.Available)))
+	cc.Log(i18n.T(ctx, "plugins.extract-done", "count", res.Files, "dir", res.Path))
+	cc.Log(i18n.T(ctx, "plugins.extract-index", "file", res.IndexFile, "version", res.Default, "available", jsonList(res.Available)))
 	return jsonx.New("path", res.Path, "version", res.Version, "files", res.Files, "car", res.Car,
 		"index", res.IndexFile, "default", res.Default, "available", available), nil
 }
@@ -134,10 +134,6 @@ func runDebugAdapterExtract(ctx context.Context, cc *Context, in Values) (any, e
 func jsonList(items []string) string {
 	raw, _ := jsonx.Compact(items)
 	return string(raw)
-}
-
-func init() {
-	i18n.Register(pluginsMessages)
 }
 
 var pluginsMessages = []i18n.Message{

@@ -56,7 +56,7 @@ func runProbe(ctx context.Context, cc *Context, in Values) (any, error) {
 			}
 		}
 		if len(given) > 0 {
-			return nil, platform.ConfigErrorf("cli.probe-cleanup-run-flags", "flags", strings.Join(given, ", "))
+			return nil, platform.ConfigErrorf(ctx, "cli.probe-cleanup-run-flags", "flags", strings.Join(given, ", "))
 		}
 		return runProbeCleanup(ctx, cc, in)
 	}
@@ -65,7 +65,7 @@ func runProbe(ctx context.Context, cc *Context, in Values) (any, error) {
 			return nil, err
 		}
 	}
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -102,9 +102,9 @@ func runProbeCleanup(ctx context.Context, cc *Context, in Values) (any, error) {
 		}
 	}
 	if len(refs) == 0 {
-		return nil, platform.ConfigErrorf("cli.probe-cleanup-empty")
+		return nil, platform.ConfigErrorf(ctx, "cli.probe-cleanup-empty")
 	}
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func runProbeCleanup(ctx context.Context, cc *Context, in Values) (any, error) {
 			if ctx.Err() != nil {
 				return nil, err
 			}
-			cc.Log(i18n.T("probe.cleanup-not-removed", "app", ref, "error", err))
+			cc.Log(i18n.T(ctx, "probe.cleanup-not-removed", "app", ref, "error", err))
 			item := jsonx.New("ok", false, "app-id", ref)
 			eo := platform.ErrorObject(err)
 			for _, k := range eo.Keys() {

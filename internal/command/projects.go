@@ -32,11 +32,11 @@ func projectsGetCommand() *Command {
 		Help: "cli.help.projects-get", ReadOnly: true, Idempotent: true,
 		Args: []Argument{{Name: "project-id", Help: "cli.arg.project-id-positional", Type: String, Positional: true, Metavar: "PROJECT_ID"}},
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, err := cc.Client()
+			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
 			}
-			id, err := ProjectID(cl, in.Str("project-id"), true)
+			id, err := ProjectID(ctx, cl, in.Str("project-id"), true)
 			if err != nil {
 				return nil, err
 			}
@@ -51,7 +51,7 @@ func projectsDeleteCommand() *Command {
 		Help: "cli.help.projects-delete", Destructive: true,
 		Args: []Argument{{Name: "project-id", Help: "cli.arg.project-id-delete", Type: String, Positional: true, Required: true, Metavar: "PROJECT_ID"}},
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, err := cc.Client()
+			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -77,7 +77,7 @@ func BriefProject(card *jsonx.Object) *jsonx.Object {
 }
 
 func runProjectsList(ctx context.Context, cc *Context, in Values) (any, error) {
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}

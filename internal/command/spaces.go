@@ -12,7 +12,7 @@ func spacesListCommand() *Command {
 		Help: "cli.help.spaces-list", ToolHelp: "mcp.help.list-spaces", ReadOnly: true, Idempotent: true,
 		ToolArgs: []Argument{},
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, err := cc.Client()
+			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
 			}

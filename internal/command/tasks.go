@@ -12,7 +12,7 @@ func tasksListCommand() *Command {
 		Args:     []Argument{{Name: "app-id", Help: "cli.arg.tasks-app-id", Type: String, Metavar: "ID"}},
 		ToolArgs: []Argument{{Name: "app_id", Help: "mcp.arg.tasks-app-id", Type: String, Default: ""}},
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, err := cc.Client()
+			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -38,7 +38,7 @@ func tasksGetGroupCommand() *Command {
 		Help: "cli.help.tasks-get-group", ReadOnly: true, Idempotent: true,
 		Args: []Argument{{Name: "task-id", Help: "cli.arg.task-id", Type: String, Positional: true, Required: true, Metavar: "TASK_ID"}},
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, err := cc.Client()
+			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
 			}

@@ -22,6 +22,8 @@ import (
 // treeStand is a stand with the demo and a client for it.
 func treeStand(t *testing.T) (*stand.Stand, stand.DemoInfo, *platform.Client) {
 	t.Helper()
+
+	ctx := context.Background()
 	s := standtest.Start(t, stand.Options{})
 	demo, err := s.SeedDemo()
 	if err != nil {
@@ -29,7 +31,7 @@ func treeStand(t *testing.T) (*stand.Stand, stand.DemoInfo, *platform.Client) {
 	}
 	cfg := &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(),
 		TLSVerify: true, TLSStrict: true, Timeout: 10 * time.Second}
-	cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: "-"})
+	cl, err := platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,8 +46,8 @@ func treeContext(n Naming, cl *platform.Client, dir string) *Context {
 		Naming:     n,
 		Dir:        dir,
 		Getenv:     func(k string) string { return map[string]string{"ELEMCTL_DATA_DIR": filepath.Join(dir, "data")}[k] },
-		ClientFunc: func() (*platform.Client, error) { return cl, nil },
-		ConfigFunc: func() (*platform.Config, error) { return cl.Config(), nil },
+		ClientFunc: func(context.Context) (*platform.Client, error) { return cl, nil },
+		ConfigFunc: func(context.Context) (*platform.Config, error) { return cl.Config(), nil },
 	}
 }
 
@@ -112,9 +114,10 @@ func TestTaskListIsReadAgainWhenTheAnswerBreaks(t *testing.T) {
 }
 
 func TestSaveExportRefusesWhatIsNoArchive(t *testing.T) {
+	ctx := context.Background()
 	dir := t.TempDir()
 	cc := &Context{Dir: dir}
-	_, err := saveExport(cc, []byte("<html>\x00login</html>"), "x.xasm", func() string { return "app" },
+	_, err := saveExport(ctx, cc, []byte("<html>\x00login</html>"), "x.xasm", func() string { return "app" },
 		func() string { return "the export of the project of the application a1" })
 	if err == nil || !strings.Contains(err.Error(), "(19 ") || !strings.Contains(err.Error(), "<html>.login") {
 		t.Fatalf("error %v", err)
@@ -125,9 +128,10 @@ func TestSaveExportRefusesWhatIsNoArchive(t *testing.T) {
 }
 
 func TestSaveExportNamesSafely(t *testing.T) {
+	ctx := context.Background()
 	dir := t.TempDir()
 	data := stand.MakeArchive(stand.ArchiveSpec{Vendor: "acme", Name: `a:b/c`, Version: "1.0-2"})
-	saved, err := saveExport(&Context{Dir: dir}, data, "", func() string { return "unused" }, func() string { return "" })
+	saved, err := saveExport(ctx, &Context{Dir: dir}, data, "", func() string { return "unused" }, func() string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,10 +513,9 @@ func waitIdle(t *testing.T, cl *platform.Client, appID string) {
 
 // MCP refusals name the tool's parameters, not the CLI's flags.
 func TestMCPRefusalsNameToolParameters(t *testing.T) {
+	t.Parallel()
 	_, _, cl := treeStand(t)
-	ctx := context.Background()
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	cc := treeContext(ToolNames, cl, t.TempDir())
 	_, err := runIn(ctx, cc, Core().Tool("configure_user_list"), NewValues())
 	if err == nil || !strings.Contains(err.Error(), "list_id") || strings.Contains(err.Error(), "--app") {
@@ -530,10 +533,9 @@ func TestMCPRefusalsNameToolParameters(t *testing.T) {
 // extension project is told by its build cards (project-kind) when the
 // platform puts it there, with no second request.
 func TestBuildsListMakesOneRequest(t *testing.T) {
+	t.Parallel()
 	s, demo, cl := treeStand(t)
-	ctx := context.Background()
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	count := func(run func()) int {
 		before := len(s.Calls())
 		run()

@@ -41,12 +41,12 @@ func runBuildsUpload(ctx context.Context, cc *Context, in Values) (any, error) {
 		path = filepath.Join(cc.Dir, path)
 	}
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-		return nil, platform.ConfigErrorf("cli.upload-file-missing", "path", file)
+		return nil, platform.ConfigErrorf(ctx, "cli.upload-file-missing", "path", file)
 	}
 	if in.Bool("new-project") && in.Str("project-id") != "" {
-		return nil, platform.ConfigErrorf("cli.upload-new-project-and-id")
+		return nil, platform.ConfigErrorf(ctx, "cli.upload-new-project-and-id")
 	}
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func runBuildsUpload(ctx context.Context, cc *Context, in Values) (any, error) {
 		project, source = in.Str("project-id"), sourceFlag
 	case cfg.ProjectID != "":
 		project, source = cfg.ProjectID, sourceEnv
-		cc.Log(i18n.T("cli.upload-project-from-env", "project", project))
+		cc.Log(i18n.T(ctx, "cli.upload-project-from-env", "project", project))
 	}
 	space := in.Str("space-id")
 	if space == "" {
@@ -77,7 +77,7 @@ func runBuildsUpload(ctx context.Context, cc *Context, in Values) (any, error) {
 		return nil, err
 	}
 	if res.Renumbered() {
-		cc.Log(i18n.T("cli.upload-renumbered", "version", res.ServerVersion, "archive", res.ArchiveVersion))
+		cc.Log(i18n.T(ctx, "cli.upload-renumbered", "version", res.ServerVersion, "archive", res.ArchiveVersion))
 	}
 	var assemblyID, projectID, projectSource any
 	if res.AssemblyID != "" {
@@ -89,7 +89,7 @@ func runBuildsUpload(ctx context.Context, cc *Context, in Values) (any, error) {
 		projectID, projectSource = project, source
 		out.Set("project-id", projectID).Set("project-id-source", projectSource)
 	} else {
-		cc.Log(res.Project.Line())
+		cc.Log(res.Project.Line(ctx))
 		if res.Project.ID != "" {
 			projectID, projectSource = res.Project.ID, sourceServer
 		}

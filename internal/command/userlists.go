@@ -27,7 +27,7 @@ func userListTargetArgs() []Argument {
 // setting of a list: --enable/--disable read, the list found, then apply.
 func userListSwitch(apply func(ctx context.Context, cc *Context, cl *platform.Client, id string, want *bool) (any, error)) Handler {
 	return func(ctx context.Context, cc *Context, in Values) (any, error) {
-		want, err := switchFlags(in)
+		want, err := switchFlags(ctx, in)
 		if err != nil {
 			return nil, err
 		}
@@ -54,7 +54,7 @@ func userListsListCommand() *Command {
 		Args:     []Argument{{Name: "name", Help: "cli.arg.user-lists-name", Type: String}},
 		ToolArgs: []Argument{{Name: "name", Help: "mcp.arg.user-lists-name", Type: String, Default: ""}},
 		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
-			cl, err := cc.Client()
+			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -114,7 +114,7 @@ func userListsPasswordLoginCommand() *Command {
 			if err != nil {
 				return nil, err
 			}
-			warnNoLocal(cc, id, want, enabled)
+			warnNoLocal(ctx, cc, id, want, enabled)
 			return jsonx.New("list-id", id, "enabled", optBool(enabled), "changed", changed), nil
 		}),
 	}
@@ -158,11 +158,11 @@ func ListUserLists(ctx context.Context, cl *platform.Client) ([]*jsonx.Object, e
 }
 
 // switchFlags reads --enable/--disable: nil when neither was given.
-func switchFlags(in Values) (*bool, error) {
+func switchFlags(ctx context.Context, in Values) (*bool, error) {
 	enable, disable := in.Bool("enable"), in.Bool("disable")
 	switch {
 	case enable && disable:
-		return nil, platform.ConfigErrorf("cli.enable-disable-both")
+		return nil, platform.ConfigErrorf(ctx, "cli.enable-disable-both")
 	case enable:
 		return boolPtr(true), nil
 	case disable:
@@ -185,11 +185,11 @@ func userListTarget(ctx context.Context, cc *Context, in Values) (*platform.Clie
 	list, app := in.Str("list"), in.Str("app")
 	switch {
 	case list != "" && app != "":
-		return nil, "", platform.ConfigErrorf("cli.user-list-both", "list", cc.ArgName("list"), "app", cc.ArgName("app"))
+		return nil, "", platform.ConfigErrorf(ctx, "cli.user-list-both", "list", cc.ArgName("list"), "app", cc.ArgName("app"))
 	case list == "" && app == "":
-		return nil, "", platform.ConfigErrorf("cli.user-list-none", "list", cc.ArgName("list"), "app", cc.ArgUsage("app"))
+		return nil, "", platform.ConfigErrorf(ctx, "cli.user-list-none", "list", cc.ArgName("list"), "app", cc.ArgUsage("app"))
 	}
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, "", err
 	}
@@ -212,7 +212,7 @@ func ResolveUserList(ctx context.Context, cl *platform.Client, list, app string)
 		}
 		id := card.Str("default-user-list")
 		if id == "" {
-			return "", platform.ConfigErrorf("cli.user-list-app-none", "app", app)
+			return "", platform.ConfigErrorf(ctx, "cli.user-list-app-none", "app", app)
 		}
 		return id, nil
 	}
@@ -231,11 +231,11 @@ func ResolveUserList(ctx context.Context, cl *platform.Client, list, app string)
 	}
 	switch len(ids) {
 	case 0:
-		return "", platform.ConfigErrorf("cli.user-list-not-found", "ref", list)
+		return "", platform.ConfigErrorf(ctx, "cli.user-list-not-found", "ref", list)
 	case 1:
 		return ids[0], nil
 	}
-	return "", platform.ConfigErrorf("cli.user-list-ambiguous", "ref", list, "ids", strings.Join(ids, ", "))
+	return "", platform.ConfigErrorf(ctx, "cli.user-list-ambiguous", "ref", list, "ids", strings.Join(ids, ", "))
 }
 
 // SelfRegistration reads the self-registration settings of a list and,
@@ -305,9 +305,9 @@ func PasswordLogin(ctx context.Context, cl *platform.Client, listID string, want
 
 // warnNoLocal says that a switch of password sign-in was asked of a list
 // without a Local account service, which has nothing to switch.
-func warnNoLocal(cc *Context, listID string, want, enabled *bool) {
+func warnNoLocal(ctx context.Context, cc *Context, listID string, want, enabled *bool) {
 	if want != nil && enabled == nil {
-		cc.Log(i18n.T("cli.password-login-no-local", "list", listID))
+		cc.Log(i18n.T(ctx, "cli.password-login-no-local", "list", listID))
 	}
 }
 
@@ -321,7 +321,7 @@ var calculationRuleKeys = []string{"response-kind", "presentation-rule", "phone-
 const calculationRulesKey = "userPropertiesCalculationRules"
 
 func runCalculationRules(ctx context.Context, cc *Context, in Values) (any, error) {
-	rules, err := calculationRules(cc, in)
+	rules, err := calculationRules(ctx, cc, in)
 	if err != nil {
 		return nil, err
 	}
@@ -354,14 +354,14 @@ func runCalculationRules(ctx context.Context, cc *Context, in Values) (any, erro
 			// Nothing to write: the answer is that there is no such
 			// service to read rules of.
 			return jsonx.New("list-id", listID, "service-id", nil, "service-type", nil, "rules", nil,
-				"note", i18n.T("cli.rules-note-no-service", "service", ref, "list", listID)), nil
+				"note", i18n.T(ctx, "cli.rules-note-no-service", "service", ref, "list", listID)), nil
 		}
-		return nil, platform.ConfigErrorf("cli.rules-no-service", "service", ref, "list", listID)
+		return nil, platform.ConfigErrorf(ctx, "cli.rules-no-service", "service", ref, "list", listID)
 	}
 	id, typ := svc.Str("account-service-id"), svc.Value("account-service-type")
 	if rules == nil {
 		return jsonx.New("list-id", listID, "service-id", id, "service-type", typ, "rules", nil,
-			"note", i18n.T("cli.rules-note-write-only")), nil
+			"note", i18n.T(ctx, "cli.rules-note-write-only")), nil
 	}
 	body := svc.Clone()
 	body.Set(calculationRulesKey, rules)
@@ -394,12 +394,12 @@ func runCalculationRules(ctx context.Context, cc *Context, in Values) (any, erro
 	}
 	return jsonx.New("list-id", listID, "service-id", id, "service-type", typ, "sent", rules, "written", true,
 		"rules-verified", false, "returned", shown, "other-fields-changed", changed,
-		"note", i18n.T("cli.rules-note-written"), "next", i18n.T("cli.rules-next")), nil
+		"note", i18n.T(ctx, "cli.rules-note-written"), "next", i18n.T(ctx, "cli.rules-next")), nil
 }
 
 // calculationRules is the rules object of the file overlaid with the
 // per-key flags; nil when neither gives any.
-func calculationRules(cc *Context, in Values) (*jsonx.Object, error) {
+func calculationRules(ctx context.Context, cc *Context, in Values) (*jsonx.Object, error) {
 	rules := jsonx.New()
 	if file := in.Str("rules-file"); file != "" {
 		path := file
@@ -408,12 +408,12 @@ func calculationRules(cc *Context, in Values) (*jsonx.Object, error) {
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return nil, platform.ConfigErrorf("cli.rules-file-unreadable", "path", file, "error", err)
+			return nil, platform.ConfigErrorf(ctx, "cli.rules-file-unreadable", "path", file, "error", err)
 		}
 		v, err := jsonx.Decode(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 		o, isObject := v.(*jsonx.Object)
 		if err != nil || !isObject {
-			return nil, platform.ConfigErrorf("cli.rules-file-not-object", "path", file)
+			return nil, platform.ConfigErrorf(ctx, "cli.rules-file-not-object", "path", file)
 		}
 		rules = o
 	}
@@ -429,7 +429,7 @@ func calculationRules(cc *Context, in Values) (*jsonx.Object, error) {
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, platform.ConfigErrorf("cli.rules-unknown-keys", "keys", strings.Join(unknown, ", "),
+		return nil, platform.ConfigErrorf(ctx, "cli.rules-unknown-keys", "keys", strings.Join(unknown, ", "),
 			"allowed", strings.Join(calculationRuleKeys, ", "))
 	}
 	if rules.Len() == 0 {
@@ -502,7 +502,7 @@ func runConfigureUserList(ctx context.Context, cc *Context, in Values) (any, err
 	if err != nil {
 		return nil, err
 	}
-	warnNoLocal(cc, id, in.OptBool("password-login"), password)
+	warnNoLocal(ctx, cc, id, in.OptBool("password-login"), password)
 	if pwChanged {
 		changed = append(changed, "password-login")
 	}

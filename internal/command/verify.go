@@ -43,7 +43,7 @@ func runVerifyDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return verification{report: r.JSON(), verdict: deploy.Verdict(r)}, nil
+	return verification{report: r.JSON(), verdict: deploy.Verdict(ctx, r)}, nil
 }
 
 // verification is a verify report with its verdict, which the CLI tells

@@ -2,11 +2,9 @@ package dap
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "dap.adapter-advice",
 		RU: "Установите плагин, который объявляет отладочный адаптер, или выполните `elemctl debug-adapter extract ДИСТРИБУТИВ`, или укажите каталог адаптера: `elemctl dap --adapter КАТАЛОГ` (либо переменная ELEMCTL_DEBUG_ADAPTER).",
 		EN: "Install a plugin that declares the debug adapter, run `elemctl debug-adapter extract DISTRO`, or pass the adapter directory: `elemctl dap --adapter DIR` (or set ELEMCTL_DEBUG_ADAPTER).",

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"path/filepath"
@@ -38,39 +39,41 @@ type argError struct{ msg string }
 
 func (e *argError) Error() string { return e.msg }
 
-func argErrorf(key string, args ...any) error { return &argError{msg: i18n.T(key, args...)} }
+func argErrorf(ctx context.Context, key string, args ...any) error {
+	return &argError{msg: i18n.T(ctx, key, args...)}
+}
 
 // decodeArguments reads the single argument object of executeCommand with
 // the catalog's JSON binder (camelCase keys); called is the command id as
 // the editor sent it. base is the directory of a call without cwd.
-func decodeArguments(c *command.Command, called string, args []json.RawMessage, base string) (callArgs, error) {
+func decodeArguments(ctx context.Context, c *command.Command, called string, args []json.RawMessage, base string) (callArgs, error) {
 	out := callArgs{cwd: base, values: command.NewValues()}
 	if len(args) > 1 {
-		return out, argErrorf("lsp.args-count", "count", len(args))
+		return out, argErrorf(ctx, "lsp.args-count", "count", len(args))
 	}
 	var raw []byte
 	if len(args) == 1 {
 		raw = args[0]
 	}
-	obj, err := command.DecodeArguments(raw, called)
+	obj, err := command.DecodeArguments(ctx, raw, called)
 	if err != nil {
 		return out, err
 	}
-	cwd, err := command.OwnString(obj, argCwd, called)
+	cwd, err := command.OwnString(ctx, obj, argCwd, called)
 	if err != nil {
 		return out, err
 	}
 	if cwd != "" {
 		p, err := PathFromURI(cwd)
 		if err != nil {
-			return out, argErrorf("lsp.bad-cwd", "value", cwd, "error", err)
+			return out, argErrorf(ctx, "lsp.bad-cwd", "value", cwd, "error", err)
 		}
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(base, p)
 		}
 		out.cwd = p
 	}
-	if out.envFile, err = command.OwnString(obj, argEnvFile, called); err != nil {
+	if out.envFile, err = command.OwnString(ctx, obj, argEnvFile, called); err != nil {
 		return out, err
 	}
 	if p, err := PathFromURI(out.envFile); err == nil && strings.HasPrefix(strings.ToLower(out.envFile), "file:") {
@@ -78,11 +81,11 @@ func decodeArguments(c *command.Command, called string, args []json.RawMessage, 
 	}
 	face := command.JSONFace{Naming: command.CamelNames, Called: called,
 		Own: []string{argCwd, argEnvFile, argExtraArgs}, Ignored: []string{argAppID, argProjectDir}}
-	if out.values, err = command.BindJSON(c, face, obj); err != nil {
+	if out.values, err = command.BindJSON(ctx, c, face, obj); err != nil {
 		return out, err
 	}
 	if extra := obj.Value(argExtraArgs); extra != nil {
-		return out, applyExtraArgs(c, extra, &out)
+		return out, applyExtraArgs(ctx, c, extra, &out)
 	}
 	return out, nil
 }
@@ -92,7 +95,7 @@ func decodeArguments(c *command.Command, called string, args []json.RawMessage, 
 // list) with the catalog's word binder. --env-file is taken; --json and
 // --quiet mean nothing here; other global options are refused. Keys of the
 // object win over the same option here; a repeatable one gets both.
-func applyExtraArgs(c *command.Command, extra any, out *callArgs) error {
+func applyExtraArgs(ctx context.Context, c *command.Command, extra any, out *callArgs) error {
 	var tokens []string
 	switch x := extra.(type) {
 	case string:
@@ -101,16 +104,16 @@ func applyExtraArgs(c *command.Command, extra any, out *callArgs) error {
 		for _, e := range x {
 			s, ok := e.(string)
 			if !ok {
-				return argErrorf("lsp.arg-type", "name", argExtraArgs, "type", "string or list of strings")
+				return argErrorf(ctx, "lsp.arg-type", "name", argExtraArgs, "type", "string or list of strings")
 			}
 			tokens = append(tokens, s)
 		}
 	default:
-		return argErrorf("lsp.arg-type", "name", argExtraArgs, "type", "string or list of strings")
+		return argErrorf(ctx, "lsp.arg-type", "name", argExtraArgs, "type", "string or list of strings")
 	}
 	flags := pflag.NewFlagSet(c.Name(), pflag.ContinueOnError)
 	flags.SetOutput(io.Discard)
-	binder := command.NewWordBinder(c, flags)
+	binder := command.NewWordBinder(ctx, c, flags)
 	binder.GivenOnly = true
 	envFile := flags.String("env-file", "", "")
 	flags.Bool("json", false, "")
@@ -120,14 +123,14 @@ func applyExtraArgs(c *command.Command, extra any, out *callArgs) error {
 		flags.String(g, "", "")
 	}
 	if err := flags.Parse(tokens); err != nil {
-		return extraError(command.FlagError(err))
+		return extraError(command.FlagError(ctx, err))
 	}
 	for _, g := range globals {
 		if flags.Changed(g) {
-			return argErrorf("lsp.extra-global", "flag", "--"+g)
+			return argErrorf(ctx, "lsp.extra-global", "flag", "--"+g)
 		}
 	}
-	words, err := binder.Bind(flags.Args())
+	words, err := binder.Bind(ctx, flags.Args())
 	if err != nil {
 		return extraError(err)
 	}

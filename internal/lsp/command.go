@@ -48,13 +48,13 @@ func (s *Server) lookup(full string) (*command.Command, string) {
 func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (any, error) {
 	var p executeParams
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T("lsp.bad-params", "error", err))
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T(ctx, "lsp.bad-params", "error", err))
 	}
 	c, id := s.lookup(p.Command)
 	if c == nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T("lsp.unknown-command", "command", p.Command, "known", strings.Join(s.Commands(), ", ")))
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T(ctx, "lsp.unknown-command", "command", p.Command, "known", strings.Join(s.Commands(), ", ")))
 	}
-	args, err := decodeArguments(c, p.Command, p.Arguments, s.defaultDir())
+	args, err := decodeArguments(ctx, c, p.Command, p.Arguments, s.defaultDir())
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
@@ -113,8 +113,8 @@ func (k *call) execute(ctx context.Context, token json.RawMessage) (any, error) 
 		return nil, k.failed(ctx, mErr, long)
 	}
 	obj, _ := answer.(*jsonx.Object)
-	k.s.diagnosticsAfter(k, obj, nil)
-	verdict, kind := k.verdict(obj)
+	k.s.diagnosticsAfter(ctx, k, obj, nil)
+	verdict, kind := k.verdict(ctx, obj)
 	k.prog.end(verdict)
 	if verdict != "" && (long || kind != protocol.MessageTypeInfo) {
 		k.s.showMessage(kind, verdict)
@@ -133,11 +133,11 @@ func (k *call) failed(ctx context.Context, err error, long bool) error {
 		jerr = jsonrpc2.NewError(jsonrpc2.InternalError, msg)
 	case cancelled:
 		if errors.Is(err, context.Canceled) && strings.TrimSpace(msg) == context.Canceled.Error() {
-			msg = i18n.T("lsp.cancelled", "command", k.title)
+			msg = i18n.T(ctx, "lsp.cancelled", "command", k.title)
 		}
 		jerr = jsonrpc2.NewError(CodeRequestCancelled, msg)
 	default:
-		k.s.diagnosticsAfter(k, nil, err)
+		k.s.diagnosticsAfter(ctx, k, nil, err)
 		jerr = jsonrpc2.NewError(CodeRequestFailed, msg)
 		obj := platform.ErrorObject(err)
 		obj.Set("kind", errorKind(err))
@@ -174,34 +174,34 @@ func errorKind(err error) string {
 // verdict is the one line that tells how a command ended, and how loud to
 // say it: an error when the report says ok false (a rolled back apply, a
 // failed compilation), else information.
-func (k *call) verdict(obj *jsonx.Object) (string, protocol.MessageType) {
+func (k *call) verdict(ctx context.Context, obj *jsonx.Object) (string, protocol.MessageType) {
 	if obj == nil {
-		return k.title + ": " + i18n.T("lsp.verdict-done"), protocol.MessageTypeInfo
+		return k.title + ": " + i18n.T(ctx, "lsp.verdict-done"), protocol.MessageTypeInfo
 	}
 	ok, hasOK := obj.Value("ok").(bool)
 	if !hasOK {
-		return k.title + ": " + i18n.T("lsp.verdict-done"), protocol.MessageTypeInfo
+		return k.title + ": " + i18n.T(ctx, "lsp.verdict-done"), protocol.MessageTypeInfo
 	}
 	switch k.c.Name() {
 	case "deploy":
 		if ok {
-			return i18n.T("lsp.verdict-deploy-ok", "app", firstString(obj, "app-name", "app-id"), "version", firstString(obj, "applied-version", "version")), protocol.MessageTypeInfo
+			return i18n.T(ctx, "lsp.verdict-deploy-ok", "app", firstString(obj, "app-name", "app-id"), "version", firstString(obj, "applied-version", "version")), protocol.MessageTypeInfo
 		}
 		if applied, isBool := obj.Value("applied").(bool); isBool && !applied {
-			return i18n.T("lsp.verdict-deploy-rolled-back", "version", firstString(obj, "version"), "problem", firstProblem(obj)), protocol.MessageTypeError
+			return i18n.T(ctx, "lsp.verdict-deploy-rolled-back", "version", firstString(obj, "version"), "problem", firstProblem(ctx, obj)), protocol.MessageTypeError
 		}
 	case "probe":
 		if ok {
-			return i18n.T("lsp.verdict-probe-ok", "project", obj.Str("vendor")+"/"+obj.Str("name")), protocol.MessageTypeInfo
+			return i18n.T(ctx, "lsp.verdict-probe-ok", "project", obj.Str("vendor")+"/"+obj.Str("name")), protocol.MessageTypeInfo
 		}
 		if errs := jsonx.Objects(obj.Value("errors")); len(errs) > 0 {
-			return i18n.T("lsp.verdict-probe-errors", "count", len(errs), "problem", errorLine(errs[0])), protocol.MessageTypeError
+			return i18n.T(ctx, "lsp.verdict-probe-errors", "count", len(errs), "problem", errorLine(errs[0])), protocol.MessageTypeError
 		}
 	}
 	if ok {
-		return k.title + ": " + i18n.T("lsp.verdict-done"), protocol.MessageTypeInfo
+		return k.title + ": " + i18n.T(ctx, "lsp.verdict-done"), protocol.MessageTypeInfo
 	}
-	return i18n.T("lsp.verdict-failed", "command", k.title, "problem", firstProblem(obj)), protocol.MessageTypeError
+	return i18n.T(ctx, "lsp.verdict-failed", "command", k.title, "problem", firstProblem(ctx, obj)), protocol.MessageTypeError
 }
 
 func firstString(obj *jsonx.Object, keys ...string) string {
@@ -214,7 +214,7 @@ func firstString(obj *jsonx.Object, keys ...string) string {
 }
 
 // firstProblem is the first line that explains a failed report.
-func firstProblem(obj *jsonx.Object) string {
+func firstProblem(ctx context.Context, obj *jsonx.Object) string {
 	for _, key := range []string{"problems-lines", "problems", "messages"} {
 		if list, _ := obj.Value(key).([]any); len(list) > 0 {
 			if s, ok := list[0].(string); ok && s != "" {
@@ -233,7 +233,7 @@ func firstProblem(obj *jsonx.Object) string {
 			return s
 		}
 	}
-	return i18n.T("lsp.verdict-no-detail")
+	return i18n.T(ctx, "lsp.verdict-no-detail")
 }
 
 // errorLine is "file:line:column: message" of a probe error item.

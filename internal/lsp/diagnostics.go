@@ -22,7 +22,7 @@ import (
 // clean probe clears them; a clean deploy clears them too, and a deploy
 // whose problems (or error) name located compilation errors shows those.
 // Anything else leaves them as they are.
-func (s *Server) diagnosticsAfter(k *call, answer *jsonx.Object, runErr error) {
+func (s *Server) diagnosticsAfter(ctx context.Context, k *call, answer *jsonx.Object, runErr error) {
 	switch {
 	case isProbe(k.c) && answer != nil && answer.Has("errors"):
 		var errs []deploy.CompileError
@@ -57,7 +57,7 @@ func (s *Server) diagnosticsAfter(k *call, answer *jsonx.Object, runErr error) {
 		default:
 			return
 		}
-		dir, err := assembly.FindProjectDir(localPath(k.args.cwd, k.args.values.Str("project-dir")))
+		dir, err := assembly.FindProjectDir(ctx, localPath(k.args.cwd, k.args.values.Str("project-dir")))
 		if err != nil {
 			return
 		}
@@ -65,7 +65,7 @@ func (s *Server) diagnosticsAfter(k *call, answer *jsonx.Object, runErr error) {
 			s.publish(k.title, dir, "", "", nil)
 			return
 		}
-		desc, err := assembly.ReadDescriptor(dir)
+		desc, err := assembly.ReadDescriptor(ctx, dir)
 		if err != nil {
 			return
 		}

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -22,11 +23,11 @@ type InitializationOptions struct {
 // initialize reads the client's initialize request part by part: a field
 // of an unexpected shape costs only that field, never the session (new
 // clients send unions where protocol v0.12.0 has narrower types).
-func (s *Server) initialize(params json.RawMessage) (any, error) {
+func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, error) {
 	var top map[string]json.RawMessage
 	if len(params) > 0 && string(params) != "null" {
 		if err := json.Unmarshal(params, &top); err != nil {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T("lsp.bad-initialize", "error", err))
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T(ctx, "lsp.bad-initialize", "error", err))
 		}
 	}
 	part := func(name string, v any) {
@@ -69,13 +70,10 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	if prefix == "" || strings.ContainsAny(prefix, " \t\r\n") {
 		prefix = DefaultPrefix
 	}
-	if s.opts.AdoptClientLocale {
-		if l, ok := i18n.FromLocale(locale); ok {
-			i18n.SetLang(l)
-		}
-	}
-
 	s.mu.Lock()
+	if l, ok := i18n.FromLocale(locale); ok && s.opts.AdoptClientLocale {
+		s.lang = l
+	}
 	s.initialized = true
 	s.prefix = prefix
 	s.clientProgress = caps.Window.WorkDoneProgress
@@ -128,14 +126,14 @@ var lensCommands = []struct{ id, title string }{
 // codeLens puts Deploy, Probe and Verify on the first line of a project
 // descriptor. Their argument is {cwd, projectDir}: the workspace folder
 // (where .env is looked for) and the descriptor's directory.
-func (s *Server) codeLens(params json.RawMessage) (any, error) {
+func (s *Server) codeLens(ctx context.Context, params json.RawMessage) (any, error) {
 	var p struct {
 		TextDocument struct {
 			URI string `json:"uri"`
 		} `json:"textDocument"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T("lsp.bad-params", "error", err))
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T(ctx, "lsp.bad-params", "error", err))
 	}
 	lenses := []protocol.CodeLens{}
 	file, err := PathFromURI(p.TextDocument.URI)
@@ -171,7 +169,7 @@ func (s *Server) codeLens(params json.RawMessage) (any, error) {
 		}
 		lenses = append(lenses, protocol.CodeLens{
 			Range:   protocol.Range{},
-			Command: &protocol.Command{Title: i18n.T(l.title), Command: prefix + "." + l.id, Arguments: []any{arg}},
+			Command: &protocol.Command{Title: i18n.T(ctx, l.title), Command: prefix + "." + l.id, Arguments: []any{arg}},
 		})
 	}
 	return lenses, nil

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/messages"
 	"github.com/elemctl/elemctl/internal/testio"
 
 	"go.lsp.dev/jsonrpc2"
@@ -25,8 +26,6 @@ import (
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
 )
-
-func init() { i18n.SetLang(i18n.RU) }
 
 // syncBuffer is written by one goroutine while the test reads it.
 type syncBuffer = testio.Buffer
@@ -52,6 +51,9 @@ type setup struct {
 	refuseProgress bool
 	// adoptLocale lets the server follow the client's locale.
 	adoptLocale bool
+	// lang is the server's language until a client names its own
+	// (Russian unless set).
+	lang i18n.Lang
 }
 
 // session is an LSP client talking to an in-process server over two
@@ -75,6 +77,12 @@ type session struct {
 	calls map[string]jsonrpc2.ID
 
 	closed bool
+}
+
+func TestMain(m *testing.M) {
+	i18n.Register(messages.Operations()...)
+	i18n.Register(lsp.Messages)
+	os.Exit(m.Run())
 }
 
 func start(t *testing.T, o setup) *session {
@@ -114,7 +122,11 @@ func start(t *testing.T, o setup) *session {
 	if cat == nil {
 		cat = command.Core()
 	}
-	s.srv = lsp.New(lsp.Options{
+	lang := o.lang
+	if lang == "" {
+		lang = i18n.RU
+	}
+	s.srv = lsp.New(i18n.WithLang(context.Background(), lang), lsp.Options{
 		Catalog: cat,
 		Version: "test",
 		// The server's own directory is not the workspace: every command

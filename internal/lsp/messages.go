@@ -2,11 +2,9 @@ package lsp
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "lsp.cli-help",
 		RU: "LSP-сервер для редакторов (stdio): команды каталога через workspace/executeCommand, прогресс, отмена, ошибки пробы как диагностика",
 		EN: "the LSP server for editors (stdio): catalog commands over workspace/executeCommand, progress, cancellation, probe errors as diagnostics",

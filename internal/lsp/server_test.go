@@ -374,8 +374,9 @@ func TestUnknownMethodsAndBrokenFrames(t *testing.T) {
 }
 
 func TestABrokenFrameIsAnsweredAndSkipped(t *testing.T) {
+	ctx := context.Background()
 	// Raw frames straight into the server, no client library.
-	srv := lsp.New(lsp.Options{Catalog: command.Core(), Version: "test", Stderr: io.Discard})
+	srv := lsp.New(ctx, lsp.Options{Catalog: command.Core(), Version: "test", Stderr: io.Discard})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)

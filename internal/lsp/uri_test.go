@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -102,6 +103,7 @@ func TestWithin(t *testing.T) {
 }
 
 func TestArgumentsMapCamelCaseOntoKeys(t *testing.T) {
+	ctx := context.Background()
 	c := &command.Command{Path: []string{"deploy"}, Args: []command.Argument{
 		{Name: "app-id", Type: command.String},
 		{Name: "project-dir", Type: command.String},
@@ -116,7 +118,7 @@ func TestArgumentsMapCamelCaseOntoKeys(t *testing.T) {
 	wsJSON, _ := json.Marshal(ws)
 	raw := json.RawMessage(`{"cwd":` + string(wsJSON) + `,"envFile":"stand.env","appId":"tasks","projectDir":"Acme/Tasks","requireClean":true,
 		"serverStartTimeout":5,"status":["Running","Stopped"],"count":"3","extraArgs":"--build-version 1.0-9 --kind=library"}`)
-	got, err := decodeArguments(c, "elemctl.deploy", []json.RawMessage{raw}, "/base")
+	got, err := decodeArguments(ctx, c, "elemctl.deploy", []json.RawMessage{raw}, "/base")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +131,7 @@ func TestArgumentsMapCamelCaseOntoKeys(t *testing.T) {
 	// Defaults apply, appId and projectDir are ignored where they mean
 	// nothing, cwd defaults to the base.
 	other := &command.Command{Path: []string{"apps", "list"}, Args: []command.Argument{{Name: "brief", Type: command.Bool}, {Name: "limit", Type: command.Int, Default: 10}}}
-	got, err = decodeArguments(other, "elemctl.apps.list", []json.RawMessage{json.RawMessage(`{"appId":"x","projectDir":"y"}`)}, ws)
+	got, err = decodeArguments(ctx, other, "elemctl.apps.list", []json.RawMessage{json.RawMessage(`{"appId":"x","projectDir":"y"}`)}, ws)
 	if err != nil || got.cwd != ws || got.values.Int("limit") != 10 || got.values.Given("limit") {
 		t.Errorf("defaults: %+v %v", got, err)
 	}
@@ -137,11 +139,11 @@ func TestArgumentsMapCamelCaseOntoKeys(t *testing.T) {
 		`{"count":1.5}`, `{"count":"x"}`, `{"requireClean":"maybe"}`, `{"kind":"extension"}`, `{"nope":1}`,
 		`{"extraArgs":"--client-secret x"}`, `{"extraArgs":"--nope"}`, `{"extraArgs":"--build-version"}`, `[1]`, `{"cwd":"untitled:x"}`,
 	} {
-		if _, err := decodeArguments(c, "elemctl.deploy", []json.RawMessage{json.RawMessage(bad)}, "/base"); err == nil {
+		if _, err := decodeArguments(ctx, c, "elemctl.deploy", []json.RawMessage{json.RawMessage(bad)}, "/base"); err == nil {
 			t.Errorf("%s was accepted", bad)
 		}
 	}
-	if _, err := decodeArguments(c, "elemctl.deploy", []json.RawMessage{json.RawMessage(`{}`), json.RawMessage(`{}`)}, "/base"); err == nil {
+	if _, err := decodeArguments(ctx, c, "elemctl.deploy", []json.RawMessage{json.RawMessage(`{}`), json.RawMessage(`{}`)}, "/base"); err == nil {
 		t.Error("two arguments were accepted")
 	}
 }

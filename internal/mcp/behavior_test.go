@@ -21,6 +21,7 @@ import (
 )
 
 func TestInstructions(t *testing.T) {
+	t.Parallel()
 	h := start(t, setup{})
 	init := mcpgo.InitializeRequest{}
 	init.Params.ProtocolVersion = mcpgo.LATEST_PROTOCOL_VERSION
@@ -43,15 +44,13 @@ func TestInstructions(t *testing.T) {
 		{Tool: "build_assembly", Local: true, Slow: true}, {Tool: "inspect_assembly", Local: true},
 		{Tool: "acme_warm_up", Slow: true, Source: "acme"},
 	}
-	ru := Instructions(cmds)
+	ru := Instructions(i18n.WithLang(context.Background(), i18n.RU), cmds)
 	for _, want := range []string{"build_assembly, deploy, probe, acme_warm_up идут минутами", "build_assembly, inspect_assembly – локальные", "env_file"} {
 		if !strings.Contains(ru, want) {
 			t.Errorf("instructions lack %q: %s", want, ru)
 		}
 	}
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
-	en := Instructions(cmds)
+	en := Instructions(i18n.WithLang(context.Background(), i18n.EN), cmds)
 	for _, want := range []string{"silently rolls back", "Running is not success", "env_file", "take minutes", "are local"} {
 		if !strings.Contains(en, want) {
 			t.Errorf("English instructions lack %q: %s", want, en)
@@ -65,7 +64,7 @@ func testCommands(started chan<- struct{}) []*command.Command {
 		{
 			Tool: "test_panic", Help: "panics with the client secret in the message",
 			Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-				cfg, err := cc.Config()
+				cfg, err := cc.Config(ctx)
 				if err != nil {
 					return nil, err
 				}
@@ -114,14 +113,14 @@ func testCommands(started chan<- struct{}) []*command.Command {
 		{
 			Tool: "test_leaky_error", Help: "fails with the secret in the message",
 			Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-				cfg, _ := cc.Config()
+				cfg, _ := cc.Config(ctx)
 				return nil, errors.New("refused for " + cfg.ClientSecret)
 			},
 		},
 		{
 			Tool: "test_log_secret", Help: "logs the secret",
 			Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-				cfg, _ := cc.Config()
+				cfg, _ := cc.Config(ctx)
 				cc.Log("using " + cfg.ClientSecret)
 				return jsonx.New("ok", true), nil
 			},
@@ -282,9 +281,10 @@ func pluginCommands() []*command.Command {
 }
 
 func TestPluginTools(t *testing.T) {
+	ctx := context.Background()
 	h := start(t, setup{
 		extra:    pluginCommands(),
-		failures: []PluginFailure{{Source: "broken", Err: platform.NewError(platform.KindPlugin, "the manifest is not JSON")}},
+		failures: []PluginFailure{{Source: "broken", Err: platform.NewError(ctx, platform.KindPlugin, "the manifest is not JSON")}},
 	})
 	log := h.stderr.String()
 	for _, want := range []string{
@@ -372,7 +372,7 @@ func TestPluginTools(t *testing.T) {
 
 	// Commands added after the start still register, and a second clash
 	// is reported again.
-	failed := h.srv.AddCommands(&command.Command{Tool: "acme_echo", Source: "other", Run: pluginCommands()[1].Run},
+	failed := h.srv.AddCommands(ctx, &command.Command{Tool: "acme_echo", Source: "other", Run: pluginCommands()[1].Run},
 		&command.Command{Tool: "late_tool", Source: "other", Help: "late", Run: pluginCommands()[1].Run})
 	if len(failed) != 1 || !strings.Contains(failed[0].Err.Error(), "acme") {
 		t.Errorf("clash between plugins: %v", failed)

@@ -22,6 +22,7 @@ const statusEvery = 500 * time.Millisecond
 // comes back as a result with isError; the server keeps serving.
 func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		ctx = s.withLang(ctx)
 		p := &progress{ctx: ctx, tool: c.Tool, diagnostic: s.diagnostic}
 		if req.Params.Meta != nil {
 			p.token = req.Params.Meta.ProgressToken
@@ -31,21 +32,21 @@ func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
 			Dir: s.opts.Dir, FaceEnvFile: s.opts.EnvFile, Stands: s.cache, Getenv: s.opts.Getenv, Version: s.opts.Version,
 			Log: p.notify, Status: p.status, Diagnostic: s.diagnostic, Secrets: s.secrets(),
 		}
-		given, err := command.DecodeArguments(rawArguments(req), c.Tool)
+		given, err := command.DecodeArguments(ctx, rawArguments(req), c.Tool)
 		if err != nil {
 			return errorResult(err, run.Scrub), nil
 		}
 		face := command.JSONFace{Naming: command.ToolNames, Called: c.Tool}
 		if hasEnvFile(c) {
 			face.Own = []string{envFileParam}
-			if run.EnvFile, err = command.OwnString(given, envFileParam, c.Tool); err != nil {
+			if run.EnvFile, err = command.OwnString(ctx, given, envFileParam, c.Tool); err != nil {
 				return errorResult(err, run.Scrub), nil
 			}
 		}
 		if run.EnvFile, err = s.checkEnvFile(ctx, run.EnvFile); err != nil {
 			return errorResult(err, run.Scrub), nil
 		}
-		in, err := command.BindJSON(c, face, given)
+		in, err := command.BindJSON(ctx, c, face, given)
 		if err != nil {
 			return errorResult(err, run.Scrub), nil
 		}
@@ -53,7 +54,7 @@ func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
 			// A plugin tool names its stand like any other (spec §1.7):
 			// a missing env_file fails the call before the plugin starts,
 			// not only when the plugin asks the host for platform work.
-			if _, err := run.Context().Config(); err != nil {
+			if _, err := run.Context().Config(ctx); err != nil {
 				return errorResult(err, run.Scrub), nil
 			}
 		}
@@ -62,7 +63,7 @@ func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
 			// Cancelled (notifications/cancelled, or the client went
 			// away): the answer goes nowhere; the server log says how the
 			// call ended.
-			s.diagnostic(i18n.T("mcp.server.cancelled-ended", "tool", c.Tool, "error", errorText(err, run.Scrub)))
+			s.diagnostic(i18n.T(ctx, "mcp.server.cancelled-ended", "tool", c.Tool, "error", errorText(err, run.Scrub)))
 		}
 		if err != nil {
 			return errorResult(err, run.Scrub), nil

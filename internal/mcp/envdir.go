@@ -42,9 +42,9 @@ func (s *Server) checkEnvFile(ctx context.Context, envFile string) (string, erro
 		return envFile, nil
 	}
 	if r.envDir == "" {
-		return "", platform.ConfigErrorf("mcp.http.env-file-none")
+		return "", platform.ConfigErrorf(ctx, "mcp.http.env-file-none")
 	}
-	outside := platform.ConfigErrorf("mcp.http.env-file-outside", "path", envFile)
+	outside := platform.ConfigErrorf(ctx, "mcp.http.env-file-outside", "path", envFile)
 	path := envFile
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(r.envDir, path)
@@ -57,13 +57,13 @@ func (s *Server) checkEnvFile(ctx context.Context, envFile string) (string, erro
 	}
 	real, err := filepath.EvalSymlinks(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", platform.ConfigErrorf("mcp.http.env-file-missing", "path", envFile)
+		return "", platform.ConfigErrorf(ctx, "mcp.http.env-file-missing", "path", envFile)
 	}
 	if err != nil || !within(r.envDir, real) {
 		return "", outside
 	}
 	if st, err := os.Stat(real); err != nil || !st.Mode().IsRegular() {
-		return "", platform.ConfigErrorf("mcp.http.env-file-missing", "path", envFile)
+		return "", platform.ConfigErrorf(ctx, "mcp.http.env-file-missing", "path", envFile)
 	}
 	return real, nil
 }
@@ -81,7 +81,7 @@ func within(dir, path string) bool {
 
 // resolveEnvDir is the --env-dir as the checks compare it: absolute, with
 // symlinks resolved; it must be an existing directory.
-func resolveEnvDir(dir, cwd string) (string, error) {
+func resolveEnvDir(ctx context.Context, dir, cwd string) (string, error) {
 	if dir == "" {
 		return "", nil
 	}
@@ -96,7 +96,7 @@ func resolveEnvDir(dir, cwd string) (string, error) {
 		}
 	}
 	if err != nil {
-		return "", platform.ConfigErrorf("mcp.http.env-dir-bad", "path", dir, "error", describeFileError(err))
+		return "", platform.ConfigErrorf(ctx, "mcp.http.env-dir-bad", "path", dir, "error", describeFileError(err))
 	}
 	return real, nil
 }

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"sort"
 	"strings"
 
@@ -17,7 +18,7 @@ var slowTools = []string{"build_assembly", "deploy", "probe", "probe_cleanup", "
 // in the current language: the silent rollback and which reports to
 // trust, which tools take minutes, how env_file reaches another stand,
 // and which tools are local. It speaks of the tools in cmds only.
-func Instructions(cmds []*command.Command) string {
+func Instructions(ctx context.Context, cmds []*command.Command) string {
 	have := map[string]*command.Command{}
 	for _, c := range cmds {
 		if c.Tool != "" {
@@ -45,13 +46,13 @@ func Instructions(cmds []*command.Command) string {
 	sort.Strings(local)
 	slow = append(slow, extraSlow...)
 
-	parts := []string{i18n.T("mcp.server.instructions-head"), i18n.T("mcp.server.instructions-rollback")}
+	parts := []string{i18n.T(ctx, "mcp.server.instructions-head"), i18n.T(ctx, "mcp.server.instructions-rollback")}
 	if len(slow) > 0 {
-		parts = append(parts, i18n.T("mcp.server.instructions-slow", "tools", strings.Join(slow, ", ")))
+		parts = append(parts, i18n.T(ctx, "mcp.server.instructions-slow", "tools", strings.Join(slow, ", ")))
 	}
-	parts = append(parts, i18n.T("mcp.server.instructions-env"))
+	parts = append(parts, i18n.T(ctx, "mcp.server.instructions-env"))
 	if len(local) > 0 {
-		parts = append(parts, i18n.T("mcp.server.instructions-local", "tools", strings.Join(local, ", ")))
+		parts = append(parts, i18n.T(ctx, "mcp.server.instructions-local", "tools", strings.Join(local, ", ")))
 	}
 	return strings.Join(parts, " ")
 }

@@ -142,6 +142,7 @@ func getPrompt(t *testing.T, h *harness, name string, args map[string]string) (s
 }
 
 func TestPromptsUseOnlyExistingToolsInTheServersLanguage(t *testing.T) {
+	t.Parallel()
 	h := start(t, setup{})
 	list, err := h.cl.ListPrompts(context.Background(), mcpgo.ListPromptsRequest{})
 	if err != nil {
@@ -164,7 +165,7 @@ func TestPromptsUseOnlyExistingToolsInTheServersLanguage(t *testing.T) {
 	args := map[string]bool{"app_id": true, "project_id": true, "project_dir": true, "expected_version": true}
 	toolLike := regexp.MustCompile(`\b[a-z]+_[a-z_]+\b`)
 	for _, lang := range []i18n.Lang{i18n.RU, i18n.EN} {
-		i18n.SetLang(lang)
+		h := h.speaking(lang)
 		for _, name := range names {
 			text, err := getPrompt(t, h, name, map[string]string{"app": "tasks-demo", "project_dir": "/work/Tasks"})
 			if err != nil {
@@ -187,7 +188,6 @@ func TestPromptsUseOnlyExistingToolsInTheServersLanguage(t *testing.T) {
 			}
 		}
 	}
-	i18n.SetLang(i18n.RU)
 
 	text, _ := getPrompt(t, h, promptDeploy, map[string]string{"app": "tasks-demo", "project_dir": "/work/Tasks", "project_id": "p-1"})
 	if !strings.Contains(text, `project_id "p-1" и project_dir "/work/Tasks"`) {

@@ -36,7 +36,7 @@ func coreTools() []*command.Command {
 // pretty-printed.
 func snapshot(t *testing.T, c *command.Command) []byte {
 	t.Helper()
-	raw, err := json.Marshal(declaration(c))
+	raw, err := json.Marshal(declaration(i18n.WithLang(context.Background(), i18n.RU), c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func snapshot(t *testing.T, c *command.Command) []byte {
 // rewrites them; a tool without a snapshot, or a snapshot without a tool,
 // fails.
 func TestToolSchemaSnapshots(t *testing.T) {
-	i18n.SetLang(i18n.RU)
+	t.Parallel()
 	dir := filepath.Join("testdata", "tools")
 	update := os.Getenv("UPDATE") != ""
 	if update {
@@ -316,9 +316,10 @@ var descriptionPins = map[string][]string{
 }
 
 func TestDescriptionsCarryThePinnedWords(t *testing.T) {
-	i18n.SetLang(i18n.RU)
+	t.Parallel()
+	ctx := i18n.WithLang(context.Background(), i18n.RU)
 	for _, c := range coreTools() {
-		desc := Description(c)
+		desc := Description(ctx, c)
 		for _, w := range descriptionPins[c.Tool] {
 			if !strings.Contains(desc, w) {
 				t.Errorf("%s: the description lacks %q: %s", c.Tool, w, desc)
@@ -388,6 +389,7 @@ func paramSignature(name string, p *jsonx.Object, isRequired bool) string {
 // defaults and required sets of the 30 tools (spec §1.4); the catalog must
 // have all of them.
 func TestToolParametersMatchTheSpec(t *testing.T) {
+	ctx := context.Background()
 	have := map[string]bool{}
 	for _, c := range coreTools() {
 		want, known := specParams[c.Tool]
@@ -395,7 +397,7 @@ func TestToolParametersMatchTheSpec(t *testing.T) {
 			continue
 		}
 		have[c.Tool] = true
-		schema := InputSchema(c)
+		schema := InputSchema(ctx, c)
 		req := map[string]bool{}
 		if list, ok := schema.Value("required").([]any); ok {
 			for _, r := range list {

@@ -18,8 +18,8 @@ import (
 type Fetcher struct{ c *Client }
 
 // NewFetcher builds a fetcher on the transport settings of cfg.
-func NewFetcher(cfg *Config, opts ClientOptions) (*Fetcher, error) {
-	hc, err := newHTTPClient(cfg)
+func NewFetcher(ctx context.Context, cfg *Config, opts ClientOptions) (*Fetcher, error) {
+	hc, err := newHTTPClient(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +29,7 @@ func NewFetcher(cfg *Config, opts ClientOptions) (*Fetcher, error) {
 	if opts.ReadRetryPauses == nil {
 		opts.ReadRetryPauses = []time.Duration{time.Second, 2 * time.Second}
 	}
-	warnTLSOff(cfg, opts)
+	warnTLSOff(ctx, cfg, opts)
 	return following(cfg, hc, opts), nil
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/platform"
-	"github.com/elemctl/elemctl/internal/plugin"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
 	"github.com/elemctl/elemctl/plugin/protocol"
@@ -89,7 +88,7 @@ func TestCoreNameWins(t *testing.T) {
 		t.Fatal("the healthy command is missing")
 	}
 	var msgs []string
-	for _, f := range plugin.Failures(w.cat) {
+	for _, f := range w.loaded.Failures {
 		msgs = append(msgs, f.Error)
 	}
 	all := strings.Join(msgs, "\n")

@@ -32,8 +32,8 @@ func elemctlError(err error) *protocol.Error {
 	return &protocol.Error{Code: protocol.CodeElemctl, Message: err.Error(), Data: data}
 }
 
-func paramsError(method, key string, args ...any) *protocol.Error {
-	return &protocol.Error{Code: protocol.CodeInvalidParams, Message: method + ": " + i18n.T(key, args...)}
+func paramsError(ctx context.Context, method, key string, args ...any) *protocol.Error {
+	return &protocol.Error{Code: protocol.CodeInvalidParams, Message: method + ": " + i18n.T(ctx, key, args...)}
 }
 
 // call runs a host call: a core operation by its MCP tool name, or a raw
@@ -50,16 +50,16 @@ func (h *host) call(ctx context.Context, cc *command.Context, method string, par
 		cmd = h.catalog.Tool(method)
 	}
 	if cmd == nil || cmd.Source != "" {
-		return nil, &protocol.Error{Code: protocol.CodeMethodNotFound, Message: i18n.T("plugins.host-call-unknown", "method", method)}
+		return nil, &protocol.Error{Code: protocol.CodeMethodNotFound, Message: i18n.T(ctx, "plugins.host-call-unknown", "method", method)}
 	}
-	given, err := command.DecodeArguments(params, method)
+	given, err := command.DecodeArguments(ctx, params, method)
 	if err != nil {
 		return nil, &protocol.Error{Code: protocol.CodeInvalidParams, Message: err.Error()}
 	}
 	if given.Has("env_file") {
-		return nil, paramsError(method, "plugins.host-call-env-file")
+		return nil, paramsError(ctx, method, "plugins.host-call-env-file")
 	}
-	in, err := command.BindJSON(cmd, command.JSONFace{Naming: command.ToolNames, Called: method}, given)
+	in, err := command.BindJSON(ctx, cmd, command.JSONFace{Naming: command.ToolNames, Called: method}, given)
 	if err != nil {
 		return nil, &protocol.Error{Code: protocol.CodeInvalidParams, Message: err.Error()}
 	}
@@ -91,7 +91,7 @@ func consoleCall(ctx context.Context, cc *command.Context, params json.RawMessag
 	const method = protocol.MethodConsole
 	var p protocol.ConsoleParams
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, paramsError(method, "plugins.host-call-params-object")
+		return nil, paramsError(ctx, method, "plugins.host-call-params-object")
 	}
 	p.Method = strings.ToUpper(strings.TrimSpace(p.Method))
 	if p.Method == "" {
@@ -100,15 +100,15 @@ func consoleCall(ctx context.Context, cc *command.Context, params json.RawMessag
 	switch p.Method {
 	case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
 	default:
-		return nil, paramsError(method, "plugins.console-method", "method", p.Method)
+		return nil, paramsError(ctx, method, "plugins.console-method", "method", p.Method)
 	}
 	if !safeConsolePath(p.Path) {
-		return nil, paramsError(method, "plugins.console-path", "path", p.Path)
+		return nil, paramsError(ctx, method, "plugins.console-path", "path", p.Path)
 	}
 	switch p.API {
 	case "", platform.API20, platform.API21:
 	default:
-		return nil, paramsError(method, "plugins.console-api", "api", p.API)
+		return nil, paramsError(ctx, method, "plugins.console-api", "api", p.API)
 	}
 	q := url.Values{}
 	for k, v := range p.Query {
@@ -128,11 +128,11 @@ func consoleCall(ctx context.Context, cc *command.Context, params json.RawMessag
 	if len(p.Body) > 0 && string(p.Body) != "null" {
 		body, err := jsonx.Decode(p.Body)
 		if err != nil {
-			return nil, paramsError(method, "plugins.host-call-params-object")
+			return nil, paramsError(ctx, method, "plugins.host-call-params-object")
 		}
 		req.JSON = body
 	}
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, elemctlError(err)
 	}

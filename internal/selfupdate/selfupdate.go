@@ -133,19 +133,19 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	var want semver
 	if o.Want != "" {
 		if want, ok = parseVersion(o.Want); !ok {
-			return nil, platform.ConfigErrorf("selfupdate.bad-version", "version", o.Want)
+			return nil, platform.ConfigErrorf(ctx, "selfupdate.bad-version", "version", o.Want)
 		}
 	}
 	exe, err := executable(o.Executable)
 	if err != nil {
-		return nil, fail("selfupdate.no-executable", err)
+		return nil, fail(ctx, "selfupdate.no-executable", err)
 	}
 	feed, err := url.Parse(o.Feed)
 	if err != nil || (feed.Scheme != "http" && feed.Scheme != "https") || feed.Host == "" {
-		return nil, platform.ConfigErrorf("selfupdate.bad-feed", "url", redact(o.Feed), "variable", FeedVariable)
+		return nil, platform.ConfigErrorf(ctx, "selfupdate.bad-feed", "url", redact(o.Feed), "variable", FeedVariable)
 	}
 
-	o.log("selfupdate.reading-feed", "url", feed.Redacted())
+	o.log(ctx, "selfupdate.reading-feed", "url", feed.Redacted())
 	releases, err := o.readFeed(ctx, feed)
 	if err != nil {
 		return nil, err
@@ -158,38 +158,38 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	var target *release
 	if o.Want != "" {
 		if target = find(releases, want); target == nil {
-			return nil, platform.NewError(platform.KindGeneral, "selfupdate.no-such-version", "version", want.text, "latest", orNone(res.Latest))
+			return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.no-such-version", "version", want.text, "latest", orNone(res.Latest))
 		}
 	} else if target = latest; target == nil {
-		return nil, platform.NewError(platform.KindGeneral, "selfupdate.no-releases", "url", feed.Redacted())
+		return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.no-releases", "url", feed.Redacted())
 	}
 
 	switch c := target.version.compare(cur); {
 	case c == 0:
-		o.log("selfupdate.up-to-date", "version", cur.text)
-		res.Holders = o.holders(exe)
+		o.log(ctx, "selfupdate.up-to-date", "version", cur.text)
+		res.Holders = o.holders(ctx, exe)
 		return res, nil
 	case c < 0 && o.Want == "":
 		// No downgrade unless asked for by version.
-		o.log("selfupdate.newer-installed", "version", cur.text, "latest", target.version.text)
-		res.Holders = o.holders(exe)
+		o.log(ctx, "selfupdate.newer-installed", "version", cur.text, "latest", target.version.text)
+		res.Holders = o.holders(ctx, exe)
 		return res, nil
 	}
 
 	res.Archive = dist.ArchiveName(o.goos, o.goarch)
 	archiveURL, ok := target.assets[res.Archive]
 	if !ok {
-		return nil, platform.NewError(platform.KindGeneral, "selfupdate.no-archive",
+		return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.no-archive",
 			"version", target.version.text, "platform", o.goos+"/"+o.goarch, "name", res.Archive)
 	}
 	sumsURL, ok := target.assets[dist.SumsName]
 	if !ok {
-		return nil, platform.NewError(platform.KindGeneral, "selfupdate.no-sums", "version", target.version.text)
+		return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.no-sums", "version", target.version.text)
 	}
 	if o.Check {
 		res.To, res.Available = target.version.text, true
-		o.log("selfupdate.available", "version", target.version.text, "current", cur.text)
-		res.Holders = o.holders(exe)
+		o.log(ctx, "selfupdate.available", "version", target.version.text, "current", cur.text)
+		res.Holders = o.holders(ctx, exe)
 		return res, nil
 	}
 
@@ -197,8 +197,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	res.Updated, res.To = true, target.version.text
-	o.log("selfupdate.replaced", "from", cur.text, "to", target.version.text, "path", exe)
-	res.Stopped, res.Holders = o.stopHolders(exe)
+	o.log(ctx, "selfupdate.replaced", "from", cur.text, "to", target.version.text, "path", exe)
+	res.Stopped, res.Holders = o.stopHolders(ctx, exe)
 	return res, nil
 }
 
@@ -223,9 +223,9 @@ func (o *Options) defaults() {
 	}
 }
 
-func (o *Options) log(key string, args ...any) {
+func (o *Options) log(ctx context.Context, key string, args ...any) {
 	if o.Log != nil {
-		o.Log(i18n.T(key, args...))
+		o.Log(i18n.T(ctx, key, args...))
 	}
 }
 
@@ -252,13 +252,13 @@ func (o *Options) readFeed(ctx context.Context, feed *url.URL) ([]release, error
 		return nil, err
 	}
 	if resp.Status != http.StatusOK {
-		return nil, platform.NewError(platform.KindGeneral, "selfupdate.feed-failed",
+		return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.feed-failed",
 			"url", feed.Redacted(), "status", resp.Status, "detail", answerDetail(resp.Body))
 	}
 	releases, err := parseFeed(resp.Body, feed)
 	if err != nil {
 		return nil, &platform.Error{Kind: platform.KindGeneral, Err: err,
-			Message: i18n.T("selfupdate.feed-invalid", "url", feed.Redacted(), "error", err)}
+			Message: i18n.T(ctx, "selfupdate.feed-invalid", "url", feed.Redacted(), "error", err)}
 	}
 	return releases, nil
 }
@@ -270,7 +270,7 @@ func (o *Options) download(ctx context.Context, address string) ([]byte, error) 
 		return nil, err
 	}
 	if resp.Status != http.StatusOK {
-		return nil, platform.NewError(platform.KindGeneral, "selfupdate.download-failed",
+		return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.download-failed",
 			"url", redact(address), "status", resp.Status, "detail", answerDetail(resp.Body))
 	}
 	return resp.Body, nil
@@ -280,7 +280,7 @@ func (o *Options) download(ctx context.Context, address string) ([]byte, error) 
 // failure before the final rename leaves the old binary untouched and no
 // file behind.
 func (o *Options) install(ctx context.Context, exe string, target *release, archiveURL, sumsURL, archiveName string) (err error) {
-	staged, f, err := o.stage(exe)
+	staged, f, err := o.stage(ctx, exe)
 	if err != nil {
 		return err
 	}
@@ -297,23 +297,23 @@ func (o *Options) install(ctx context.Context, exe string, target *release, arch
 	}
 	want := checksumOf(sums, archiveName)
 	if want == "" {
-		return platform.NewError(platform.KindGeneral, "selfupdate.no-checksum", "version", target.version.text, "name", archiveName)
+		return platform.NewError(ctx, platform.KindGeneral, "selfupdate.no-checksum", "version", target.version.text, "name", archiveName)
 	}
-	o.log("selfupdate.downloading", "name", archiveName, "version", target.version.text)
+	o.log(ctx, "selfupdate.downloading", "name", archiveName, "version", target.version.text)
 	archive, err := o.download(ctx, archiveURL)
 	if err != nil {
 		return err
 	}
 	sum := sha256.Sum256(archive)
 	if got := hex.EncodeToString(sum[:]); got != want {
-		return platform.NewError(platform.KindGeneral, "selfupdate.checksum-mismatch", "name", archiveName, "got", got, "want", want)
+		return platform.NewError(ctx, platform.KindGeneral, "selfupdate.checksum-mismatch", "name", archiveName, "got", got, "want", want)
 	}
-	o.log("selfupdate.verified", "name", archiveName, "bytes", len(archive))
+	o.log(ctx, "selfupdate.verified", "name", archiveName, "bytes", len(archive))
 	binaryName := dist.BinaryName(o.goos)
 	bin, err := extractBinary(archive, archiveName, binaryName)
 	if err != nil {
 		return &platform.Error{Kind: platform.KindGeneral, Err: err,
-			Message: i18n.T("selfupdate.archive-invalid", "name", archiveName, "binary", binaryName, "error", err)}
+			Message: i18n.T(ctx, "selfupdate.archive-invalid", "name", archiveName, "binary", binaryName, "error", err)}
 	}
 	if _, err = f.Write(bin); err == nil {
 		err = f.Sync()
@@ -322,13 +322,13 @@ func (o *Options) install(ctx context.Context, exe string, target *release, arch
 		err = cerr
 	}
 	if err != nil {
-		return fail("selfupdate.cannot-write", err, "path", exe)
+		return fail(ctx, "selfupdate.cannot-write", err, "path", exe)
 	}
 	if err = o.tryBinary(ctx, staged, target.version.text); err != nil {
 		return err
 	}
 	if err = replaceBinary(o.fs, o.goos, exe, staged); err != nil {
-		return fail("selfupdate.replace-failed", err, "path", exe)
+		return fail(ctx, "selfupdate.replace-failed", err, "path", exe)
 	}
 	syncDir(filepath.Dir(exe))
 	return nil
@@ -337,7 +337,7 @@ func (o *Options) install(ctx context.Context, exe string, target *release, arch
 // stage creates the file the new binary is written to: beside the old one
 // (a rename within one directory is atomic), with its permissions. It
 // fails early when the directory is not writable.
-func (o *Options) stage(exe string) (string, *os.File, error) {
+func (o *Options) stage(ctx context.Context, exe string) (string, *os.File, error) {
 	mode := os.FileMode(0o755)
 	if st, err := os.Stat(exe); err == nil && st.Mode().Perm()&0o111 != 0 {
 		mode = st.Mode().Perm()
@@ -349,12 +349,12 @@ func (o *Options) stage(exe string) (string, *os.File, error) {
 	staged := filepath.Join(filepath.Dir(exe), stagePrefix+randomHex()+ext)
 	f, err := os.OpenFile(staged, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
-		return "", nil, fail("selfupdate.cannot-write", err, "path", exe)
+		return "", nil, fail(ctx, "selfupdate.cannot-write", err, "path", exe)
 	}
 	if err := f.Chmod(mode); err != nil && o.goos != "windows" {
 		f.Close()
 		os.Remove(staged)
-		return "", nil, fail("selfupdate.cannot-write", err, "path", exe)
+		return "", nil, fail(ctx, "selfupdate.cannot-write", err, "path", exe)
 	}
 	return staged, f, nil
 }
@@ -377,14 +377,14 @@ func (o *Options) tryBinary(ctx context.Context, path, version string) error {
 	if err != nil {
 		detail = strings.TrimSpace(err.Error() + " " + got)
 	}
-	return platform.NewError(platform.KindGeneral, "selfupdate.try-failed", "version", version, "detail", detail)
+	return platform.NewError(ctx, platform.KindGeneral, "selfupdate.try-failed", "version", version, "detail", detail)
 }
 
 // holders lists the processes that run exe, other than this one's tree.
-func (o *Options) holders(exe string) []Holder {
+func (o *Options) holders(ctx context.Context, exe string) []Holder {
 	procs, err := o.list()
 	if err != nil {
-		o.log("selfupdate.no-process-list", "error", err)
+		o.log(ctx, "selfupdate.no-process-list", "error", err)
 		return nil
 	}
 	var out []Holder
@@ -396,21 +396,21 @@ func (o *Options) holders(exe string) []Holder {
 
 // stopHolders ends the holders the stop mode names and returns them, with
 // the holders that still run the old binary.
-func (o *Options) stopHolders(exe string) (stopped, left []Holder) {
+func (o *Options) stopHolders(ctx context.Context, exe string) (stopped, left []Holder) {
 	procs, err := o.list()
 	if err != nil {
-		o.log("selfupdate.no-process-list", "error", err)
+		o.log(ctx, "selfupdate.no-process-list", "error", err)
 		return nil, nil
 	}
 	for _, p := range holdersOf(procs, exe, o.self, o.goos) {
 		h := Holder{PID: p.PID, Command: commandText(p)}
 		if o.Stop == StopAll || (o.Stop == StopServers && isServer(p.Args)) {
 			if err := o.stop(p.PID, graceToStop); err != nil {
-				o.log("selfupdate.stop-failed", "pid", p.PID, "command", h.Command, "error", err)
+				o.log(ctx, "selfupdate.stop-failed", "pid", p.PID, "command", h.Command, "error", err)
 				left = append(left, h)
 				continue
 			}
-			o.log("selfupdate.stopped", "pid", p.PID, "command", h.Command)
+			o.log(ctx, "selfupdate.stopped", "pid", p.PID, "command", h.Command)
 			stopped = append(stopped, h)
 			continue
 		}
@@ -421,7 +421,7 @@ func (o *Options) stopHolders(exe string) (stopped, left []Holder) {
 		for _, h := range left {
 			names = append(names, fmt.Sprintf("%d (%s)", h.PID, h.Command))
 		}
-		o.log("selfupdate.still-held", "processes", strings.Join(names, ", "))
+		o.log(ctx, "selfupdate.still-held", "processes", strings.Join(names, ", "))
 	}
 	return stopped, left
 }
@@ -460,6 +460,6 @@ func orNone(s string) string {
 	return s
 }
 
-func fail(key string, err error, args ...any) error {
-	return &platform.Error{Kind: platform.KindGeneral, Err: err, Message: i18n.T(key, append(args, "error", err)...)}
+func fail(ctx context.Context, key string, err error, args ...any) error {
+	return &platform.Error{Kind: platform.KindGeneral, Err: err, Message: i18n.T(ctx, key, append(args, "error", err)...)}
 }

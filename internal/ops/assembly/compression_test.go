@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -129,6 +130,7 @@ func TestArchiveIsNoBiggerThanDefaultDeflate(t *testing.T) {
 // text, incompressible bytes, empty files, inputs of several deflate blocks
 // (which keep their end as it was).
 func TestTrimmedStreamsInflateToTheirEntry(t *testing.T) {
+	ctx := context.Background()
 	rnd := rand.New(rand.NewPCG(1, 2))
 	c := newCompressor()
 	trimmed, kept := 0, 0
@@ -147,7 +149,7 @@ func TestTrimmedStreamsInflateToTheirEntry(t *testing.T) {
 			fw, _ := flate.NewWriter(&plain, compressionLevel)
 			fw.Write(data)
 			fw.Close()
-			r := c.compress(&zipEntry{name: "x", data: data}, new(bytes.Buffer))
+			r := c.compress(ctx, &zipEntry{name: "x", data: data}, new(bytes.Buffer))
 			if r.err != nil {
 				t.Fatal(r.err)
 			}

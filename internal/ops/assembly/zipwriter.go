@@ -114,7 +114,7 @@ func writeZip(ctx context.Context, w io.Writer, entries []zipEntry) ([]entryResu
 			for i := range jobs {
 				out := bufs.Get().(*bytes.Buffer)
 				out.Reset()
-				results[i] <- c.compress(&entries[i], out)
+				results[i] <- c.compress(ctx, &entries[i], out)
 			}
 		}()
 	}
@@ -130,7 +130,7 @@ func writeZip(ctx context.Context, w io.Writer, entries []zipEntry) ([]entryResu
 		}
 		e := &entries[i]
 		if results[i] == nil {
-			head, err := streamEntry(zw, e)
+			head, err := streamEntry(ctx, zw, e)
 			if err != nil {
 				return nil, err
 			}
@@ -197,13 +197,13 @@ func newCompressor() *compressor {
 	return &compressor{fw: fw}
 }
 
-func (c *compressor) compress(e *zipEntry, out *bytes.Buffer) compressed {
+func (c *compressor) compress(ctx context.Context, e *zipEntry, out *bytes.Buffer) compressed {
 	data := e.data
 	if e.src != "" {
 		var err error
 		c.in, err = readInto(c.in[:0], e.src, e.size)
 		if err != nil {
-			return compressed{err: wrapError(err, "build.read-file", "file", e.src, "error", err)}
+			return compressed{err: wrapError(ctx, err, "build.read-file", "file", e.src, "error", err)}
 		}
 		data = c.in
 	}
@@ -296,10 +296,10 @@ func readInto(buf []byte, path string, sizeHint int64) ([]byte, error) {
 }
 
 // streamEntry compresses a large file straight into the archive.
-func streamEntry(zw *zip.Writer, e *zipEntry) ([]byte, error) {
+func streamEntry(ctx context.Context, zw *zip.Writer, e *zipEntry) ([]byte, error) {
 	f, err := os.Open(e.src)
 	if err != nil {
-		return nil, wrapError(err, "build.read-file", "file", e.src, "error", err)
+		return nil, wrapError(ctx, err, "build.read-file", "file", e.src, "error", err)
 	}
 	defer f.Close()
 	fh := entryHeader(e.name)
@@ -313,7 +313,7 @@ func streamEntry(zw *zip.Writer, e *zipEntry) ([]byte, error) {
 		head = make([]byte, headBytes)
 		n, err := io.ReadFull(f, head)
 		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-			return nil, wrapError(err, "build.read-file", "file", e.src, "error", err)
+			return nil, wrapError(ctx, err, "build.read-file", "file", e.src, "error", err)
 		}
 		head = head[:n]
 		if _, err := w.Write(head); err != nil {
@@ -321,7 +321,7 @@ func streamEntry(zw *zip.Writer, e *zipEntry) ([]byte, error) {
 		}
 	}
 	if _, err := io.Copy(w, f); err != nil {
-		return nil, wrapError(err, "build.read-file", "file", e.src, "error", err)
+		return nil, wrapError(ctx, err, "build.read-file", "file", e.src, "error", err)
 	}
 	return head, nil
 }

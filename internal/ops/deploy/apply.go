@@ -44,7 +44,7 @@ func (o *Ops) Apply(ctx context.Context, appID string, body *jsonx.Object) (any,
 		})
 		if err == nil {
 			if backoff != nil {
-				o.logf("deploy.busy-over")
+				o.logf(ctx, "deploy.busy-over")
 			}
 			return answer, nil
 		}
@@ -54,13 +54,13 @@ func (o *Ops) Apply(ctx context.Context, appID string, body *jsonx.Object) (any,
 		now := clock.Now()
 		if backoff == nil {
 			start, backoff = now, o.policy().Start()
-			o.logf("deploy.busy", "app", appID, "seconds", seconds(o.limits().Busy))
+			o.logf(ctx, "deploy.busy", "app", appID, "seconds", seconds(o.limits().Busy))
 		}
 		waited := now.Sub(start)
 		if waited >= o.limits().Busy {
 			return nil, err
 		}
-		o.status(i18n.T("deploy.status-busy", "app", appID, "elapsed", seconds(waited)))
+		o.status(i18n.T(ctx, "deploy.status-busy", "app", appID, "elapsed", seconds(waited)))
 		if e := clock.Sleep(ctx, min(backoff.Next(), o.limits().Busy-waited)); e != nil {
 			return nil, e
 		}
@@ -74,7 +74,7 @@ func (o *Ops) ApplyAndVerify(ctx context.Context, appID, buildID string) (*Repor
 	if _, err := o.Apply(ctx, appID, BuildSource(buildID)); err != nil {
 		return nil, err
 	}
-	o.logf("deploy.apply-started-id", "id", buildID)
+	o.logf(ctx, "deploy.apply-started-id", "id", buildID)
 	card, err := o.EnsureRunning(ctx, appID, started)
 	if err != nil {
 		return nil, o.interrupted(ctx, err, appID, buildID)
@@ -94,12 +94,12 @@ func (o *Ops) ApplyAndVerify(ctx context.Context, appID, buildID string) (*Repor
 func (o *Ops) interrupted(ctx context.Context, err error, appID, buildID string) error {
 	if ctx.Err() == nil && platform.IsTransport(err) {
 		return &platform.Error{Kind: platform.KindTransport, Err: err,
-			Message: err.Error() + ". " + i18n.T("deploy.check-later", "command", verifyCommand(appID, buildID))}
+			Message: err.Error() + ". " + i18n.T(ctx, "deploy.check-later", "command", verifyCommand(appID, buildID))}
 	}
 	if ctx.Err() == nil || !isCanceled(err) {
 		return err
 	}
-	return &InterruptedError{Message: i18n.T("deploy.interrupted", "app", appID, "command", verifyCommand(appID, buildID)), Err: ctx.Err()}
+	return &InterruptedError{Message: i18n.T(ctx, "deploy.interrupted", "app", appID, "command", verifyCommand(appID, buildID)), Err: ctx.Err()}
 }
 
 // verifyCommand is the command that checks an apply's outcome later.

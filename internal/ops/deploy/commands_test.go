@@ -42,9 +42,9 @@ func (f *face) context() *command.Context {
 	cfg := &platform.Config{BaseURL: f.s.URL(), ClientID: f.s.ClientID(), ClientSecret: f.s.ClientSecret(),
 		AppID: f.env["ELEMENT_APP_ID"], ProjectID: f.env["ELEMENT_PROJECT_ID"], SpaceID: f.env["ELEMENT_SPACE_ID"],
 		TLSVerify: true, TLSStrict: true, NoProxy: true, Timeout: 10 * time.Second}
-	cc.ConfigFunc = func() (*platform.Config, error) { return cfg, nil }
-	cc.ClientFunc = func() (*platform.Client, error) {
-		return platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: "-"})
+	cc.ConfigFunc = func(context.Context) (*platform.Config, error) { return cfg, nil }
+	cc.ClientFunc = func(ctx context.Context) (*platform.Client, error) {
+		return platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: "-"})
 	}
 	return cc
 }
@@ -115,6 +115,7 @@ func appliedBuildID(t *testing.T, f *face, app string) string {
 }
 
 func TestAppsApplyAndEnsureWithBuildIDs(t *testing.T) {
+	ctx := context.Background()
 	s := standtest.Start(t, stand.Options{})
 	demo, err := s.SeedDemo()
 	if err != nil {
@@ -130,7 +131,7 @@ func TestAppsApplyAndEnsureWithBuildIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, _ := f.context().Client()
+	cl, _ := f.context().Client(ctx)
 	up, err := upload.Upload(context.Background(), cl, upload.Options{File: res.Str("file"), ProjectID: demo.ProjectID})
 	if err != nil {
 		t.Fatal(err)
@@ -192,6 +193,7 @@ func TestAppsApplyAndEnsureWithBuildIDs(t *testing.T) {
 }
 
 func TestCreateFindsTheBuildsRealProject(t *testing.T) {
+	ctx := context.Background()
 	s := standtest.Start(t, stand.Options{})
 	demo, err := s.SeedDemo()
 	if err != nil {
@@ -204,7 +206,7 @@ func TestCreateFindsTheBuildsRealProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, _ := f.context().Client()
+	cl, _ := f.context().Client(ctx)
 	up, err := upload.Upload(context.Background(), cl, upload.Options{File: res.Str("file")})
 	if err != nil {
 		t.Fatal(err)
@@ -241,6 +243,7 @@ func TestCreateFindsTheBuildsRealProject(t *testing.T) {
 }
 
 func TestExtensionDeployVerifiedThroughItsRow(t *testing.T) {
+	ctx := context.Background()
 	s := standtest.Start(t, stand.Options{})
 	demo, err := s.SeedDemo()
 	if err != nil {
@@ -254,7 +257,7 @@ func TestExtensionDeployVerifiedThroughItsRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl, _ := f.context().Client()
+	cl, _ := f.context().Client(ctx)
 	first, err := upload.Upload(context.Background(), cl, upload.Options{File: res.Str("file")})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -91,10 +92,12 @@ func (s *scripted) readCount() int {
 // fake clock.
 func newScripted(t *testing.T, cards ...step) (*scripted, *Ops, *FakeClock, *[]string) {
 	t.Helper()
+
+	ctx := context.Background()
 	s := &scripted{t: t, cards: cards, applies: []step{{}}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.srv.Close)
-	cl, err := platform.NewClient(&platform.Config{BaseURL: s.srv.URL, ClientID: "id", ClientSecret: "secret",
+	cl, err := platform.NewClient(ctx, &platform.Config{BaseURL: s.srv.URL, ClientID: "id", ClientSecret: "secret",
 		TLSVerify: true, NoProxy: true, Timeout: 5 * time.Second}, platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/messages"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
@@ -47,6 +49,7 @@ func elemctlBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	i18n.Register(messages.Operations()...)
 	code := m.Run()
 	if binary.path != "" {
 		os.RemoveAll(filepath.Dir(binary.path))

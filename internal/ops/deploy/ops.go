@@ -103,7 +103,7 @@ func (o *Ops) log(line string) {
 	}
 }
 
-func (o *Ops) logf(key string, args ...any) { o.log(i18n.T(key, args...)) }
+func (o *Ops) logf(ctx context.Context, key string, args ...any) { o.log(i18n.T(ctx, key, args...)) }
 
 func (o *Ops) pending(text string) {
 	if o.Pending != nil {
@@ -121,20 +121,20 @@ type lineRepeats struct {
 
 func (o *Ops) repeatedLines() *lineRepeats { return &lineRepeats{o: o} }
 
-func (r *lineRepeats) log(line string) {
+func (r *lineRepeats) log(ctx context.Context, line string) {
 	if line == r.last {
 		r.n++
 		return
 	}
-	r.flush()
+	r.flush(ctx)
 	r.last = line
 	r.o.log(line)
 }
 
 // flush ends the run of repeats, writing their count.
-func (r *lineRepeats) flush() {
+func (r *lineRepeats) flush(ctx context.Context) {
 	if r.n > 0 {
-		r.o.logf("deploy.repeated", "count", r.n)
+		r.o.logf(ctx, "deploy.repeated", "count", r.n)
 	}
 	r.last, r.n = "", 0
 }
@@ -158,24 +158,24 @@ func (o *Ops) call(ctx context.Context, fn func(ctx context.Context) error) erro
 		if err == nil || !platform.IsServerStarting(err) || o.ServerStart <= 0 {
 			if err == nil && !o.outage.IsZero() {
 				o.outage = time.Time{}
-				o.logf("deploy.server-up")
+				o.logf(ctx, "deploy.server-up")
 			}
 			return err
 		}
 		now := o.now()
 		if o.outage.IsZero() {
 			o.outage = now
-			o.logf("deploy.server-starting", "seconds", seconds(o.ServerStart))
+			o.logf(ctx, "deploy.server-starting", "seconds", seconds(o.ServerStart))
 		}
 		waited := now.Sub(o.outage)
 		if waited >= o.ServerStart {
-			return &serverStartTimeout{platform.NewError(platform.KindGeneral, "deploy.server-start-timeout",
+			return &serverStartTimeout{platform.NewError(ctx, platform.KindGeneral, "deploy.server-start-timeout",
 				"seconds", seconds(o.ServerStart), "console", o.Client.Config().BaseURL+"/console")}
 		}
 		if backoff == nil {
 			backoff = o.policy().Start()
 		}
-		o.status(i18n.T("deploy.status-server-starting", "elapsed", seconds(waited)))
+		o.status(i18n.T(ctx, "deploy.status-server-starting", "elapsed", seconds(waited)))
 		pause := min(backoff.Next(), o.ServerStart-waited)
 		if err := o.clock().Sleep(ctx, pause); err != nil {
 			return err

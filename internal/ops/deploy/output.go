@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"context"
 	"os"
 	"strings"
 
@@ -17,10 +18,10 @@ const (
 // gave no output directory. remove deletes it with the archive inside:
 // the archive is on the platform by then (or the run failed), and a folder
 // left per run would fill the temporary directory.
-func TempOutput(prefix string) (dir string, remove func(), err error) {
+func TempOutput(ctx context.Context, prefix string) (dir string, remove func(), err error) {
 	dir, err = os.MkdirTemp("", prefix)
 	if err != nil {
-		return "", func() {}, platform.NewError(platform.KindBuild, "deploy.temp-dir", "error", err)
+		return "", func() {}, platform.NewError(ctx, platform.KindBuild, "deploy.temp-dir", "error", err)
 	}
 	return dir, func() { _ = os.RemoveAll(dir) }, nil
 }
@@ -28,7 +29,7 @@ func TempOutput(prefix string) (dir string, remove func(), err error) {
 // CheckProjectID refuses a project id the platform can never know: every
 // project is named by a UUID. source is SourceFlag or SourceEnv, so the
 // message names what to correct.
-func CheckProjectID(id, source string) error {
+func CheckProjectID(ctx context.Context, id, source string) error {
 	if platform.IsUUID(id) {
 		return nil
 	}
@@ -36,5 +37,5 @@ func CheckProjectID(id, source string) error {
 	if source == SourceEnv {
 		name = "ELEMENT_PROJECT_ID"
 	}
-	return platform.ConfigErrorf("deploy.project-id-not-uuid", "name", name, "value", strings.TrimSpace(id))
+	return platform.ConfigErrorf(ctx, "deploy.project-id-not-uuid", "name", name, "value", strings.TrimSpace(id))
 }

@@ -140,15 +140,15 @@ func (e *ProbeInterruptedError) Unwrap() error { return e.Err }
 // the cleanup runs on a fresh context bounded by Limits.Cleanup.
 func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error) {
 	token := probeToken()
-	dir, err := assembly.FindProjectDir(opts.ProjectDir)
+	dir, err := assembly.FindProjectDir(ctx, opts.ProjectDir)
 	if err != nil {
 		return nil, err
 	}
-	desc, err := assembly.ReadDescriptor(dir)
+	desc, err := assembly.ReadDescriptor(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := assembly.ProbePrerequisites(desc); err != nil {
+	if err := assembly.ProbePrerequisites(ctx, desc); err != nil {
 		return nil, err
 	}
 	name := strings.TrimSpace(opts.Name)
@@ -161,7 +161,7 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 	}
 	out := opts.OutputDir
 	if out == "" {
-		tmp, remove, err := TempOutput(TempProbePrefix)
+		tmp, remove, err := TempOutput(ctx, TempProbePrefix)
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +172,7 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 	if err != nil {
 		return nil, err
 	}
-	o.logf("deploy.built", "file", res.File, "version", res.Version)
+	o.logf(ctx, "deploy.built", "file", res.File, "version", res.Version)
 
 	r := &ProbeReport{ProjectDir: res.ProjectDir, Vendor: res.Vendor, Name: res.Name, File: res.File,
 		Version: res.Version, AppName: name, Errors: []CompileError{}, Messages: []string{}}
@@ -197,18 +197,18 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 		}
 	}
 	if up.AssemblyID == "" {
-		return nil, platform.NewError(platform.KindGeneral, "probe.no-build-id")
+		return nil, platform.NewError(ctx, platform.KindGeneral, "probe.no-build-id")
 	}
-	o.logf("deploy.uploaded", "id", up.AssemblyID)
+	o.logf(ctx, "deploy.uploaded", "id", up.AssemblyID)
 	if up.Project != nil {
-		o.log(up.Project.Line())
+		o.log(up.Project.Line(ctx))
 	}
 
 	runErr := o.probeCompile(ctx, guarded, opts, desc, res, r)
 	cleanupCtx, cancel := context.WithTimeout(guarded, o.limits().Cleanup)
 	defer cancel()
 	if opts.Keep {
-		o.keepProbe(r, opts.EnvFile)
+		o.keepProbe(ctx, r, opts.EnvFile)
 	} else {
 		o.cleanupProbe(cleanupCtx, r, opts.EnvFile)
 	}
@@ -219,7 +219,7 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 			key = "probe.interrupted-left"
 			args = []any{"command", firstNonEmpty(r.Cleanup.Command, strings.Join(r.Cleanup.Steps, " && "))}
 		}
-		return nil, &ProbeInterruptedError{Message: i18n.T(key, args...), Report: r, Err: ctx.Err()}
+		return nil, &ProbeInterruptedError{Message: i18n.T(ctx, key, args...), Report: r, Err: ctx.Err()}
 	}
 	if runErr != nil {
 		return nil, runErr
@@ -235,7 +235,7 @@ func (o *Ops) probeCompile(ctx, guarded context.Context, opts ProbeOptions, desc
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	o.logf("probe.creating", "name", r.AppName)
+	o.logf(ctx, "probe.creating", "name", r.AppName)
 	before := o.now().UTC().Add(-time.Second)
 	body := jsonx.New("source", jsonx.New("type", "repository", "project-version-id", r.AssemblyID),
 		"display-name", r.AppName, "publication-context", r.AppName, "development-mode", false)
@@ -246,7 +246,7 @@ func (o *Ops) probeCompile(ctx, guarded context.Context, opts ProbeOptions, desc
 	if card, ok := answer.(*jsonx.Object); ok {
 		r.AppID = card.Str("id")
 	}
-	o.writeProbeLine(r, res)
+	o.writeProbeLine(ctx, r, res)
 	var ae *platform.APIError
 	if createErr != nil {
 		if errors.As(createErr, &ae) {
@@ -256,7 +256,7 @@ func (o *Ops) probeCompile(ctx, guarded context.Context, opts ProbeOptions, desc
 		return createErr
 	}
 	if r.AppID == "" {
-		return platform.NewError(platform.KindGeneral, "probe.no-app-id")
+		return platform.NewError(ctx, platform.KindGeneral, "probe.no-app-id")
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -265,7 +265,7 @@ func (o *Ops) probeCompile(ctx, guarded context.Context, opts ProbeOptions, desc
 	if err == nil {
 		r.OK = true
 		r.Status = card.Str("status")
-		o.logf("probe.passed")
+		o.logf(ctx, "probe.passed")
 		return nil
 	}
 	if ctx.Err() != nil {
@@ -289,7 +289,7 @@ func (o *Ops) probeRefused(ctx context.Context, r *ProbeReport, desc *assembly.D
 	if r.AppID != "" {
 		if tasks, err := o.appTasks(ctx, r.AppID); err == nil {
 			for _, t := range failedTasks(tasks, since) {
-				r.Messages = append(r.Messages, taskLine(t))
+				r.Messages = append(r.Messages, taskLine(ctx, t))
 				taskRefusals = true
 			}
 		}
@@ -302,22 +302,22 @@ func (o *Ops) probeRefused(ctx context.Context, r *ProbeReport, desc *assembly.D
 		r.Messages = lines
 		r.MessagesDropped = dropped
 		r.Errors = []CompileError{}
-		o.logf("probe.compatibility-refused", "mode", mode, "file", desc.Path, "declared", statusWord(desc.Compatibility))
+		o.logf(ctx, "probe.compatibility-refused", "mode", mode, "file", desc.Path, "declared", statusWord(desc.Compatibility))
 		return
 	}
 	r.Errors = ParseCompileErrors(r.Messages, r.Vendor+"/"+r.Name+"/")
 	if (taskRefusals || r.Status == platform.StatusError) && len(r.Errors) == 0 {
-		r.Hint = i18n.T("deploy.server-log-hint")
+		r.Hint = i18n.T(ctx, "deploy.server-log-hint")
 	}
-	o.logf("probe.failed", "count", len(r.Messages))
+	o.logf(ctx, "probe.failed", "count", len(r.Messages))
 	for _, e := range r.Errors {
-		o.logf("probe.error-line", "file", e.File, "line", e.Line, "column", e.Column, "message", e.Message)
+		o.logf(ctx, "probe.error-line", "file", e.File, "line", e.Line, "column", e.Column, "message", e.Message)
 	}
 }
 
 // writeProbeLine records the probe's upload right after the create, with
 // the application when the platform named one.
-func (o *Ops) writeProbeLine(r *ProbeReport, res *assembly.BuildResult) {
+func (o *Ops) writeProbeLine(ctx context.Context, r *ProbeReport, res *assembly.BuildResult) {
 	if o.Registry == nil {
 		return
 	}
@@ -326,20 +326,20 @@ func (o *Ops) writeProbeLine(r *ProbeReport, res *assembly.BuildResult) {
 		Commit: res.Commit, Dirty: res.Dirty, ProjectDir: &dir, File: &file, Stand: o.Client.Config().BaseURL,
 		Command: registry.CommandProbe, UploadedAt: registry.Stamp(time.Now()), Elemctl: o.Version, AppID: r.AppID,
 		Route: registry.RouteNoProjectID}
-	o.log(o.Registry.Append(e))
+	o.log(o.Registry.Append(ctx, e))
 }
 
 // keepProbe leaves everything in place and says how to remove it.
-func (o *Ops) keepProbe(r *ProbeReport, envFile string) {
+func (o *Ops) keepProbe(ctx context.Context, r *ProbeReport, envFile string) {
 	c := &r.Cleanup
 	c.Kept = true
 	c.Command, c.Steps = cleanupCommands(r, envFile, false, false)
-	o.logf("probe.kept")
+	o.logf(ctx, "probe.kept")
 	if c.Command != "" {
-		o.logf("probe.cleanup-command", "command", c.Command)
+		o.logf(ctx, "probe.cleanup-command", "command", c.Command)
 	}
 	if len(c.Steps) > 0 {
-		o.logf("probe.cleanup-steps", "steps", strings.Join(c.Steps, "\n  "))
+		o.logf(ctx, "probe.cleanup-steps", "steps", strings.Join(c.Steps, "\n  "))
 	}
 }
 
@@ -351,13 +351,13 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport, envFile string) 
 	c := &r.Cleanup
 	// Until it is done, a forced stop would leave what the run made.
 	command, steps := cleanupCommands(r, envFile, false, false)
-	o.pending(i18n.T("probe.pending", "app", firstNonEmpty(r.AppID, "–"), "build", firstNonEmpty(r.Version, r.AssemblyID),
+	o.pending(i18n.T(ctx, "probe.pending", "app", firstNonEmpty(r.AppID, "–"), "build", firstNonEmpty(r.Version, r.AssemblyID),
 		"command", firstNonEmpty(command, strings.Join(steps, " && "))))
 	defer o.pending("")
 	problem := func(key string, args ...any) {
-		p := i18n.T(key, args...)
+		p := i18n.T(ctx, key, args...)
 		c.Problems = append(c.Problems, p)
-		o.logf("probe.cleanup-problem", "text", p)
+		o.logf(ctx, "probe.cleanup-problem", "text", p)
 	}
 	appGone := true
 	if r.AppID != "" {
@@ -409,13 +409,13 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport, envFile string) 
 	if len(c.Problems) > 0 {
 		c.Command, c.Steps = cleanupCommands(r, envFile, appGone, buildGone)
 		if c.Command != "" {
-			o.logf("probe.cleanup-command", "command", c.Command)
+			o.logf(ctx, "probe.cleanup-command", "command", c.Command)
 		}
 		if len(c.Steps) > 0 {
-			o.logf("probe.cleanup-steps", "steps", strings.Join(c.Steps, "\n  "))
+			o.logf(ctx, "probe.cleanup-steps", "steps", strings.Join(c.Steps, "\n  "))
 		}
 	} else {
-		o.logf("probe.cleaned")
+		o.logf(ctx, "probe.cleaned")
 	}
 }
 
@@ -467,13 +467,13 @@ func (o *Ops) deleteWhenFree(ctx context.Context, appID string) error {
 		now := clock.Now()
 		if backoff == nil {
 			start, backoff = now, o.policy().Start()
-			o.logf("probe.cleanup-busy", "app", appID, "seconds", seconds(o.limits().Busy))
+			o.logf(ctx, "probe.cleanup-busy", "app", appID, "seconds", seconds(o.limits().Busy))
 		}
 		waited := now.Sub(start)
 		if waited >= o.limits().Busy {
 			return err
 		}
-		o.status(i18n.T("deploy.status-busy", "app", appID, "elapsed", seconds(waited)))
+		o.status(i18n.T(ctx, "deploy.status-busy", "app", appID, "elapsed", seconds(waited)))
 		if e := clock.Sleep(ctx, min(backoff.Next(), o.limits().Busy-waited)); e != nil {
 			return err
 		}

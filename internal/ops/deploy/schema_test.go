@@ -223,6 +223,7 @@ func TestSchemaGuardAcrossDeploys(t *testing.T) {
 // TestSchemaGuardCommitFromTheRegistry: a build card without a commit
 // falls back to the registry line of the build, dirty included.
 func TestSchemaGuardCommitFromTheRegistry(t *testing.T) {
+	ctx := context.Background()
 	_, demo, ops, log := demoStand(t)
 	dir, c0 := gitProject(t)
 	empty := ""
@@ -231,7 +232,7 @@ func TestSchemaGuardCommitFromTheRegistry(t *testing.T) {
 		t.Fatalf("%v\n%s", err, log)
 	}
 	// An older tool recorded the commit locally only.
-	ops.Registry.Append(registry.Entry{AssemblyID: r.AssemblyID, ProjectID: demo.ProjectID, Version: *r.AssemblyVersion,
+	ops.Registry.Append(ctx, registry.Entry{AssemblyID: r.AssemblyID, ProjectID: demo.ProjectID, Version: *r.AssemblyVersion,
 		Commit: c0, Dirty: registry.Bool(true), Command: registry.CommandDeploy, Route: registry.RouteProject})
 	edit(t, dir, catalogFile, attrDone, "")
 	commitAll(t, dir, "an attribute removed")

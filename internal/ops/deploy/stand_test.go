@@ -59,6 +59,8 @@ func (l *lines) String() string {
 // the poll pauses scaled down and a private registry.
 func opsFor(t *testing.T, s *stand.Stand, extraEnv map[string]string) (*deploy.Ops, *lines) {
 	t.Helper()
+
+	ctx := context.Background()
 	env := map[string]string{
 		"ELEMCTL_DATA_DIR":  t.TempDir(),
 		deploy.PollScaleVar: "0.02",
@@ -67,7 +69,7 @@ func opsFor(t *testing.T, s *stand.Stand, extraEnv map[string]string) (*deploy.O
 		env[k] = v
 	}
 	getenv := func(name string) string { return env[name] }
-	cl, err := platform.NewClient(&platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(),
+	cl, err := platform.NewClient(ctx, &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(),
 		TLSVerify: true, TLSStrict: true, NoProxy: true, Timeout: 10 * time.Second}, platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
@@ -274,7 +276,7 @@ func TestCleanupRemovesTheBuildAnOldProbeLineNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops.Registry.Append(registry.Entry{AssemblyID: up.AssemblyID, ProjectID: demo.ProjectID, Version: up.ServerVersion,
+	ops.Registry.Append(ctx, registry.Entry{AssemblyID: up.AssemblyID, ProjectID: demo.ProjectID, Version: up.ServerVersion,
 		Command: registry.CommandProbe, Stand: s.URL(), UploadedAt: registry.Stamp(time.Now())})
 
 	rep, err := ops.CleanupLeftover(ctx, "old-check", deploy.CleanupGuard{})

@@ -9,6 +9,7 @@
 package manifest
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -130,7 +131,7 @@ type Set struct {
 
 // Discover finds and validates every plugin. With discovery disabled the
 // set is empty.
-func Discover(opts Options) *Set {
+func Discover(ctx context.Context, opts Options) *Set {
 	opts.norm()
 	set := &Set{}
 	if Disabled(opts.Getenv) {
@@ -158,7 +159,7 @@ func Discover(opts Options) *Set {
 			if os.IsNotExist(err) {
 				continue
 			}
-			p, perr := parseFile(dir, data, err, opts)
+			p, perr := parseFile(ctx, dir, data, err, opts)
 			name := e.Name()
 			if p != nil {
 				name = p.Name
@@ -199,16 +200,16 @@ func isDir(e os.DirEntry, path string) bool {
 }
 
 // Load reads and validates the plugin in dir.
-func Load(dir string, opts Options) (*Plugin, error) {
+func Load(ctx context.Context, dir string, opts Options) (*Plugin, error) {
 	opts.norm()
 	data, err := os.ReadFile(filepath.Join(dir, protocol.ManifestFile))
-	return parseFile(dir, data, err, opts)
+	return parseFile(ctx, dir, data, err, opts)
 }
 
-func parseFile(dir string, data []byte, readErr error, opts Options) (*Plugin, error) {
+func parseFile(ctx context.Context, dir string, data []byte, readErr error, opts Options) (*Plugin, error) {
 	source := filepath.Base(dir)
 	if readErr != nil {
-		return nil, pluginErr(source, "plugins.manifest-unreadable", "file", filepath.Join(dir, protocol.ManifestFile), "error", readErr)
+		return nil, pluginErr(ctx, source, "plugins.manifest-unreadable", "file", filepath.Join(dir, protocol.ManifestFile), "error", readErr)
 	}
-	return Parse(dir, data, opts)
+	return Parse(ctx, dir, data, opts)
 }

@@ -2,14 +2,16 @@ package manifest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/elemctl/elemctl/internal/argvalue"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/argvalue"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -22,21 +24,24 @@ type Error struct {
 	Source  string
 	Command string
 	Message string
+	// Lang is the language of Message, which the plugin and command
+	// before it take too.
+	Lang i18n.Lang
 }
 
 func (e *Error) Error() string {
 	if e.Command != "" {
-		return i18n.T("plugins.ctx-command", "source", e.Source, "command", e.Command) + ": " + e.Message
+		return i18n.TL(e.Lang, "plugins.ctx-command", "source", e.Source, "command", e.Command) + ": " + e.Message
 	}
-	return i18n.T("plugins.ctx-plugin", "source", e.Source) + ": " + e.Message
+	return i18n.TL(e.Lang, "plugins.ctx-plugin", "source", e.Source) + ": " + e.Message
 }
 
-func pluginErr(source, key string, args ...any) *Error {
-	return &Error{Source: source, Message: i18n.T(key, args...)}
+func pluginErr(ctx context.Context, source, key string, args ...any) *Error {
+	return &Error{Source: source, Message: i18n.T(ctx, key, args...), Lang: i18n.LangOf(ctx)}
 }
 
-func commandErr(source, command, key string, args ...any) *Error {
-	return &Error{Source: source, Command: command, Message: i18n.T(key, args...)}
+func commandErr(ctx context.Context, source, command, key string, args ...any) *Error {
+	return &Error{Source: source, Command: command, Message: i18n.T(ctx, key, args...), Lang: i18n.LangOf(ctx)}
 }
 
 // Plugin is a validated plugin.
@@ -243,56 +248,56 @@ func (f fields) list(key string) ([]any, bool) {
 // Parse validates the manifest of the plugin in dir. Every rule is checked
 // before anything is accepted: one broken command leaves the whole plugin
 // out.
-func Parse(dir string, data []byte, opts Options) (*Plugin, error) {
+func Parse(ctx context.Context, dir string, data []byte, opts Options) (*Plugin, error) {
 	opts.norm()
 	source := filepath.Base(dir)
 	file := filepath.Join(dir, protocol.ManifestFile)
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	doc, err := jsonx.Decode(data)
 	if err != nil {
-		return nil, pluginErr(source, "plugins.manifest-invalid", "file", file, "error", err)
+		return nil, pluginErr(ctx, source, "plugins.manifest-invalid", "file", file, "error", err)
 	}
 	top, ok := objectOf(doc)
 	if !ok {
-		return nil, pluginErr(source, "plugins.manifest-not-object", "file", file)
+		return nil, pluginErr(ctx, source, "plugins.manifest-not-object", "file", file)
 	}
 	p := &Plugin{Dir: dir, Timeout: DefaultTimeout, StartupTimeout: DefaultStartupTimeout}
 	name, ok := top.str("name")
 	if !ok {
-		return nil, pluginErr(source, "plugins.field-type", "field", "name", "want", "string")
+		return nil, pluginErr(ctx, source, "plugins.field-type", "field", "name", "want", "string")
 	}
 	if name != "" {
 		if !reName.MatchString(name) {
-			return nil, pluginErr(source, "plugins.name-invalid", "name", name)
+			return nil, pluginErr(ctx, source, "plugins.name-invalid", "name", name)
 		}
 		source = name
 	}
 	p.Name = source
 	if k := top.unknown("$schema", "name", "version", "description", "requires", "executable", "interpreter",
 		"args", "timeout", "startup_timeout", "debug_adapter", "commands"); k != "" {
-		return nil, pluginErr(source, "plugins.field-unknown", "field", k)
+		return nil, pluginErr(ctx, source, "plugins.field-unknown", "field", k)
 	}
 	for _, k := range []string{"$schema", "version", "description", "executable"} {
 		if _, ok := top.str(k); !ok {
-			return nil, pluginErr(source, "plugins.field-type", "field", k, "want", "string")
+			return nil, pluginErr(ctx, source, "plugins.field-type", "field", k, "want", "string")
 		}
 	}
 	p.Version, _ = top.str("version")
 	var okReq bool
 	if p.Requires, okReq = top.strings("requires"); !okReq {
-		return nil, pluginErr(source, "plugins.field-type", "field", "requires", "want", "[string]")
+		return nil, pluginErr(ctx, source, "plugins.field-type", "field", "requires", "want", "[string]")
 	}
 	if missing := MissingFeatures(p.Requires); len(missing) > 0 {
-		return nil, pluginErr(source, "plugins.feature-missing", "features", strings.Join(missing, ", "), "version", opts.Version)
+		return nil, pluginErr(ctx, source, "plugins.feature-missing", "features", strings.Join(missing, ", "), "version", opts.Version)
 	}
 	var okArgs bool
 	if p.Args, okArgs = top.strings("args"); !okArgs {
-		return nil, pluginErr(source, "plugins.field-type", "field", "args", "want", "[string]")
+		return nil, pluginErr(ctx, source, "plugins.field-type", "field", "args", "want", "[string]")
 	}
 	for _, k := range []string{"timeout", "startup_timeout"} {
 		n, ok := top.number(k)
 		if !ok || n < 0 || math.IsInf(n, 0) || (top.present(k) && n == 0) {
-			return nil, pluginErr(source, "plugins.timeout-invalid", "field", k)
+			return nil, pluginErr(ctx, source, "plugins.timeout-invalid", "field", k)
 		}
 		if n > 0 {
 			d := time.Duration(n * float64(time.Second))
@@ -306,29 +311,29 @@ func Parse(dir string, data []byte, opts Options) (*Plugin, error) {
 	if top.present("interpreter") {
 		interp, err := parseInterpreter(top.get("interpreter"))
 		if err != nil {
-			return nil, pluginErr(source, "plugins.interpreter-invalid")
+			return nil, pluginErr(ctx, source, "plugins.interpreter-invalid")
 		}
 		p.Interpreter = interp
 	}
 	if top.present("debug_adapter") {
 		decl, err := parseAdapter(dir, top.get("debug_adapter"))
 		if err != nil {
-			return nil, pluginErr(source, "plugins.adapter-invalid")
+			return nil, pluginErr(ctx, source, "plugins.adapter-invalid")
 		}
 		p.Adapter = decl
 	}
 	items, ok := top.list("commands")
 	if !ok {
-		return nil, pluginErr(source, "plugins.not-commands", "index", 0)
+		return nil, pluginErr(ctx, source, "plugins.not-commands", "index", 0)
 	}
 	names := map[string]bool{}
 	for i, raw := range items {
-		cmd, err := parseCommand(p, i, raw)
+		cmd, err := parseCommand(ctx, p, i, raw)
 		if err != nil {
 			return nil, err
 		}
 		if names[cmd.Name] {
-			return nil, commandErr(source, cmd.Name, "plugins.command-duplicate")
+			return nil, commandErr(ctx, source, cmd.Name, "plugins.command-duplicate")
 		}
 		names[cmd.Name] = true
 		p.Commands = append(p.Commands, cmd)
@@ -336,11 +341,11 @@ func Parse(dir string, data []byte, opts Options) (*Plugin, error) {
 	exe, _ := top.str("executable")
 	if len(p.Commands) > 0 || exe != "" {
 		if exe == "" {
-			return nil, pluginErr(source, "plugins.no-executable")
+			return nil, pluginErr(ctx, source, "plugins.no-executable")
 		}
 		resolved, found := ResolveExecutable(dir, exe, opts.GOOS, len(p.Interpreter) > 0)
 		if !found {
-			return nil, pluginErr(source, "plugins.executable-missing", "path", resolved)
+			return nil, pluginErr(ctx, source, "plugins.executable-missing", "path", resolved)
 		}
 		p.Executable = resolved
 	}
@@ -424,56 +429,56 @@ func parseAdapter(dir string, raw any) (*AdapterDecl, error) {
 	return nil, fmt.Errorf("not one of the forms")
 }
 
-func parseCommand(p *Plugin, index int, raw any) (*Command, error) {
+func parseCommand(ctx context.Context, p *Plugin, index int, raw any) (*Command, error) {
 	source := p.Name
 	f, ok := objectOf(raw)
 	if !ok {
-		return nil, pluginErr(source, "plugins.not-commands", "index", index+1)
+		return nil, pluginErr(ctx, source, "plugins.not-commands", "index", index+1)
 	}
 	name, ok := f.str("name")
 	if !ok || strings.TrimSpace(name) == "" {
-		return nil, pluginErr(source, "plugins.command-name", "index", index+1)
+		return nil, pluginErr(ctx, source, "plugins.command-name", "index", index+1)
 	}
 	if !reCommand.MatchString(name) {
-		return nil, pluginErr(source, "plugins.command-name-invalid", "name", name)
+		return nil, pluginErr(ctx, source, "plugins.command-name-invalid", "name", name)
 	}
 	if k := f.unknown("name", "help", "mcp", "mcp_name", "timeout", "arguments"); k != "" {
-		return nil, commandErr(source, name, "plugins.field-unknown", "field", k)
+		return nil, commandErr(ctx, source, name, "plugins.field-unknown", "field", k)
 	}
 	c := &Command{Plugin: p, Name: name, MCP: true, Timeout: p.Timeout}
 	if c.Help, ok = f.str("help"); !ok {
-		return nil, commandErr(source, name, "plugins.field-type", "field", "help", "want", "string")
+		return nil, commandErr(ctx, source, name, "plugins.field-type", "field", "help", "want", "string")
 	}
 	mcp, ok := f.boolp("mcp")
 	if !ok {
-		return nil, commandErr(source, name, "plugins.field-type", "field", "mcp", "want", "boolean")
+		return nil, commandErr(ctx, source, name, "plugins.field-type", "field", "mcp", "want", "boolean")
 	}
 	if mcp != nil {
 		c.MCP = *mcp
 	}
 	if c.MCPName, ok = f.str("mcp_name"); !ok {
-		return nil, commandErr(source, name, "plugins.field-type", "field", "mcp_name", "want", "string")
+		return nil, commandErr(ctx, source, name, "plugins.field-type", "field", "mcp_name", "want", "string")
 	}
 	if c.MCPName != "" && !reTool.MatchString(c.MCPName) {
-		return nil, commandErr(source, name, "plugins.mcp-name-invalid", "name", c.MCPName)
+		return nil, commandErr(ctx, source, name, "plugins.mcp-name-invalid", "name", c.MCPName)
 	}
 	if n, ok := f.number("timeout"); !ok || n < 0 || (f.present("timeout") && n == 0) {
-		return nil, commandErr(source, name, "plugins.timeout-invalid", "field", "timeout")
+		return nil, commandErr(ctx, source, name, "plugins.timeout-invalid", "field", "timeout")
 	} else if n > 0 {
 		c.Timeout = time.Duration(n * float64(time.Second))
 	}
 	items, ok := f.list("arguments")
 	if !ok {
-		return nil, commandErr(source, name, "plugins.not-argument", "index", 0)
+		return nil, commandErr(ctx, source, name, "plugins.not-argument", "index", 0)
 	}
 	for i, raw := range items {
-		a, err := parseArg(source, name, i, raw)
+		a, err := parseArg(ctx, source, name, i, raw)
 		if err != nil {
 			return nil, err
 		}
 		c.Args = append(c.Args, a)
 	}
-	if err := checkArgs(source, name, c.Args); err != nil {
+	if err := checkArgs(ctx, source, name, c.Args); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -488,17 +493,17 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func parseArg(source, command string, index int, raw any) (*Arg, error) {
+func parseArg(ctx context.Context, source, command string, index int, raw any) (*Arg, error) {
 	f, ok := objectOf(raw)
 	if !ok {
-		return nil, commandErr(source, command, "plugins.not-argument", "index", index+1)
+		return nil, commandErr(ctx, source, command, "plugins.not-argument", "index", index+1)
 	}
 	name, ok := f.str("name")
 	if !ok || strings.TrimSpace(name) == "" {
-		return nil, commandErr(source, command, "plugins.argument-name", "index", index+1)
+		return nil, commandErr(ctx, source, command, "plugins.argument-name", "index", index+1)
 	}
 	fail := func(key string, args ...any) error {
-		return commandErr(source, command, key, append([]any{"argument", name}, args...)...)
+		return commandErr(ctx, source, command, key, append([]any{"argument", name}, args...)...)
 	}
 	if k := f.unknown("name", "help", "type", "default", "required", "choices", "cli_alias", "multiple"); k != "" {
 		return nil, fail("plugins.argument-field-unknown", "field", k)
@@ -628,17 +633,17 @@ func compact(v any) string {
 }
 
 // checkArgs applies the rules between a command's arguments.
-func checkArgs(source, command string, args []*Arg) error {
+func checkArgs(ctx context.Context, source, command string, args []*Arg) error {
 	dests := map[string]string{}
 	keys := map[string]string{} // option or alias → argument
 	for _, a := range args {
 		if other, ok := dests[a.Dest]; ok {
-			return commandErr(source, command, "plugins.argument-duplicate", "argument", a.Name, "other", other, "dest", a.Dest)
+			return commandErr(ctx, source, command, "plugins.argument-duplicate", "argument", a.Name, "other", other, "dest", a.Dest)
 		}
 		dests[a.Dest] = a.Name
 		if a.Option {
 			if other, ok := keys[a.Name]; ok {
-				return commandErr(source, command, "plugins.alias-duplicate", "argument", a.Name, "option", a.Name, "other", other)
+				return commandErr(ctx, source, command, "plugins.alias-duplicate", "argument", a.Name, "option", a.Name, "other", other)
 			}
 			keys[a.Name] = a.Name
 		}
@@ -648,7 +653,7 @@ func checkArgs(source, command string, args []*Arg) error {
 			continue
 		}
 		if other, ok := keys[a.Alias]; ok {
-			return commandErr(source, command, "plugins.alias-duplicate", "argument", a.Name, "option", a.Alias, "other", other)
+			return commandErr(ctx, source, command, "plugins.alias-duplicate", "argument", a.Name, "option", a.Alias, "other", other)
 		}
 		keys[a.Alias] = a.Name
 	}
