@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -121,7 +122,7 @@ func orderTree(root *cobra.Command) {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, catalog: command.Core()}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, catalog: catalog.Core()}
 }
 
 // handlerError marks an error raised by a command (exit 1 with error JSON),

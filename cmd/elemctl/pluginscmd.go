@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -132,6 +133,6 @@ func (a *app) debugAdapterCommand(ctx context.Context) *cobra.Command {
 	locate := *a.catalog.Tool("debug_adapter")
 	locate.Path = []string{"debug-adapter"}
 	cmd := a.leafCommand(ctx, &locate)
-	cmd.AddCommand(a.leafCommand(ctx, command.DebugAdapterExtract))
+	cmd.AddCommand(a.leafCommand(ctx, catalog.DebugAdapterExtract))
 	return cmd
 }

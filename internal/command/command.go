@@ -1,10 +1,10 @@
-// Package command is elemctl's catalog: every operation is declared here
-// once, with its CLI path, MCP tool name, LSP command id and arguments, and
-// each face (cmd/elemctl, mcp, lsp, the plugin host) renders the same
-// declarations. Plugin commands are values of the same types. The package
-// also holds what every face shares to run them: the binders of a call's
-// arguments (JSON and command-line words), the builder of a call's context,
-// and the renderings of a result per dialect.
+// Package command is the framework of elemctl's commands: what a command
+// is (its CLI path, MCP tool name, LSP command id and arguments), the
+// catalog that holds them, and what every face (cmd/elemctl, mcp, lsp, the
+// plugin host) shares to run one: the binders of a call's arguments (JSON
+// and command-line words), the builder of a call's context, and the
+// renderings of a result per dialect. The commands themselves are declared
+// in internal/catalog; plugin commands are values of the same types.
 package command
 
 import (

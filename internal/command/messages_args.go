@@ -2,8 +2,9 @@ package command
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-// argsMessages are the binders' refusals, the same on every face.
-var argsMessages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register: the binders' refusals, the same on every face.
+var Messages = []i18n.Message{
 	{Key: "cli.parse.unknown-flag", RU: "неизвестный ключ: {flag}", EN: "unknown flag: {flag}"},
 	{Key: "cli.parse.unknown-shorthand", RU: "неизвестный ключ {flag} в {in}", EN: "unknown shorthand flag {flag} in {in}"},
 	{Key: "cli.parse.needs-value", RU: "ключу {flag} нужно значение", EN: "flag needs an argument: {flag}"},
@@ -76,5 +77,9 @@ var argsMessages = []i18n.Message{
 	{Key: "call.panic",
 		RU: "внутренняя ошибка elemctl в {command}: {error}",
 		EN: "internal elemctl error in {command}: {error}",
+	},
+	{Key: "cli.given-twice",
+		RU: "приложение задано дважды и по-разному: позиционно \"{a}\" и через {flag} \"{b}\" – оставьте одну форму",
+		EN: "the application is given twice and differently: positionally \"{a}\" and with {flag} \"{b}\" - keep one form",
 	},
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/messages"
 	"github.com/elemctl/elemctl/internal/testio"
 
@@ -120,7 +121,7 @@ func start(t *testing.T, o setup) *session {
 		stderr: &syncBuffer{}, served: make(chan error, 1), calls: map[string]jsonrpc2.ID{}}
 	cat := o.catalog
 	if cat == nil {
-		cat = command.Core()
+		cat = catalog.Core()
 	}
 	lang := o.lang
 	if lang == "" {
@@ -426,7 +427,7 @@ func copyTree(t *testing.T, from, to string) {
 // naming what is missing.
 func commandID(t *testing.T, path ...string) string {
 	t.Helper()
-	c := command.Core().Path(path...)
+	c := catalog.Core().Path(path...)
 	if c == nil || c.LSP == "" {
 		t.Fatalf("the catalog's `%s` command must carry an LSP id", strings.Join(path, " "))
 	}

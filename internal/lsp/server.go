@@ -28,6 +28,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -117,7 +118,7 @@ type Server struct {
 // client names its own.
 func New(ctx context.Context, o Options) *Server {
 	if o.Catalog == nil {
-		o.Catalog = command.Core()
+		o.Catalog = catalog.Core()
 	}
 	if o.Stderr == nil {
 		o.Stderr = os.Stderr

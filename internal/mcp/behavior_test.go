@@ -14,6 +14,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -129,7 +130,7 @@ func testCommands(started chan<- struct{}) []*command.Command {
 }
 
 func catalogWith(cmds ...*command.Command) *command.Catalog {
-	c := command.Core()
+	c := catalog.Core()
 	c.Add(cmds...)
 	return c
 }
@@ -381,9 +382,9 @@ func TestPluginTools(t *testing.T) {
 }
 
 func TestPluginCommandsInTheCatalogComeAfterTheCore(t *testing.T) {
-	catalog := command.Core()
-	catalog.Add(pluginCommands()[1], pluginCommands()[2])
-	h := start(t, setup{catalog: catalog})
+	cat := catalog.Core()
+	cat.Add(pluginCommands()[1], pluginCommands()[2])
+	h := start(t, setup{catalog: cat})
 	tools := strings.Join(h.srv.Tools(), ",")
 	if !strings.Contains(tools, "acme_echo") || !strings.Contains(tools, "list_apps") {
 		t.Errorf("tools %s", tools)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -209,9 +210,9 @@ func TestConcurrentCallsForOneStandBuildOneClient(t *testing.T) {
 // configuration several times gets one stand, even when the file changes
 // in the middle of the call.
 func TestOneResolutionPerCall(t *testing.T) {
-	catalog := command.Core()
+	cat := catalog.Core()
 	var path string
-	catalog.Add(&command.Command{
+	cat.Add(&command.Command{
 		Tool: "test_resolve_twice", Help: "resolve the client twice",
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			first, err := cc.Client(ctx)
@@ -235,7 +236,7 @@ func TestOneResolutionPerCall(t *testing.T) {
 			return jsonx.New("same-client", first == second, "same-config", cfg == first.Config()), nil
 		},
 	})
-	h := start(t, setup{catalog: catalog})
+	h := start(t, setup{catalog: cat})
 	path = filepath.Join(h.dir, ".env")
 	got := h.ok("test_resolve_twice", nil)
 	if !got.Bool("same-client") || !got.Bool("same-config") {

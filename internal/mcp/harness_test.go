@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/testio"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -139,16 +140,16 @@ func (h *harness) speaking(l i18n.Lang) *harness {
 // serve starts the server of h.setup and connects a client.
 func (h *harness) serve() {
 	o := h.setup
-	catalog := o.catalog
-	if catalog == nil {
-		catalog = command.Core()
+	cat := o.catalog
+	if cat == nil {
+		cat = catalog.Core()
 	}
 	lang := o.lang
 	if lang == "" {
 		lang = i18n.RU
 	}
 	h.srv = New(i18n.WithLang(context.Background(), lang), Options{
-		Catalog:        catalog,
+		Catalog:        cat,
 		Extra:          o.extra,
 		PluginFailures: o.failures,
 		Version:        "0.0.0-test",

@@ -9,6 +9,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -203,13 +204,13 @@ func TestPromptsUseOnlyExistingToolsInTheServersLanguage(t *testing.T) {
 }
 
 func TestResourcesAndPromptsFollowTheCatalog(t *testing.T) {
-	catalog := &command.Catalog{}
-	for _, c := range command.Core().Commands() {
+	cat := &command.Catalog{}
+	for _, c := range catalog.Core().Commands() {
 		if c.Tool == "list_apps" || c.Tool == "get_app" {
-			catalog.Add(c)
+			cat.Add(c)
 		}
 	}
-	h := start(t, setup{catalog: catalog})
+	h := start(t, setup{catalog: cat})
 	list, err := h.cl.ListResources(context.Background(), mcpgo.ListResourcesRequest{})
 	if err != nil {
 		t.Fatal(err)

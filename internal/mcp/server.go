@@ -19,6 +19,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -88,7 +89,7 @@ type Server struct {
 // server's texts and answers.
 func New(ctx context.Context, o Options) *Server {
 	if o.Catalog == nil {
-		o.Catalog = command.Core()
+		o.Catalog = catalog.Core()
 	}
 	if o.Stderr == nil {
 		o.Stderr = os.Stderr

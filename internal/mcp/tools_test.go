@@ -15,6 +15,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -23,7 +24,7 @@ import (
 // coreTools are the core catalog's commands that are MCP tools.
 func coreTools() []*command.Command {
 	var out []*command.Command
-	for _, c := range command.Core().Commands() {
+	for _, c := range catalog.Core().Commands() {
 		if c.Tool != "" && c.Source == "" {
 			out = append(out, c)
 		}

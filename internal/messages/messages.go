@@ -4,11 +4,13 @@
 package messages
 
 import (
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/mcpinstall"
 	"github.com/elemctl/elemctl/internal/ops/assembly"
 	"github.com/elemctl/elemctl/internal/ops/buildlist"
+	"github.com/elemctl/elemctl/internal/ops/cards"
 	"github.com/elemctl/elemctl/internal/ops/debugsession"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/ops/registry"
@@ -26,9 +28,9 @@ import (
 func Operations() [][]i18n.Message {
 	return [][]i18n.Message{
 		platform.Messages,
-		assembly.Messages, buildlist.Messages, debugsession.Messages, deploy.Messages,
+		assembly.Messages, buildlist.Messages, cards.Messages, debugsession.Messages, deploy.Messages,
 		registry.Messages, schemaguard.Messages, upload.Messages,
-		command.Messages,
+		command.Messages, catalog.Messages,
 		plugin.Messages, manifest.Messages, adapter.Messages,
 		selfupdate.Messages, mcpinstall.Messages,
 	}

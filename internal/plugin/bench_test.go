@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/plugin"
 )
@@ -41,7 +41,7 @@ func BenchmarkInstall20(b *testing.B) {
 	b.ResetTimer()
 	var total time.Duration
 	for i := 0; i < b.N; i++ {
-		cat := command.Core()
+		cat := catalog.Core()
 		start := time.Now()
 		l := plugin.Install(ctx, cat, plugin.Options{Getenv: getenv})
 		total += time.Since(start)

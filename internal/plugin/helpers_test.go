@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/messages"
 	"github.com/elemctl/elemctl/internal/testio"
 
@@ -142,7 +143,7 @@ func newWorld(t *testing.T, root string, s *stand.Stand) *world {
 		w.env["ELEMENT_CLIENT_ID"] = s.ClientID()
 		w.env["ELEMENT_CLIENT_SECRET"] = s.ClientSecret()
 	}
-	w.cat = command.Core()
+	w.cat = catalog.Core()
 	w.loaded = plugin.Install(ctx, w.cat, plugin.Options{Getenv: w.getenv, Version: "0.0.0-test", Stderr: w.stderr})
 	return w
 }

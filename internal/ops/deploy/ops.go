@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/ops/cards"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/platform"
 )
@@ -57,11 +59,6 @@ type Ops struct {
 	Getenv func(string) string
 	// Version is elemctl's own version, written to registry lines.
 	Version string
-	// DeleteApp and DeleteBuild are the platform command tree's operations
-	// (the refusal hint of a delete, the address fallbacks of a build),
-	// handed in so each exists once. DeleteBuild takes a version or an id.
-	DeleteApp   func(ctx context.Context, appID string) error
-	DeleteBuild func(ctx context.Context, projectID, ref string) error
 	// ServerStart is how long a request refused with "console not found"
 	// is repeated per outage; 0 fails at once (only deploy waits).
 	ServerStart time.Duration
@@ -104,6 +101,19 @@ func (o *Ops) log(line string) {
 }
 
 func (o *Ops) logf(ctx context.Context, key string, args ...any) { o.log(i18n.T(ctx, key, args...)) }
+
+// deleteApp deletes an application as `apps delete` does.
+func (o *Ops) deleteApp(ctx context.Context, appID string) error {
+	_, err := cards.DeleteApp(ctx, o.Client, appID)
+	return err
+}
+
+// deleteBuild deletes a build named by its version or its id, as
+// `builds delete` does.
+func (o *Ops) deleteBuild(ctx context.Context, projectID, ref string) error {
+	_, err := cards.AddressBuild(ctx, o.Client, http.MethodDelete, projectID, ref)
+	return err
+}
 
 func (o *Ops) pending(text string) {
 	if o.Pending != nil {

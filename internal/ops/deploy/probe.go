@@ -386,7 +386,7 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport, envFile string) 
 		c.AssemblyDeleted = ptr(false)
 		problem("probe.cleanup-build-no-project", "id", r.AssemblyID)
 	default:
-		if err := o.DeleteBuild(ctx, r.ProjectID, r.AssemblyID); err != nil {
+		if err := o.deleteBuild(ctx, r.ProjectID, r.AssemblyID); err != nil {
 			c.AssemblyDeleted = ptr(false)
 			problem("probe.cleanup-build-failed", "id", r.AssemblyID, "error", err)
 		} else {
@@ -460,7 +460,7 @@ func (o *Ops) deleteWhenFree(ctx context.Context, appID string) error {
 	var start time.Time
 	var backoff *Backoff
 	for {
-		err := o.DeleteApp(ctx, appID)
+		err := o.deleteApp(ctx, appID)
 		if err == nil || !platform.IsBusy(err) {
 			return err
 		}

@@ -11,12 +11,14 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/ops/assembly"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/ops/upload"
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 // gitIn runs git in dir and returns its trimmed output.
@@ -400,7 +402,7 @@ func TestSchemaGuardExtension(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ext := writeProject(t, "Acme", "Extras", extensionDescriptor, "метод Доп()\n;\n")
+	ext := testio.WriteProject(t, "Acme", "Extras", testio.ExtensionDescriptor, "метод Доп()\n;\n")
 	os.WriteFile(filepath.Join(ext, "Основное", "Настройка.yaml"), []byte("ВидЭлемента: Справочник\nИд: e7e7e7e7-0000-4000-8000-0000000000e2\n"+
 		"Имя: Настройка\nРеквизиты:\n    -\n        Имя: Значение\n        Тип: Строка\n        Длина: 100\n"), 0o644)
 	root := filepath.Dir(filepath.Dir(ext))
@@ -411,12 +413,11 @@ func TestSchemaGuardExtension(t *testing.T) {
 
 	ops, log := opsFor(t, s, nil)
 	// The first upload (without a project id) creates the extension project.
-	f := newFace(t, s)
-	built, err := f.run("build", map[string]any{"project-dir": ext, "output": t.TempDir()})
+	built, err := assembly.Build(context.Background(), assembly.BuildOptions{ProjectDir: ext, OutputDir: t.TempDir(), Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := upload.Upload(context.Background(), ops.Client, upload.Options{File: built.Str("file")})
+	first, err := upload.Upload(context.Background(), ops.Client, upload.Options{File: built.File})
 	if err != nil {
 		t.Fatal(err)
 	}

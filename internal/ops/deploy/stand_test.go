@@ -3,15 +3,12 @@ package deploy_test
 import (
 	"context"
 	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/ops/registry"
@@ -19,6 +16,7 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 // lines collects progress lines and lets a test react to one.
@@ -76,47 +74,17 @@ func opsFor(t *testing.T, s *stand.Stand, extraEnv map[string]string) (*deploy.O
 	}
 	t.Cleanup(cl.Close)
 	log := &lines{}
-	cc := &command.Context{Surface: command.CLI, Getenv: getenv, LogFunc: log.add, Version: "test"}
-	return command.DeployOps(cc, cl), log
+	return &deploy.Ops{
+		Client: cl, Clock: deploy.RealClock, Poll: deploy.PolicyFromEnv(getenv), Log: log.add,
+		Registry: registry.New(getenv, runtime.GOOS), Getenv: getenv, Version: "test",
+	}, log
 }
 
-// demoCopy copies the shipped demo project into a temporary repository and
-// returns the project directory; edit, when set, changes its files first.
-func demoCopy(t *testing.T, edit func(dir string)) string {
-	t.Helper()
-	repo := t.TempDir()
-	src := filepath.Join("..", "..", "..", "examples", "demo")
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		dst := filepath.Join(repo, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(repo, "Acme", "Tasks")
-	if edit != nil {
-		edit(dir)
-	}
-	return dir
-}
+// demoCopy is a copy of the demo project (testio.DemoCopy).
+func demoCopy(t *testing.T, edit func(dir string)) string { return testio.DemoCopy(t, edit) }
 
 // breakSource adds a compile error marker to a source file.
-func breakSource(dir string) {
-	f := filepath.Join(dir, "Основное", "Задачи.xbsl")
-	data, _ := os.ReadFile(f)
-	os.WriteFile(f, append(data, []byte("\n#error Тип \"Х\" не виден\n")...), 0o644)
-}
+func breakSource(dir string) { testio.BreakDemoSource(dir) }
 
 // ids of a snapshot's applications, builds and projects.
 type stateIDs struct{ apps, builds, projects map[string]bool }

@@ -1,26 +1,27 @@
-package command
+package catalog
 
 import (
 	"context"
 	"net/url"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func branchesListCommand() *Command {
-	return &Command{
+func branchesListCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"branches", "list"}, Tool: "list_branches",
 		Help: "cli.help.branches-list", ToolHelp: "mcp.help.list-branches", ReadOnly: true, Idempotent: true,
-		Args: []Argument{
-			{Name: "project-id", Help: "cli.arg.branches-project-id", Type: String, Metavar: "PROJECT_ID"},
-			{Name: "name", Help: "cli.arg.branches-name", Type: String},
+		Args: []command.Argument{
+			{Name: "project-id", Help: "cli.arg.branches-project-id", Type: command.String, Metavar: "PROJECT_ID"},
+			{Name: "name", Help: "cli.arg.branches-name", Type: command.String},
 		},
-		ToolArgs: []Argument{
-			{Name: "project_id", Help: "mcp.arg.branches-project-id", Type: String, Default: ""},
-			{Name: "name", Help: "mcp.arg.branches-name", Type: String, Default: ""},
+		ToolArgs: []command.Argument{
+			{Name: "project_id", Help: "mcp.arg.branches-project-id", Type: command.String, Default: ""},
+			{Name: "name", Help: "mcp.arg.branches-name", Type: command.String, Default: ""},
 		},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
@@ -35,13 +36,13 @@ func branchesListCommand() *Command {
 	}
 }
 
-func branchesGetCommand() *Command {
-	branchID := Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: String, Positional: true, Required: true, Metavar: "ID"}
-	return &Command{
+func branchesGetCommand() *command.Command {
+	branchID := command.Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: command.String, Positional: true, Required: true, Metavar: "ID"}
+	return &command.Command{
 		Path: []string{"branches", "get"},
 		Help: "cli.help.branches-get", ReadOnly: true, Idempotent: true,
-		Args: []Argument{branchID},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Args: []command.Argument{branchID},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
@@ -51,38 +52,38 @@ func branchesGetCommand() *Command {
 	}
 }
 
-func branchesCreateCommand() *Command {
-	return &Command{
+func branchesCreateCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"branches", "create"},
 		Help: "cli.help.branches-create",
-		Args: []Argument{
-			{Name: "name", Help: "cli.arg.branch-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
-			{Name: "project-id", Help: "cli.arg.branch-project-id", Type: String, Metavar: "PROJECT_ID"},
-			{Name: "app-id", Help: "cli.arg.branch-app-id", Type: String, Metavar: "APP_ID"},
+		Args: []command.Argument{
+			{Name: "name", Help: "cli.arg.branch-name", Type: command.String, Positional: true, Required: true, Metavar: "NAME"},
+			{Name: "project-id", Help: "cli.arg.branch-project-id", Type: command.String, Metavar: "PROJECT_ID"},
+			{Name: "app-id", Help: "cli.arg.branch-app-id", Type: command.String, Metavar: "APP_ID"},
 		},
 		Run: runBranchesCreate,
 	}
 }
 
-func branchesUpdateCommand() *Command {
-	branchID := Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: String, Positional: true, Required: true, Metavar: "ID"}
-	return &Command{
+func branchesUpdateCommand() *command.Command {
+	branchID := command.Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: command.String, Positional: true, Required: true, Metavar: "ID"}
+	return &command.Command{
 		Path: []string{"branches", "update"},
 		Help: "cli.help.branches-update",
-		Args: []Argument{branchID, {Name: "app-id", Help: "cli.arg.branch-rebind-app-id", Type: String, Metavar: "APP_ID"}},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Args: []command.Argument{branchID, {Name: "app-id", Help: "cli.arg.branch-rebind-app-id", Type: command.String, Metavar: "APP_ID"}},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			return writeBranch(ctx, cc, in.Str("branch-id"), in.Str("app-id"), false)
 		},
 	}
 }
 
-func branchesDeleteCommand() *Command {
-	branchID := Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: String, Positional: true, Required: true, Metavar: "ID"}
-	return &Command{
+func branchesDeleteCommand() *command.Command {
+	branchID := command.Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: command.String, Positional: true, Required: true, Metavar: "ID"}
+	return &command.Command{
 		Path: []string{"branches", "delete"},
 		Help: "cli.help.branches-delete", Destructive: true,
-		Args: []Argument{branchID},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Args: []command.Argument{branchID},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
@@ -97,14 +98,14 @@ func branchesDeleteCommand() *Command {
 	}
 }
 
-func branchesMergeCommand() *Command {
-	branchID := Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: String, Positional: true, Required: true, Metavar: "ID"}
-	return &Command{
+func branchesMergeCommand() *command.Command {
+	branchID := command.Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: command.String, Positional: true, Required: true, Metavar: "ID"}
+	return &command.Command{
 		Path: []string{"branches", "merge"}, Tool: "merge_branch",
 		Help: "cli.help.branches-merge", ToolHelp: "mcp.help.merge-branch", Slow: true,
-		Args:     []Argument{branchID},
-		ToolArgs: []Argument{{Name: "branch_id", Help: "mcp.arg.branch-id", Type: String, Required: true}},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Args:     []command.Argument{branchID},
+		ToolArgs: []command.Argument{{Name: "branch_id", Help: "mcp.arg.branch-id", Type: command.String, Required: true}},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			return writeBranch(ctx, cc, in.Str("branch-id"), "", true)
 		},
 	}
@@ -112,7 +113,7 @@ func branchesMergeCommand() *Command {
 
 func branchPath(id string) string { return "/branches/" + url.PathEscape(id) }
 
-func runBranchesCreate(ctx context.Context, cc *Context, in Values) (any, error) {
+func runBranchesCreate(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
@@ -136,7 +137,7 @@ func runBranchesCreate(ctx context.Context, cc *Context, in Values) (any, error)
 // another application) or merge ("accept the branch's changes"). The
 // card's version-stamp goes back verbatim, so a branch changed by someone
 // else since the read is refused by the platform instead of overwritten.
-func writeBranch(ctx context.Context, cc *Context, id, appRef string, merge bool) (any, error) {
+func writeBranch(ctx context.Context, cc *command.Context, id, appRef string, merge bool) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err

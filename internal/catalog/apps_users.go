@@ -1,4 +1,4 @@
-package command
+package catalog
 
 import (
 	"context"
@@ -6,35 +6,36 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func appsUsersCommand() *Command {
-	return &Command{
+func appsUsersCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"apps", "users"}, Tool: "list_app_users",
 		Help: "cli.help.apps-users", ToolHelp: "mcp.help.list-app-users", ReadOnly: true, Idempotent: true,
-		Args:     []Argument{AppArg(false)},
-		ToolArgs: []Argument{ToolAppArg()},
+		Args:     []command.Argument{AppArg(false)},
+		ToolArgs: []command.Argument{ToolAppArg()},
 		Run:      runAppsUsers,
 	}
 }
 
-func appsTokenAccessCommand() *Command {
-	return &Command{
+func appsTokenAccessCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"apps", "token-access"}, Tool: "token_access",
 		Help: "cli.help.apps-token-access", ToolHelp: "mcp.help.token-access", Idempotent: true,
-		Args: []Argument{
+		Args: []command.Argument{
 			AppArg(false),
-			{Name: "user", Help: "cli.arg.token-access-user", Type: String, Multiple: true, Metavar: "USER"},
-			{Name: "enable", Help: "cli.arg.token-access-enable", Type: Bool},
-			{Name: "disable", Help: "cli.arg.token-access-disable", Type: Bool},
+			{Name: "user", Help: "cli.arg.token-access-user", Type: command.String, Multiple: true, Metavar: "USER"},
+			{Name: "enable", Help: "cli.arg.token-access-enable", Type: command.Bool},
+			{Name: "disable", Help: "cli.arg.token-access-disable", Type: command.Bool},
 		},
-		ToolArgs: []Argument{
+		ToolArgs: []command.Argument{
 			ToolAppArg(),
-			{Name: "user", Help: "mcp.arg.token-access-user", Type: String, Default: "", OrList: true},
-			{Name: "enabled", Help: "mcp.arg.token-access-enabled", Type: Bool, Nullable: true},
+			{Name: "user", Help: "mcp.arg.token-access-user", Type: command.String, Default: "", OrList: true},
+			{Name: "enabled", Help: "mcp.arg.token-access-enabled", Type: command.Bool, Nullable: true},
 		},
 		Run: runTokenAccess,
 	}
@@ -59,7 +60,7 @@ func AppUsersSummary(ctx context.Context, users []*jsonx.Object) string {
 	return i18n.T(ctx, "client.app-users-summary", "total", len(users), "admins", admins, "tokens", tokens)
 }
 
-func runAppsUsers(ctx context.Context, cc *Context, in Values) (any, error) {
+func runAppsUsers(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 	if err != nil {
 		return nil, err
@@ -86,7 +87,7 @@ func objectsToAny(cards []*jsonx.Object) []any {
 // runTokenAccess reads or switches the token access of one or several
 // users of an application. The application is never taken from
 // ELEMENT_APP_ID: the switch changes who may call its HTTP services.
-func runTokenAccess(ctx context.Context, cc *Context, in Values) (any, error) {
+func runTokenAccess(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	enable, disable := in.Bool("enable"), in.Bool("disable")
 	if enable && disable {
 		return nil, platform.ConfigErrorf(ctx, "cli.token-access-both")
@@ -128,7 +129,7 @@ func runTokenAccess(ctx context.Context, cc *Context, in Values) (any, error) {
 		if err != nil {
 			ok = false
 			failed := jsonx.New("ok", false, "user", user)
-			shape := ErrorObject(err)
+			shape := command.ErrorObject(err)
 			for _, k := range shape.Keys() {
 				failed.Set(k, shape.Value(k))
 			}

@@ -1,4 +1,4 @@
-package command
+package catalog
 
 import "github.com/elemctl/elemctl/internal/i18n"
 

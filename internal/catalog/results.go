@@ -1,6 +1,9 @@
-package command
+package catalog
 
-import "github.com/elemctl/elemctl/internal/jsonx"
+import (
+	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/jsonx"
+)
 
 // Outcome is a result that is the same answer in every dialect and may
 // have failed (the CLI then exits with 1).
@@ -9,7 +12,9 @@ type Outcome struct {
 	Failed bool
 }
 
-func (o Outcome) Answer(Dialect) Answer { return Answer{Value: o.Value, Failed: o.Failed} }
+func (o Outcome) Answer(command.Dialect) command.Answer {
+	return command.Answer{Value: o.Value, Failed: o.Failed}
+}
 
 // listing is a list with its counters: the CLI prints the items and the
 // counter lines on stderr, tools answer one object with the counters and
@@ -22,24 +27,24 @@ type listing struct {
 	notes    []string
 }
 
-func (l listing) Answer(d Dialect) Answer {
-	if d == CLIDialect {
-		return Answer{Value: l.items, Notes: l.notes}
+func (l listing) Answer(d command.Dialect) command.Answer {
+	if d == command.CLIDialect {
+		return command.Answer{Value: l.items, Notes: l.notes}
 	}
 	out := jsonx.New()
 	for _, k := range l.counters.Keys() {
 		out.Set(k, l.counters.Value(k))
 	}
 	out.Set(l.key, l.items)
-	return Answer{Value: out}
+	return command.Answer{Value: out}
 }
 
 // dialects is a result whose answer differs per dialect.
 type dialects struct{ cli, tool any }
 
-func (r dialects) Answer(d Dialect) Answer {
-	if d == CLIDialect {
-		return Answer{Value: r.cli}
+func (r dialects) Answer(d command.Dialect) command.Answer {
+	if d == command.CLIDialect {
+		return command.Answer{Value: r.cli}
 	}
-	return Answer{Value: r.tool}
+	return command.Answer{Value: r.tool}
 }

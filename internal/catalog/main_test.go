@@ -1,12 +1,14 @@
-package command
+package catalog
 
 import (
 	"os"
 	"testing"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/ops/assembly"
 	"github.com/elemctl/elemctl/internal/ops/buildlist"
+	"github.com/elemctl/elemctl/internal/ops/cards"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/ops/schemaguard"
@@ -15,6 +17,6 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	i18n.Register(Messages, platform.Messages, deploy.Messages, assembly.Messages, upload.Messages, registry.Messages, schemaguard.Messages, buildlist.Messages)
+	i18n.Register(Messages, command.Messages, cards.Messages, platform.Messages, deploy.Messages, assembly.Messages, upload.Messages, registry.Messages, schemaguard.Messages, buildlist.Messages)
 	os.Exit(m.Run())
 }

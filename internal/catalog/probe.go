@@ -1,43 +1,44 @@
-package command
+package catalog
 
 import (
 	"context"
 	"strings"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func probeCommand() *Command {
-	return &Command{
+func probeCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"probe"}, Tool: "probe", LSP: "probe",
 		Help: "cli.help.probe", ToolHelp: "mcp.help.probe", Slow: true,
-		Args: []Argument{
-			{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
-			{Name: "output", Help: "cli.arg.probe-output", Type: String, Metavar: "DIR"},
-			{Name: "build-version", Help: "cli.arg.probe-build-version", Type: String, Metavar: "VERSION"},
-			{Name: "name", Help: "cli.arg.probe-name", Type: String, Metavar: "NAME"},
-			{Name: "space-id", Help: "cli.arg.probe-space-id", Type: String, Metavar: "SPACE_ID"},
-			{Name: "keep", Help: "cli.arg.probe-keep", Type: Bool},
-			{Name: "require-clean", Help: "cli.arg.require-clean", Type: Bool},
-			{Name: "cleanup", Help: "cli.arg.probe-cleanup", Type: String, Multiple: true, Metavar: "APP_ID"},
+		Args: []command.Argument{
+			{Name: "project-dir", Help: "cli.arg.project-dir", Type: command.String, Metavar: "DIR"},
+			{Name: "output", Help: "cli.arg.probe-output", Type: command.String, Metavar: "DIR"},
+			{Name: "build-version", Help: "cli.arg.probe-build-version", Type: command.String, Metavar: "VERSION"},
+			{Name: "name", Help: "cli.arg.probe-name", Type: command.String, Metavar: "NAME"},
+			{Name: "space-id", Help: "cli.arg.probe-space-id", Type: command.String, Metavar: "SPACE_ID"},
+			{Name: "keep", Help: "cli.arg.probe-keep", Type: command.Bool},
+			{Name: "require-clean", Help: "cli.arg.require-clean", Type: command.Bool},
+			{Name: "cleanup", Help: "cli.arg.probe-cleanup", Type: command.String, Multiple: true, Metavar: "APP_ID"},
 		},
-		ToolArgs: []Argument{
-			{Name: "project_dir", Help: "mcp.arg.project-dir", Type: String, Default: ""},
-			{Name: "space_id", Help: "mcp.arg.probe-space-id", Type: String, Default: ""},
-			{Name: "keep", Help: "mcp.arg.probe-keep", Type: Bool, Default: false},
+		ToolArgs: []command.Argument{
+			{Name: "project_dir", Help: "mcp.arg.project-dir", Type: command.String, Default: ""},
+			{Name: "space_id", Help: "mcp.arg.probe-space-id", Type: command.String, Default: ""},
+			{Name: "keep", Help: "mcp.arg.probe-keep", Type: command.Bool, Default: false},
 		},
 		Run: runProbe,
 	}
 }
 
-func probeCleanupTool() *Command {
-	return &Command{
+func probeCleanupTool() *command.Command {
+	return &command.Command{
 		Tool: "probe_cleanup", ToolHelp: "mcp.help.probe-cleanup", Destructive: true, Slow: true,
-		ToolArgs: []Argument{
-			{Name: "app_id", Key: "cleanup", Help: "mcp.arg.probe-cleanup-app-id", Type: String, Required: true, OrList: true},
+		ToolArgs: []command.Argument{
+			{Name: "app_id", Key: "cleanup", Help: "mcp.arg.probe-cleanup-app-id", Type: command.String, Required: true, OrList: true},
 		},
 		Run: runProbeCleanup,
 	}
@@ -47,7 +48,7 @@ func probeCleanupTool() *Command {
 // them, so a mistyped command never builds and cleans up at once.
 var probeRunFlags = []string{"project-dir", "output", "build-version", "name", "space-id", "keep", "require-clean"}
 
-func runProbe(ctx context.Context, cc *Context, in Values) (any, error) {
+func runProbe(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	if len(in.Strings("cleanup")) > 0 {
 		var given []string
 		for _, f := range probeRunFlags {
@@ -92,7 +93,7 @@ func runProbe(ctx context.Context, cc *Context, in Values) (any, error) {
 // runProbeCleanup removes what earlier probes left: one application gives
 // its report, several give {ok, cleanups} where a refusal stops none of
 // the others.
-func runProbeCleanup(ctx context.Context, cc *Context, in Values) (any, error) {
+func runProbeCleanup(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	var refs []string
 	seen := map[string]bool{}
 	for _, r := range in.Strings("cleanup") {

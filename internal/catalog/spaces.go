@@ -1,17 +1,18 @@
-package command
+package catalog
 
 import (
 	"context"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func spacesListCommand() *Command {
-	return &Command{
+func spacesListCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"spaces", "list"}, Tool: "list_spaces",
 		Help: "cli.help.spaces-list", ToolHelp: "mcp.help.list-spaces", ReadOnly: true, Idempotent: true,
-		ToolArgs: []Argument{},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		ToolArgs: []command.Argument{},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err

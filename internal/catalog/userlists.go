@@ -1,4 +1,4 @@
-package command
+package catalog
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -16,17 +17,17 @@ import (
 
 // userListTargetArgs name the list a command works on: LIST, or the
 // default user list of --app.
-func userListTargetArgs() []Argument {
-	return []Argument{
-		{Name: "list", Help: "cli.arg.user-list", Type: String, Positional: true, Metavar: "LIST"},
-		{Name: "app", Help: "cli.arg.user-list-app", Type: String, Metavar: "APP"},
+func userListTargetArgs() []command.Argument {
+	return []command.Argument{
+		{Name: "list", Help: "cli.arg.user-list", Type: command.String, Positional: true, Metavar: "LIST"},
+		{Name: "app", Help: "cli.arg.user-list-app", Type: command.String, Metavar: "APP"},
 	}
 }
 
 // userListSwitch is the handler of a command that reads or switches one
 // setting of a list: --enable/--disable read, the list found, then apply.
-func userListSwitch(apply func(ctx context.Context, cc *Context, cl *platform.Client, id string, want *bool) (any, error)) Handler {
-	return func(ctx context.Context, cc *Context, in Values) (any, error) {
+func userListSwitch(apply func(ctx context.Context, cc *command.Context, cl *platform.Client, id string, want *bool) (any, error)) command.Handler {
+	return func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 		want, err := switchFlags(ctx, in)
 		if err != nil {
 			return nil, err
@@ -40,20 +41,20 @@ func userListSwitch(apply func(ctx context.Context, cc *Context, cl *platform.Cl
 }
 
 // userListSwitchArgs are --enable and --disable.
-func userListSwitchArgs() []Argument {
-	return []Argument{
-		{Name: "enable", Help: "cli.arg.user-list-enable", Type: Bool},
-		{Name: "disable", Help: "cli.arg.user-list-disable", Type: Bool},
+func userListSwitchArgs() []command.Argument {
+	return []command.Argument{
+		{Name: "enable", Help: "cli.arg.user-list-enable", Type: command.Bool},
+		{Name: "disable", Help: "cli.arg.user-list-disable", Type: command.Bool},
 	}
 }
 
-func userListsListCommand() *Command {
-	return &Command{
+func userListsListCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"user-lists", "list"}, Tool: "list_user_lists",
 		Help: "cli.help.user-lists-list", ToolHelp: "mcp.help.list-user-lists", ReadOnly: true, Idempotent: true,
-		Args:     []Argument{{Name: "name", Help: "cli.arg.user-lists-name", Type: String}},
-		ToolArgs: []Argument{{Name: "name", Help: "mcp.arg.user-lists-name", Type: String, Default: ""}},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Args:     []command.Argument{{Name: "name", Help: "cli.arg.user-lists-name", Type: command.String}},
+		ToolArgs: []command.Argument{{Name: "name", Help: "mcp.arg.user-lists-name", Type: command.String, Default: ""}},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
@@ -74,12 +75,12 @@ func userListsListCommand() *Command {
 	}
 }
 
-func userListsGetCommand() *Command {
-	return &Command{
+func userListsGetCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"user-lists", "get"},
 		Help: "cli.help.user-lists-get", ReadOnly: true, Idempotent: true,
 		Args: userListTargetArgs(),
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, id, err := userListTarget(ctx, cc, in)
 			if err != nil {
 				return nil, err
@@ -89,12 +90,12 @@ func userListsGetCommand() *Command {
 	}
 }
 
-func userListsSelfRegistrationCommand() *Command {
-	return &Command{
+func userListsSelfRegistrationCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"user-lists", "self-registration"},
 		Help: "cli.help.user-lists-self-registration",
 		Args: append(userListTargetArgs(), userListSwitchArgs()...),
-		Run: userListSwitch(func(ctx context.Context, cc *Context, cl *platform.Client, id string, want *bool) (any, error) {
+		Run: userListSwitch(func(ctx context.Context, cc *command.Context, cl *platform.Client, id string, want *bool) (any, error) {
 			settings, _, err := SelfRegistration(ctx, cl, id, want)
 			if err != nil {
 				return nil, err
@@ -104,12 +105,12 @@ func userListsSelfRegistrationCommand() *Command {
 	}
 }
 
-func userListsPasswordLoginCommand() *Command {
-	return &Command{
+func userListsPasswordLoginCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"user-lists", "password-login"},
 		Help: "cli.help.user-lists-password-login",
 		Args: append(userListTargetArgs(), userListSwitchArgs()...),
-		Run: userListSwitch(func(ctx context.Context, cc *Context, cl *platform.Client, id string, want *bool) (any, error) {
+		Run: userListSwitch(func(ctx context.Context, cc *command.Context, cl *platform.Client, id string, want *bool) (any, error) {
 			enabled, changed, err := PasswordLogin(ctx, cl, id, want)
 			if err != nil {
 				return nil, err
@@ -120,31 +121,31 @@ func userListsPasswordLoginCommand() *Command {
 	}
 }
 
-func userListsCalculationRulesCommand() *Command {
-	return &Command{
+func userListsCalculationRulesCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"user-lists", "calculation-rules"},
 		Help: "cli.help.user-lists-calculation-rules",
 		Args: append(userListTargetArgs(),
-			Argument{Name: "rules-file", Help: "cli.arg.rules-file", Type: String, Metavar: "F"},
-			Argument{Name: "response-kind", Help: "cli.arg.rule-response-kind", Type: String},
-			Argument{Name: "presentation-rule", Help: "cli.arg.rule-presentation", Type: String},
-			Argument{Name: "phone-rule", Help: "cli.arg.rule-phone", Type: String},
-			Argument{Name: "email-rule", Help: "cli.arg.rule-email", Type: String},
-			Argument{Name: "service", Help: "cli.arg.rule-service", Type: String, Metavar: "ID"},
-			Argument{Name: "service-type", Help: "cli.arg.rule-service-type", Type: String, Default: "Oidc", Metavar: "TYPE"},
+			command.Argument{Name: "rules-file", Help: "cli.arg.rules-file", Type: command.String, Metavar: "F"},
+			command.Argument{Name: "response-kind", Help: "cli.arg.rule-response-kind", Type: command.String},
+			command.Argument{Name: "presentation-rule", Help: "cli.arg.rule-presentation", Type: command.String},
+			command.Argument{Name: "phone-rule", Help: "cli.arg.rule-phone", Type: command.String},
+			command.Argument{Name: "email-rule", Help: "cli.arg.rule-email", Type: command.String},
+			command.Argument{Name: "service", Help: "cli.arg.rule-service", Type: command.String, Metavar: "ID"},
+			command.Argument{Name: "service-type", Help: "cli.arg.rule-service-type", Type: command.String, Default: "Oidc", Metavar: "TYPE"},
 		),
 		Run: runCalculationRules,
 	}
 }
 
-func configureUserListTool() *Command {
-	return &Command{
+func configureUserListTool() *command.Command {
+	return &command.Command{
 		Tool: "configure_user_list", ToolHelp: "mcp.help.configure-user-list",
-		ToolArgs: []Argument{
-			{Name: "list_id", Key: "list", Help: "mcp.arg.user-list-id", Type: String, Default: ""},
-			{Name: "app_id", Key: "app", Help: "mcp.arg.user-list-app", Type: String, Default: ""},
-			{Name: "self_registration", Help: "mcp.arg.self-registration", Type: Bool, Nullable: true},
-			{Name: "password_login", Help: "mcp.arg.password-login", Type: Bool, Nullable: true},
+		ToolArgs: []command.Argument{
+			{Name: "list_id", Key: "list", Help: "mcp.arg.user-list-id", Type: command.String, Default: ""},
+			{Name: "app_id", Key: "app", Help: "mcp.arg.user-list-app", Type: command.String, Default: ""},
+			{Name: "self_registration", Help: "mcp.arg.self-registration", Type: command.Bool, Nullable: true},
+			{Name: "password_login", Help: "mcp.arg.password-login", Type: command.Bool, Nullable: true},
 		},
 		Run: runConfigureUserList,
 	}
@@ -158,7 +159,7 @@ func ListUserLists(ctx context.Context, cl *platform.Client) ([]*jsonx.Object, e
 }
 
 // switchFlags reads --enable/--disable: nil when neither was given.
-func switchFlags(ctx context.Context, in Values) (*bool, error) {
+func switchFlags(ctx context.Context, in command.Values) (*bool, error) {
 	enable, disable := in.Bool("enable"), in.Bool("disable")
 	switch {
 	case enable && disable:
@@ -181,7 +182,7 @@ func optBool(b *bool) any {
 // userListTarget resolves the list a command works on: LIST (an id, or an
 // exact presentation) or the default user list of --app; exactly one of
 // the two must be given.
-func userListTarget(ctx context.Context, cc *Context, in Values) (*platform.Client, string, error) {
+func userListTarget(ctx context.Context, cc *command.Context, in command.Values) (*platform.Client, string, error) {
 	list, app := in.Str("list"), in.Str("app")
 	switch {
 	case list != "" && app != "":
@@ -305,7 +306,7 @@ func PasswordLogin(ctx context.Context, cl *platform.Client, listID string, want
 
 // warnNoLocal says that a switch of password sign-in was asked of a list
 // without a Local account service, which has nothing to switch.
-func warnNoLocal(ctx context.Context, cc *Context, listID string, want, enabled *bool) {
+func warnNoLocal(ctx context.Context, cc *command.Context, listID string, want, enabled *bool) {
 	if want != nil && enabled == nil {
 		cc.Log(i18n.T(ctx, "cli.password-login-no-local", "list", listID))
 	}
@@ -320,7 +321,7 @@ var calculationRuleKeys = []string{"response-kind", "presentation-rule", "phone-
 // name calculation-rules is refused with 400).
 const calculationRulesKey = "userPropertiesCalculationRules"
 
-func runCalculationRules(ctx context.Context, cc *Context, in Values) (any, error) {
+func runCalculationRules(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	rules, err := calculationRules(ctx, cc, in)
 	if err != nil {
 		return nil, err
@@ -399,7 +400,7 @@ func runCalculationRules(ctx context.Context, cc *Context, in Values) (any, erro
 
 // calculationRules is the rules object of the file overlaid with the
 // per-key flags; nil when neither gives any.
-func calculationRules(ctx context.Context, cc *Context, in Values) (*jsonx.Object, error) {
+func calculationRules(ctx context.Context, cc *command.Context, in command.Values) (*jsonx.Object, error) {
 	rules := jsonx.New()
 	if file := in.Str("rules-file"); file != "" {
 		path := file
@@ -485,7 +486,7 @@ func maskSecrets(o *jsonx.Object) *jsonx.Object {
 
 // runConfigureUserList is the MCP tool: read the two switches of a list
 // and change the ones asked for.
-func runConfigureUserList(ctx context.Context, cc *Context, in Values) (any, error) {
+func runConfigureUserList(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	cl, id, err := userListTarget(ctx, cc, in)
 	if err != nil {
 		return nil, err

@@ -1,42 +1,42 @@
-package command
+package catalog
 
 import (
 	"context"
-	"net/http"
 	"path/filepath"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/ops/assembly"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func deployCommand() *Command {
-	return &Command{
+func deployCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"deploy"}, Tool: "deploy", LSP: "deploy",
 		Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true,
-		Args: []Argument{
-			{Name: "app-id", Help: "cli.arg.deploy-app-id", Type: String, Metavar: "APP_ID"},
-			{Name: "project-id", Help: "cli.arg.deploy-project-id", Type: String, Metavar: "PROJECT_ID"},
-			{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
-			{Name: "output", Help: "cli.arg.deploy-output", Type: String, Metavar: "DIR"},
-			{Name: "build-version", Help: "cli.arg.deploy-build-version", Type: String, Metavar: "VERSION"},
-			{Name: "branch", Help: "cli.arg.branch", Type: String, Metavar: "BRANCH"},
-			{Name: "commit", Help: "cli.arg.commit", Type: String, Metavar: "COMMIT"},
-			{Name: "dry-run", Help: "cli.arg.deploy-dry-run", Type: Bool},
-			{Name: "require-clean", Help: "cli.arg.require-clean", Type: Bool},
-			{Name: "allow-data-loss", Help: "cli.arg.allow-data-loss", Type: Bool},
-			{Name: "server-start-timeout", Help: "cli.arg.server-start-timeout", Type: Float, Default: 900.0, Metavar: "SECONDS", Bound: NonNegative},
+		Args: []command.Argument{
+			{Name: "app-id", Help: "cli.arg.deploy-app-id", Type: command.String, Metavar: "APP_ID"},
+			{Name: "project-id", Help: "cli.arg.deploy-project-id", Type: command.String, Metavar: "PROJECT_ID"},
+			{Name: "project-dir", Help: "cli.arg.project-dir", Type: command.String, Metavar: "DIR"},
+			{Name: "output", Help: "cli.arg.deploy-output", Type: command.String, Metavar: "DIR"},
+			{Name: "build-version", Help: "cli.arg.deploy-build-version", Type: command.String, Metavar: "VERSION"},
+			{Name: "branch", Help: "cli.arg.branch", Type: command.String, Metavar: "BRANCH"},
+			{Name: "commit", Help: "cli.arg.commit", Type: command.String, Metavar: "COMMIT"},
+			{Name: "dry-run", Help: "cli.arg.deploy-dry-run", Type: command.Bool},
+			{Name: "require-clean", Help: "cli.arg.require-clean", Type: command.Bool},
+			{Name: "allow-data-loss", Help: "cli.arg.allow-data-loss", Type: command.Bool},
+			{Name: "server-start-timeout", Help: "cli.arg.server-start-timeout", Type: command.Float, Default: 900.0, Metavar: "SECONDS", Bound: command.NonNegative},
 		},
-		ToolArgs: []Argument{
-			{Name: "app_id", Help: "mcp.arg.deploy-app-id", Type: String, Required: true},
-			{Name: "project_id", Help: "mcp.arg.deploy-project-id", Type: String, Required: true},
-			{Name: "project_dir", Help: "mcp.arg.project-dir", Type: String, Default: ""},
-			{Name: "version", Key: "build-version", Help: "mcp.arg.deploy-version", Type: String, Default: ""},
-			{Name: "branch", Help: "mcp.arg.branch", Type: String, Default: ""},
-			{Name: "allow_data_loss", Help: "mcp.arg.allow-data-loss", Type: Bool, Default: false},
-			{Name: "server_start_timeout", Help: "mcp.arg.server-start-timeout", Type: Int, Default: 900, Bound: NonNegative},
+		ToolArgs: []command.Argument{
+			{Name: "app_id", Help: "mcp.arg.deploy-app-id", Type: command.String, Required: true},
+			{Name: "project_id", Help: "mcp.arg.deploy-project-id", Type: command.String, Required: true},
+			{Name: "project_dir", Help: "mcp.arg.project-dir", Type: command.String, Default: ""},
+			{Name: "version", Key: "build-version", Help: "mcp.arg.deploy-version", Type: command.String, Default: ""},
+			{Name: "branch", Help: "mcp.arg.branch", Type: command.String, Default: ""},
+			{Name: "allow_data_loss", Help: "mcp.arg.allow-data-loss", Type: command.Bool, Default: false},
+			{Name: "server_start_timeout", Help: "mcp.arg.server-start-timeout", Type: command.Int, Default: 900, Bound: command.NonNegative},
 		},
 		Run: runDeploy,
 	}
@@ -44,8 +44,8 @@ func deployCommand() *Command {
 
 // DeployOps prepares the long operations of platform/deploy for one call:
 // progress through the call's log and status line, the local registry,
-// the adaptive poll policy, and the platform tree's own delete operations.
-func DeployOps(cc *Context, cl *platform.Client) *deploy.Ops {
+// the adaptive poll policy.
+func DeployOps(cc *command.Context, cl *platform.Client) *deploy.Ops {
 	return &deploy.Ops{
 		Client:   cl,
 		Clock:    deploy.RealClock,
@@ -56,20 +56,12 @@ func DeployOps(cc *Context, cl *platform.Client) *deploy.Ops {
 		Registry: Registry(cc),
 		Getenv:   cc.Env,
 		Version:  cc.Version,
-		DeleteApp: func(ctx context.Context, id string) error {
-			_, err := DeleteApp(ctx, cl, id)
-			return err
-		},
-		DeleteBuild: func(ctx context.Context, project, ref string) error {
-			_, err := AddressBuild(ctx, cl, http.MethodDelete, project, ref)
-			return err
-		},
 	}
 }
 
 // localPath resolves a path the caller gave against the call's directory;
 // "" is the call's directory itself.
-func localPath(cc *Context, p string) string {
+func localPath(cc *command.Context, p string) string {
 	if p == "" {
 		if cc.Dir != "" {
 			return cc.Dir
@@ -84,7 +76,7 @@ func localPath(cc *Context, p string) string {
 
 // requireClean is the --require-clean check: it runs before any client is
 // made and before anything is built.
-func requireClean(ctx context.Context, cc *Context, projectDir string) error {
+func requireClean(ctx context.Context, cc *command.Context, projectDir string) error {
 	dir, err := assembly.FindProjectDir(ctx, localPath(cc, projectDir))
 	if err != nil {
 		return err
@@ -93,7 +85,7 @@ func requireClean(ctx context.Context, cc *Context, projectDir string) error {
 }
 
 // optionalString is a flag that overrides even when given empty.
-func optionalString(in Values, key string) *string {
+func optionalString(in command.Values, key string) *string {
 	if !in.Given(key) {
 		return nil
 	}
@@ -101,7 +93,7 @@ func optionalString(in Values, key string) *string {
 	return &v
 }
 
-func runDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
+func runDeploy(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	projectDir := in.Str("project-dir")
 	if in.Bool("require-clean") {
 		if err := requireClean(ctx, cc, projectDir); err != nil {
@@ -153,7 +145,7 @@ func runDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
 // deployDryRun builds only – with the explicit, CI or default version,
 // never asking the server for the last build – and names the targets when
 // the configuration can be read.
-func deployDryRun(ctx context.Context, cc *Context, in Values, projectDir, output string) (_ any, err error) {
+func deployDryRun(ctx context.Context, cc *command.Context, in command.Values, projectDir, output string) (_ any, err error) {
 	if output == "" {
 		tmp, remove, tmpErr := deploy.TempOutput(ctx, deploy.TempBuildPrefix)
 		if tmpErr != nil {
@@ -196,7 +188,7 @@ func targetOf(flag, env string) (any, string) {
 }
 
 // logBuildWarnings tells what a build left out or packed with doubts.
-func logBuildWarnings(ctx context.Context, cc *Context, res *assembly.BuildResult) {
+func logBuildWarnings(ctx context.Context, cc *command.Context, res *assembly.BuildResult) {
 	for _, w := range []string{assembly.DirtyWarning(ctx, res.DirtyFiles), assembly.SkippedWarning(ctx, res.SkippedFiles),
 		assembly.SOAPWarning(ctx, res.SOAPClientsWithoutDescription)} {
 		if w != "" {

@@ -1,4 +1,4 @@
-package command
+package catalog
 
 import (
 	"slices"
@@ -8,7 +8,7 @@ import (
 
 // Messages are this package's entries of the message catalog, for
 // i18n.Register.
-var Messages = slices.Concat(treeMessages, appsMessages, argsMessages, commonMessages, deployMessages, pluginsMessages)
+var Messages = slices.Concat(treeMessages, appsMessages, commonMessages, deployMessages, pluginsMessages)
 
 // Messages of the platform command tree: applications beyond list/get,
 // spaces, projects, builds, user lists, branches, dumps, tasks, tech.
@@ -185,10 +185,6 @@ var treeMessages = []i18n.Message{
 	{Key: "mcp.arg.builds-project-id", RU: "id проекта", EN: "project id"},
 	{Key: "mcp.arg.builds-limit", RU: "сколько сборок показать (0 – все)", EN: "how many builds to show (0 – all)"},
 	{Key: "mcp.arg.build-version-ref", RU: "версия (1.0-42) или id сборки", EN: "version (1.0-42) or build id"},
-	{Key: "client.build-not-found",
-		RU: "сборка '{ref}' не найдена в проекте {project} (ни по версии, ни по id)",
-		EN: "assembly '{ref}' not found in project {project} (neither by version nor by id)",
-	},
 
 	// builds upload
 	{Key: "cli.help.builds-upload",

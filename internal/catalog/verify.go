@@ -1,27 +1,28 @@
-package command
+package catalog
 
 import (
 	"context"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 )
 
-func verifyDeployCommand() *Command {
-	return &Command{
+func verifyDeployCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"verify-deploy"}, Tool: "verify_deploy", LSP: "verifyDeploy",
 		Help: "cli.help.verify-deploy", ToolHelp: "mcp.help.verify-deploy", ReadOnly: true, Idempotent: true,
-		Args: []Argument{
+		Args: []command.Argument{
 			AppArg(false),
-			{Name: "version-id", Help: "cli.arg.verify-version-id", Type: String, Metavar: "ID"},
-			{Name: "expected-version", Help: "cli.arg.verify-expected-version", Type: String, Metavar: "VERSION"},
-			{Name: "since-minutes", Help: "cli.arg.verify-since-minutes", Type: Int, Default: deploy.DefaultSinceMinutes, Metavar: "N"},
+			{Name: "version-id", Help: "cli.arg.verify-version-id", Type: command.String, Metavar: "ID"},
+			{Name: "expected-version", Help: "cli.arg.verify-expected-version", Type: command.String, Metavar: "VERSION"},
+			{Name: "since-minutes", Help: "cli.arg.verify-since-minutes", Type: command.Int, Default: deploy.DefaultSinceMinutes, Metavar: "N"},
 		},
-		ToolArgs: []Argument{
+		ToolArgs: []command.Argument{
 			ToolAppArg(),
-			{Name: "expected_version", Help: "mcp.arg.verify-expected-version", Type: String, Default: ""},
-			{Name: "expected_assembly_id", Key: "version-id", Help: "mcp.arg.verify-expected-assembly-id", Type: String, Default: ""},
-			{Name: "since_minutes", Help: "mcp.arg.verify-since-minutes", Type: Int, Default: deploy.DefaultSinceMinutes},
+			{Name: "expected_version", Help: "mcp.arg.verify-expected-version", Type: command.String, Default: ""},
+			{Name: "expected_assembly_id", Key: "version-id", Help: "mcp.arg.verify-expected-assembly-id", Type: command.String, Default: ""},
+			{Name: "since_minutes", Help: "mcp.arg.verify-since-minutes", Type: command.Int, Default: deploy.DefaultSinceMinutes},
 		},
 		Run: runVerifyDeploy,
 	}
@@ -30,7 +31,7 @@ func verifyDeployCommand() *Command {
 // runVerifyDeploy checks, without deploying, that an application runs the
 // build it should: failed tasks of the last minutes, the applied build,
 // the address.
-func runVerifyDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
+func runVerifyDeploy(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 	if err != nil {
 		return nil, err
@@ -53,9 +54,9 @@ type verification struct {
 	verdict []string
 }
 
-func (v verification) Answer(d Dialect) Answer {
-	if d == CLIDialect {
-		return Answer{Value: v.report, Verdict: v.verdict}
+func (v verification) Answer(d command.Dialect) command.Answer {
+	if d == command.CLIDialect {
+		return command.Answer{Value: v.report, Verdict: v.verdict}
 	}
-	return Answer{Value: v.report}
+	return command.Answer{Value: v.report}
 }

@@ -1,4 +1,4 @@
-package deploy_test
+package catalog_test
 
 import (
 	"context"
@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
@@ -16,7 +18,37 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
+	"github.com/elemctl/elemctl/internal/testio"
 )
+
+// lines collects progress lines.
+type lines struct {
+	mu  sync.Mutex
+	all []string
+}
+
+func (l *lines) add(line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.all = append(l.all, line)
+}
+
+func (l *lines) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.all, "\n")
+}
+
+func (l *lines) has(fragment string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, line := range l.all {
+		if strings.Contains(line, fragment) {
+			return true
+		}
+	}
+	return false
+}
 
 // face runs catalog commands the way a face does: a context with a log, a
 // client of the stand, the environment of the call.
@@ -52,7 +84,7 @@ func (f *face) context() *command.Context {
 // run finds a command by CLI path ("apps apply") or, on MCP, by tool name.
 func (f *face) run(name string, values map[string]any) (*jsonx.Object, error) {
 	f.t.Helper()
-	cat := command.Core()
+	cat := catalog.Core()
 	var cmd *command.Command
 	if f.surface == command.MCP {
 		cmd = cat.Tool(name)
@@ -82,28 +114,6 @@ func (f *face) run(name string, values map[string]any) (*jsonx.Object, error) {
 	return o, nil
 }
 
-// writeProject writes a project of one module under a new repository and
-// returns its directory.
-func writeProject(t *testing.T, vendor, name, descriptor, module string) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), vendor, name)
-	if err := os.MkdirAll(filepath.Join(dir, "Основное"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(dir, "Проект.yaml"), []byte(descriptor), 0o644)
-	os.WriteFile(filepath.Join(dir, "Основное", "Модуль.xbsl"), []byte(module), 0o644)
-	return dir
-}
-
-const extensionDescriptor = `Ид: e7e7e7e7-0000-4000-8000-0000000000e1
-Имя: Extras
-Поставщик: Acme
-Версия: 1.0
-Представление: Дополнения
-ВидПроекта: Расширение
-ЯзыкРазработки: Русский
-`
-
 // appliedBuildID is the build an application's card names.
 func appliedBuildID(t *testing.T, f *face, app string) string {
 	t.Helper()
@@ -126,7 +136,7 @@ func TestAppsApplyAndEnsureWithBuildIDs(t *testing.T) {
 	running := appliedBuildID(t, f, demo.AppID)
 
 	// A second build in the project, uploaded by the shared upload operation.
-	dir := demoCopy(t, nil)
+	dir := testio.DemoCopy(t, nil)
 	res, err := f.run("build", map[string]any{"project-dir": dir, "output": t.TempDir(), "build-version": "1.0-9"})
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +211,7 @@ func TestCreateFindsTheBuildsRealProject(t *testing.T) {
 	}
 	f := newFace(t, s)
 	// A build of another project.
-	other := writeProject(t, "Globex", "Other", "Ид: 3d9f7a10-8e21-4c4b-9a55-1b2c3d4e5f99\nИмя: Other\nПоставщик: Globex\nПредставление: Другой\nЯзыкРазработки: Русский\n", "метод М()\n;\n")
+	other := testio.WriteProject(t, "Globex", "Other", "Ид: 3d9f7a10-8e21-4c4b-9a55-1b2c3d4e5f99\nИмя: Other\nПоставщик: Globex\nПредставление: Другой\nЯзыкРазработки: Русский\n", "метод М()\n;\n")
 	res, err := f.run("build", map[string]any{"project-dir": other, "output": t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -251,7 +261,7 @@ func TestExtensionDeployVerifiedThroughItsRow(t *testing.T) {
 	}
 	f := newFace(t, s)
 	f.env["ELEMENT_APP_ID"] = demo.AppID
-	ext := writeProject(t, "Acme", "Extras", extensionDescriptor, "метод Доп()\n;\n")
+	ext := testio.WriteProject(t, "Acme", "Extras", testio.ExtensionDescriptor, "метод Доп()\n;\n")
 	// The first upload (without a project id) creates the extension project.
 	res, err := f.run("build", map[string]any{"project-dir": ext, "output": t.TempDir()})
 	if err != nil {
@@ -329,7 +339,7 @@ func TestDeployEndingInStatusErrorFailsWithTheServerLogHint(t *testing.T) {
 	f := newFace(t, s)
 	f.env["ELEMENT_APP_ID"], f.env["ELEMENT_PROJECT_ID"] = demo.AppID, demo.ProjectID
 	// A refusal without a located error (no development language).
-	dir := writeProject(t, "Acme", "Tasks", "Ид: 7c1e5a40-3d2b-4f6a-9e81-0a4b6c2d8f10\nИмя: Tasks\nПоставщик: Acme\nПредставление: Задачи команды\n", "метод М()\n;\n")
+	dir := testio.WriteProject(t, "Acme", "Tasks", "Ид: 7c1e5a40-3d2b-4f6a-9e81-0a4b6c2d8f10\nИмя: Tasks\nПоставщик: Acme\nПредставление: Задачи команды\n", "метод М()\n;\n")
 	_, err = f.run("deploy", map[string]any{"project-dir": dir})
 	var ae *platform.APIError
 	if !errors.As(err, &ae) || !strings.Contains(ae.Message, "в статусе Error") || !strings.Contains(ae.Hint, "server.log") ||
@@ -337,7 +347,7 @@ func TestDeployEndingInStatusErrorFailsWithTheServerLogHint(t *testing.T) {
 		t.Fatalf("want the Error status with the server-log hint, got %#v", err)
 	}
 	// With a located compile error the text is enough: no hint.
-	_, err = f.run("deploy", map[string]any{"project-dir": demoCopy(t, breakSource)})
+	_, err = f.run("deploy", map[string]any{"project-dir": testio.DemoCopy(t, testio.BreakDemoSource)})
 	if !errors.As(err, &ae) || ae.Hint != "" || !strings.Contains(ae.Message, "Задачи.xbsl [") {
 		t.Fatalf("want the located error without a hint, got %#v", err)
 	}

@@ -1,17 +1,19 @@
-package command
+package catalog
 
 import (
 	"context"
 	"net/url"
+
+	"github.com/elemctl/elemctl/internal/command"
 )
 
-func tasksListCommand() *Command {
-	return &Command{
+func tasksListCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"tasks", "list"}, Tool: "list_app_tasks",
 		Help: "cli.help.tasks-list", ToolHelp: "mcp.help.list-app-tasks", ReadOnly: true, Idempotent: true,
-		Args:     []Argument{{Name: "app-id", Help: "cli.arg.tasks-app-id", Type: String, Metavar: "ID"}},
-		ToolArgs: []Argument{{Name: "app_id", Help: "mcp.arg.tasks-app-id", Type: String, Default: ""}},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Args:     []command.Argument{{Name: "app-id", Help: "cli.arg.tasks-app-id", Type: command.String, Metavar: "ID"}},
+		ToolArgs: []command.Argument{{Name: "app_id", Help: "mcp.arg.tasks-app-id", Type: command.String, Default: ""}},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
@@ -32,12 +34,12 @@ func tasksListCommand() *Command {
 	}
 }
 
-func tasksGetGroupCommand() *Command {
-	return &Command{
+func tasksGetGroupCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"tasks", "get-group"},
 		Help: "cli.help.tasks-get-group", ReadOnly: true, Idempotent: true,
-		Args: []Argument{{Name: "task-id", Help: "cli.arg.task-id", Type: String, Positional: true, Required: true, Metavar: "TASK_ID"}},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Args: []command.Argument{{Name: "task-id", Help: "cli.arg.task-id", Type: command.String, Positional: true, Required: true, Metavar: "TASK_ID"}},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err

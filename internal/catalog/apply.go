@@ -1,36 +1,37 @@
-package command
+package catalog
 
 import (
 	"context"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 )
 
-func appsApplyCommand() *Command {
-	return &Command{
+func appsApplyCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"apps", "apply"},
 		Help: "cli.help.apps-apply", Slow: true, Destructive: true,
-		Args: []Argument{
+		Args: []command.Argument{
 			AppArg(false),
-			{Name: "version-id", Help: "cli.arg.apply-version-id", Type: String, Positional: true, Required: true, Metavar: "VERSION_ID"},
+			{Name: "version-id", Help: "cli.arg.apply-version-id", Type: command.String, Positional: true, Required: true, Metavar: "VERSION_ID"},
 		},
 		Run: runAppsApply,
 	}
 }
 
-func applyBuildTool() *Command {
-	return &Command{
+func applyBuildTool() *command.Command {
+	return &command.Command{
 		Tool: "apply_build", ToolHelp: "mcp.help.apply-build", Destructive: true,
-		ToolArgs: []Argument{
-			{Name: "app_id", Help: "mcp.arg.apply-app-id", Type: String, Required: true},
-			{Name: "version_id", Help: "mcp.arg.apply-version-id", Type: String, Required: true},
+		ToolArgs: []command.Argument{
+			{Name: "app_id", Help: "mcp.arg.apply-app-id", Type: command.String, Required: true},
+			{Name: "version_id", Help: "mcp.arg.apply-version-id", Type: command.String, Required: true},
 		},
 		Run: runApplyBuild,
 	}
 }
 
-func runAppsApply(ctx context.Context, cc *Context, in Values) (any, error) {
+func runAppsApply(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	app, version := in.Str("app-id"), in.Str("version-id")
 	cl, id, err := TargetApp(ctx, cc, app, true)
 	if err != nil {
@@ -46,7 +47,7 @@ func runAppsApply(ctx context.Context, cc *Context, in Values) (any, error) {
 // runApplyBuild starts the apply and returns at once: the MCP tool leaves
 // the wait to the caller (verify_deploy). The application id is used as
 // given.
-func runApplyBuild(ctx context.Context, cc *Context, in Values) (any, error) {
+func runApplyBuild(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package command
+package catalog
 
 import (
 	"context"
@@ -7,52 +7,54 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/assembly"
+	"github.com/elemctl/elemctl/internal/ops/cards"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func appsExportCommand() *Command {
-	return &Command{
+func appsExportCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"apps", "export"}, Tool: "export_app",
 		Help: "cli.help.apps-export", ToolHelp: "mcp.help.export-app", ReadOnly: true,
-		Args: []Argument{
+		Args: []command.Argument{
 			AppArg(false),
-			{Name: "output", Help: "cli.arg.export-output", Type: String, Metavar: "PATH"},
+			{Name: "output", Help: "cli.arg.export-output", Type: command.String, Metavar: "PATH"},
 		},
-		ToolArgs: []Argument{
+		ToolArgs: []command.Argument{
 			ToolAppArg(),
-			{Name: "output", Help: "mcp.arg.export-output", Type: String, Default: ""},
+			{Name: "output", Help: "mcp.arg.export-output", Type: command.String, Default: ""},
 		},
 		Run: runAppsExport,
 	}
 }
 
-func appsExportExtensionCommand() *Command {
-	return &Command{
+func appsExportExtensionCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"apps", "export-extension"}, Tool: "export_extension",
 		Help: "cli.help.apps-export-extension", ToolHelp: "mcp.help.export-extension", ReadOnly: true,
-		Args: []Argument{
+		Args: []command.Argument{
 			AppArg(false),
-			{Name: "extension", Help: "cli.arg.export-extension", Type: String, Positional: true, Required: true, Metavar: "EXTENSION"},
-			{Name: "output", Help: "cli.arg.export-output", Type: String, Metavar: "PATH"},
+			{Name: "extension", Help: "cli.arg.export-extension", Type: command.String, Positional: true, Required: true, Metavar: "EXTENSION"},
+			{Name: "output", Help: "cli.arg.export-output", Type: command.String, Metavar: "PATH"},
 		},
-		ToolArgs: []Argument{
+		ToolArgs: []command.Argument{
 			ToolAppArg(),
-			{Name: "extension", Help: "mcp.arg.export-extension", Type: String, Required: true},
-			{Name: "output", Help: "mcp.arg.export-output", Type: String, Default: ""},
+			{Name: "extension", Help: "mcp.arg.export-extension", Type: command.String, Required: true},
+			{Name: "output", Help: "mcp.arg.export-output", Type: command.String, Default: ""},
 		},
 		Run: runAppsExportExtension,
 	}
 }
 
-func runAppsExport(ctx context.Context, cc *Context, in Values) (any, error) {
+func runAppsExport(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := cl.Do(ctx, platform.Request{Method: http.MethodPost, Path: "/applications/" + pathSegment(id) + "/project/export", MayBeUnknown: true})
+	resp, err := cl.Do(ctx, platform.Request{Method: http.MethodPost, Path: "/applications/" + cards.PathSegment(id) + "/project/export", MayBeUnknown: true})
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +79,7 @@ func runAppsExport(ctx context.Context, cc *Context, in Values) (any, error) {
 	return dialects{cli: cli, tool: tool}, nil
 }
 
-func runAppsExportExtension(ctx context.Context, cc *Context, in Values) (any, error) {
+func runAppsExportExtension(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	appRef, extRef := in.Str("app-id"), in.Str("extension")
 	cl, id, err := TargetApp(ctx, cc, appRef, true)
 	if err != nil {
@@ -88,7 +90,7 @@ func runAppsExportExtension(ctx context.Context, cc *Context, in Values) (any, e
 		return nil, err
 	}
 	resp, err := cl.Do(ctx, platform.Request{Method: http.MethodPost, API: platform.API21, MayBeUnknown: true,
-		Path: "/applications/" + pathSegment(id) + "/project/" + pathSegment(ext.Str("id")) + "/export"})
+		Path: "/applications/" + cards.PathSegment(id) + "/project/" + cards.PathSegment(ext.Str("id")) + "/export"})
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +124,7 @@ func runAppsExportExtension(ctx context.Context, cc *Context, in Values) (any, e
 // (Console API 2.1; an older server answers "unknown method").
 func ListAppExtensions(ctx context.Context, cl *platform.Client, appID string) ([]*jsonx.Object, error) {
 	v, err := cl.Call(ctx, platform.Request{Method: http.MethodGet, API: platform.API21, MayBeUnknown: true,
-		Path: "/applications/" + pathSegment(appID) + "/project"})
+		Path: "/applications/" + cards.PathSegment(appID) + "/project"})
 	if err != nil {
 		return nil, err
 	}
@@ -172,24 +174,6 @@ func extensionLabel(e *jsonx.Object) string {
 	return e.Str("vendor-name") + "/" + e.Str("project-name") + " " + e.Str("assembly-version") + " (id " + e.Str("id") + ")"
 }
 
-// pathSegment escapes a value for one path segment, leaving only
-// unreserved characters as they are.
-func pathSegment(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
-			b.WriteByte(c)
-			continue
-		}
-		const hex = "0123456789ABCDEF"
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
-}
-
 type savedExport struct {
 	file     string
 	size     int
@@ -208,7 +192,7 @@ const exportPreview = 48
 // Assembly.yaml), names it "{Name} {Version}.xasm" after its manifest
 // unless output names a file, and writes it. Nothing is written when the
 // check fails.
-func saveExport(ctx context.Context, cc *Context, data []byte, output string, fallbackName func() string, what func() string) (*savedExport, error) {
+func saveExport(ctx context.Context, cc *command.Context, data []byte, output string, fallbackName func() string, what func() string) (*savedExport, error) {
 	arch, err := assembly.OpenArchive(ctx, "export", data)
 	if err != nil {
 		return nil, platform.NewError(ctx, platform.KindGeneral, "client.export-not-archive", "what", what(),
@@ -245,7 +229,7 @@ func saveExport(ctx context.Context, cc *Context, data []byte, output string, fa
 // names a file; the default name inside output when it is an existing
 // directory or ends with a separator; the default name in the current
 // directory when output is empty.
-func exportTarget(cc *Context, output string, defaultName func() string) (string, error) {
+func exportTarget(cc *command.Context, output string, defaultName func() string) (string, error) {
 	dir := cc.Dir
 	if dir == "" {
 		var err error

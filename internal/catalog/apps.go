@@ -1,18 +1,19 @@
-package command
+package catalog
 
 import (
 	"context"
 	"strings"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func tokenCommand() *Command {
-	return &Command{
+func tokenCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"token"}, Help: "cli.help.token", ReadOnly: true,
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
@@ -26,58 +27,58 @@ func tokenCommand() *Command {
 	}
 }
 
-func appsListCommand() *Command {
-	return &Command{
+func appsListCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"apps", "list"}, Tool: "list_apps", LSP: "apps.list",
 		Help: "cli.help.apps-list", ToolHelp: "mcp.help.list-apps", ReadOnly: true, Idempotent: true,
-		Args: []Argument{
-			{Name: "name", Help: "cli.arg.apps-name", Type: String},
-			{Name: "status", Help: "cli.arg.apps-status", Type: String, Multiple: true},
-			{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: Bool},
-			{Name: "brief", Help: "cli.arg.apps-brief", Type: Bool},
+		Args: []command.Argument{
+			{Name: "name", Help: "cli.arg.apps-name", Type: command.String},
+			{Name: "status", Help: "cli.arg.apps-status", Type: command.String, Multiple: true},
+			{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: command.Bool},
+			{Name: "brief", Help: "cli.arg.apps-brief", Type: command.Bool},
 		},
-		ToolArgs: []Argument{
-			{Name: "name", Help: "mcp.arg.apps-name", Type: String, Default: ""},
-			{Name: "status", Help: "mcp.arg.apps-status", Type: String, Default: ""},
-			{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: Bool, Default: false},
-			{Name: "brief", Help: "mcp.arg.brief", Type: Bool, Default: true},
+		ToolArgs: []command.Argument{
+			{Name: "name", Help: "mcp.arg.apps-name", Type: command.String, Default: ""},
+			{Name: "status", Help: "mcp.arg.apps-status", Type: command.String, Default: ""},
+			{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: command.Bool, Default: false},
+			{Name: "brief", Help: "mcp.arg.brief", Type: command.Bool, Default: true},
 		},
 		Run: runAppsList,
 	}
 }
 
-func appsGetCommand() *Command {
-	return &Command{
+func appsGetCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"apps", "get"}, Tool: "get_app", LSP: "apps.get",
 		Help: "cli.help.apps-get", ToolHelp: "mcp.help.get-app", ReadOnly: true, Idempotent: true,
-		Args:     []Argument{AppArg(false)},
-		ToolArgs: []Argument{ToolAppArg()},
+		Args:     []command.Argument{AppArg(false)},
+		ToolArgs: []command.Argument{ToolAppArg()},
 		Run:      runAppsGet,
 	}
 }
 
-func appsFindCommand() *Command {
-	return &Command{
+func appsFindCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"apps", "find"}, Tool: "find_app",
 		Help: "cli.help.apps-find", ToolHelp: "mcp.help.find-app", ReadOnly: true, Idempotent: true,
-		Args: []Argument{
-			{Name: "name", Help: "cli.arg.find-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
-			{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: Bool},
+		Args: []command.Argument{
+			{Name: "name", Help: "cli.arg.find-name", Type: command.String, Positional: true, Required: true, Metavar: "NAME"},
+			{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: command.Bool},
 		},
-		ToolArgs: []Argument{
-			{Name: "name", Help: "cli.arg.find-name", Type: String, Required: true},
-			{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: Bool, Default: false},
+		ToolArgs: []command.Argument{
+			{Name: "name", Help: "cli.arg.find-name", Type: command.String, Required: true},
+			{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: command.Bool, Default: false},
 		},
 		Run: runAppsFind,
 	}
 }
 
-func appsDebugCommand() *Command {
-	return &Command{
+func appsDebugCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"apps", "debug"}, Tool: "debug_info", LSP: "apps.debug",
 		Help: "cli.help.apps-debug", ToolHelp: "mcp.help.debug-info",
-		Args:     []Argument{AppArg(false)},
-		ToolArgs: []Argument{ToolAppArg()},
+		Args:     []command.Argument{AppArg(false)},
+		ToolArgs: []command.Argument{ToolAppArg()},
 		Run:      runAppsDebug,
 	}
 }
@@ -116,7 +117,7 @@ func AppsSummary(ctx context.Context, live, total, shown int) string {
 	return i18n.T(ctx, "client.apps-summary-shown", "live", live, "total", total, "shown", shown)
 }
 
-func runAppsList(ctx context.Context, cc *Context, in Values) (any, error) {
+func runAppsList(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
@@ -182,7 +183,7 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func runAppsGet(ctx context.Context, cc *Context, in Values) (any, error) {
+func runAppsGet(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 	if err != nil {
 		return nil, err
@@ -195,7 +196,7 @@ func runAppsGet(ctx context.Context, cc *Context, in Values) (any, error) {
 	return card, nil
 }
 
-func runAppsFind(ctx context.Context, cc *Context, in Values) (any, error) {
+func runAppsFind(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
@@ -222,7 +223,7 @@ func runAppsFind(ctx context.Context, cc *Context, in Values) (any, error) {
 	}, nil
 }
 
-func runAppsDebug(ctx context.Context, cc *Context, in Values) (any, error) {
+func runAppsDebug(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 	if err != nil {
 		return nil, err

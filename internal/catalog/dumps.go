@@ -1,21 +1,22 @@
-package command
+package catalog
 
 import (
 	"context"
 	"net/url"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/jsonx"
 )
 
-func dumpsCreateCommand() *Command {
-	return &Command{
+func dumpsCreateCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"dumps", "create"},
 		Help: "cli.help.dumps-create",
-		Args: []Argument{
+		Args: []command.Argument{
 			AppArg(false),
-			{Name: "description", Help: "cli.arg.dump-description", Type: String, Metavar: "D"},
+			{Name: "description", Help: "cli.arg.dump-description", Type: command.String, Metavar: "D"},
 		},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 			if err != nil {
 				return nil, err
@@ -26,15 +27,15 @@ func dumpsCreateCommand() *Command {
 	}
 }
 
-func dumpsGetCommand() *Command {
-	return &Command{
+func dumpsGetCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"dumps", "get"},
 		Help: "cli.help.dumps-get", ReadOnly: true, Idempotent: true,
-		Args: []Argument{
-			{Name: "app-id", Help: "cli.arg.app-id", Type: String, Positional: true, Required: true, Metavar: "APP_ID"},
-			{Name: "dump-id", Help: "cli.arg.dump-id", Type: String, Positional: true, Required: true, Metavar: "DUMP_ID"},
+		Args: []command.Argument{
+			{Name: "app-id", Help: "cli.arg.app-id", Type: command.String, Positional: true, Required: true, Metavar: "APP_ID"},
+			{Name: "dump-id", Help: "cli.arg.dump-id", Type: command.String, Positional: true, Required: true, Metavar: "DUMP_ID"},
 		},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), false)
 			if err != nil {
 				return nil, err

@@ -1,10 +1,11 @@
-package command
+package catalog
 
 import (
 	"context"
 	"os"
 	"path/filepath"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/registry"
@@ -12,16 +13,16 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func buildsUploadCommand() *Command {
-	return &Command{
+func buildsUploadCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"builds", "upload"},
 		Help: "cli.help.builds-upload",
-		Args: []Argument{
-			{Name: "file", Help: "cli.arg.upload-file", Type: String, Positional: true, Required: true, Metavar: "FILE"},
-			{Name: "project-id", Help: "cli.arg.upload-project-id", Type: String, Metavar: "PROJECT_ID"},
-			{Name: "new-project", Help: "cli.arg.upload-new-project", Type: Bool},
-			{Name: "force-rename", Help: "cli.arg.upload-force-rename", Type: Bool},
-			{Name: "space-id", Help: "cli.arg.upload-space-id", Type: String, Metavar: "SPACE_ID"},
+		Args: []command.Argument{
+			{Name: "file", Help: "cli.arg.upload-file", Type: command.String, Positional: true, Required: true, Metavar: "FILE"},
+			{Name: "project-id", Help: "cli.arg.upload-project-id", Type: command.String, Metavar: "PROJECT_ID"},
+			{Name: "new-project", Help: "cli.arg.upload-new-project", Type: command.Bool},
+			{Name: "force-rename", Help: "cli.arg.upload-force-rename", Type: command.Bool},
+			{Name: "space-id", Help: "cli.arg.upload-space-id", Type: command.String, Metavar: "SPACE_ID"},
 		},
 		Run: runBuildsUpload,
 	}
@@ -34,7 +35,7 @@ const (
 	sourceServer = "server"
 )
 
-func runBuildsUpload(ctx context.Context, cc *Context, in Values) (any, error) {
+func runBuildsUpload(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	file := in.Str("file")
 	path := file
 	if !filepath.IsAbs(path) && cc.Dir != "" {

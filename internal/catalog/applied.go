@@ -1,9 +1,10 @@
-package command
+package catalog
 
 import (
 	"context"
 	"runtime"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/buildlist"
 	"github.com/elemctl/elemctl/internal/ops/registry"
@@ -11,7 +12,7 @@ import (
 )
 
 // Registry is the local registry of uploads of a call's environment.
-func Registry(cc *Context) *registry.Registry { return registry.New(cc.Env, runtime.GOOS) }
+func Registry(cc *command.Context) *registry.Registry { return registry.New(cc.Env, runtime.GOOS) }
 
 // AppProjectID is the project an application card names: project.id, else
 // source.image-id.
@@ -26,7 +27,7 @@ func AppProjectID(card *jsonx.Object) string {
 // (source.project-version-id), looked up in its project's build list and
 // completed from the local registry; when the list cannot be read, the
 // registry alone answers. nil when the card names no build.
-func AppliedBuild(ctx context.Context, cc *Context, cl *platform.Client, card *jsonx.Object) any {
+func AppliedBuild(ctx context.Context, cc *command.Context, cl *platform.Client, card *jsonx.Object) any {
 	src := card.Obj("source")
 	buildID := src.Str("project-version-id")
 	if buildID == "" {

@@ -1,37 +1,38 @@
-package command
+package catalog
 
 import (
 	"context"
 	"net/url"
 	"strings"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func projectsListCommand() *Command {
-	return &Command{
+func projectsListCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"projects", "list"}, Tool: "list_projects",
 		Help: "cli.help.projects-list", ToolHelp: "mcp.help.list-projects", ReadOnly: true, Idempotent: true,
-		Args: []Argument{
-			{Name: "name", Help: "cli.arg.projects-name", Type: String},
-			{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: Bool},
+		Args: []command.Argument{
+			{Name: "name", Help: "cli.arg.projects-name", Type: command.String},
+			{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: command.Bool},
 		},
-		ToolArgs: []Argument{
-			{Name: "name", Help: "mcp.arg.projects-name", Type: String, Default: ""},
-			{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: Bool, Default: false},
-			{Name: "brief", Help: "mcp.arg.brief", Type: Bool, Default: true},
+		ToolArgs: []command.Argument{
+			{Name: "name", Help: "mcp.arg.projects-name", Type: command.String, Default: ""},
+			{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: command.Bool, Default: false},
+			{Name: "brief", Help: "mcp.arg.brief", Type: command.Bool, Default: true},
 		},
 		Run: runProjectsList,
 	}
 }
 
-func projectsGetCommand() *Command {
-	return &Command{
+func projectsGetCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"projects", "get"},
 		Help: "cli.help.projects-get", ReadOnly: true, Idempotent: true,
-		Args: []Argument{{Name: "project-id", Help: "cli.arg.project-id-positional", Type: String, Positional: true, Metavar: "PROJECT_ID"}},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Args: []command.Argument{{Name: "project-id", Help: "cli.arg.project-id-positional", Type: command.String, Positional: true, Metavar: "PROJECT_ID"}},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
@@ -45,12 +46,12 @@ func projectsGetCommand() *Command {
 	}
 }
 
-func projectsDeleteCommand() *Command {
-	return &Command{
+func projectsDeleteCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"projects", "delete"},
 		Help: "cli.help.projects-delete", Destructive: true,
-		Args: []Argument{{Name: "project-id", Help: "cli.arg.project-id-delete", Type: String, Positional: true, Required: true, Metavar: "PROJECT_ID"}},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Args: []command.Argument{{Name: "project-id", Help: "cli.arg.project-id-delete", Type: command.String, Positional: true, Required: true, Metavar: "PROJECT_ID"}},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
@@ -76,7 +77,7 @@ func BriefProject(card *jsonx.Object) *jsonx.Object {
 		"space-id", card.Value("space-id"), "application-count", card.Value("application-count"), "deleted", card.Value("deleted"))
 }
 
-func runProjectsList(ctx context.Context, cc *Context, in Values) (any, error) {
+func runProjectsList(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err

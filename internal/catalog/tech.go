@@ -1,17 +1,18 @@
-package command
+package catalog
 
 import (
 	"context"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/jsonx"
 )
 
-func techGetCommand() *Command {
-	return &Command{
+func techGetCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"tech", "get"},
 		Help: "cli.help.tech-get", ReadOnly: true, Idempotent: true,
-		Args: []Argument{{Name: "app-id", Help: "cli.arg.app-id", Type: String, Positional: true, Metavar: "APP_ID"}},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Args: []command.Argument{{Name: "app-id", Help: "cli.arg.app-id", Type: command.String, Positional: true, Metavar: "APP_ID"}},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
 			if err != nil {
 				return nil, err
@@ -32,15 +33,15 @@ func techGetCommand() *Command {
 	}
 }
 
-func techSetCommand() *Command {
-	return &Command{
+func techSetCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"tech", "set"},
 		Help: "cli.help.tech-set",
-		Args: []Argument{
-			{Name: "app-id", Help: "cli.arg.app-id", Type: String, Positional: true, Required: true, Metavar: "APP_ID"},
-			{Name: "version", Help: "cli.arg.tech-version", Type: String, Positional: true, Required: true, Metavar: "VERSION"},
+		Args: []command.Argument{
+			{Name: "app-id", Help: "cli.arg.app-id", Type: command.String, Positional: true, Required: true, Metavar: "APP_ID"},
+			{Name: "version", Help: "cli.arg.tech-version", Type: command.String, Positional: true, Required: true, Metavar: "VERSION"},
 		},
-		Run: func(ctx context.Context, cc *Context, in Values) (any, error) {
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), false)
 			if err != nil {
 				return nil, err

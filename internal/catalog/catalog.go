@@ -1,20 +1,26 @@
-package command
+// Package catalog declares elemctl's own commands – one constructor and
+// one handler per command, over the operations of internal/ops – and
+// gathers them in Core(). The framework they are values of is
+// internal/command.
+package catalog
+
+import "github.com/elemctl/elemctl/internal/command"
 
 // Core is the catalog of elemctl's own commands: the groups of the command
 // line and one constructor per command, listed here and nowhere else.
 // Each call builds a fresh catalog; faces add plugin commands to theirs.
-func Core() *Catalog {
-	c := &Catalog{}
-	for _, g := range []Group{
-		Group{Name: "apps", Help: "cli.help.apps"},
-		Group{Name: "branches", Help: "cli.help.branches"},
-		Group{Name: "builds", Help: "cli.help.builds"},
-		Group{Name: "dumps", Help: "cli.help.dumps"},
-		Group{Name: "projects", Help: "cli.help.projects"},
-		Group{Name: "spaces", Help: "cli.help.spaces"},
-		Group{Name: "tasks", Help: "cli.help.tasks", Description: "cli.help.tasks-description"},
-		Group{Name: "tech", Help: "cli.help.tech"},
-		Group{Name: "user-lists", Help: "cli.help.user-lists"},
+func Core() *command.Catalog {
+	c := &command.Catalog{}
+	for _, g := range []command.Group{
+		command.Group{Name: "apps", Help: "cli.help.apps"},
+		command.Group{Name: "branches", Help: "cli.help.branches"},
+		command.Group{Name: "builds", Help: "cli.help.builds"},
+		command.Group{Name: "dumps", Help: "cli.help.dumps"},
+		command.Group{Name: "projects", Help: "cli.help.projects"},
+		command.Group{Name: "spaces", Help: "cli.help.spaces"},
+		command.Group{Name: "tasks", Help: "cli.help.tasks", Description: "cli.help.tasks-description"},
+		command.Group{Name: "tech", Help: "cli.help.tech"},
+		command.Group{Name: "user-lists", Help: "cli.help.user-lists"},
 	} {
 		c.AddGroup(g)
 	}

@@ -1,46 +1,47 @@
-package command
+package catalog
 
 import (
 	"context"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
 // createArgs are the command-line arguments apps create and apps ensure
 // share.
-func createArgs() []Argument {
-	return []Argument{
-		{Name: "name", Help: "cli.arg.create-name", Type: String, Positional: true, Required: true, Metavar: "NAME"},
-		{Name: "project-id", Help: "cli.arg.create-project-id", Type: String, Metavar: "PROJECT_ID"},
-		{Name: "version-id", Help: "cli.arg.create-version-id", Type: String, Metavar: "VERSION_ID"},
-		{Name: "latest-build", Help: "cli.arg.create-latest-build", Type: Bool},
-		{Name: "space-id", Help: "cli.arg.create-space-id", Type: String, Metavar: "SPACE_ID"},
-		{Name: "tech-version", Help: "cli.arg.create-tech-version", Type: String, Metavar: "VERSION"},
-		{Name: "no-dev-mode", Help: "cli.arg.create-no-dev-mode", Type: Bool},
-		{Name: "wait", Help: "cli.arg.create-wait", Type: Bool},
-		{Name: "verify", Help: "cli.arg.create-verify", Type: Bool},
-		{Name: "no-verify", Help: "cli.arg.create-no-verify", Type: Bool},
+func createArgs() []command.Argument {
+	return []command.Argument{
+		{Name: "name", Help: "cli.arg.create-name", Type: command.String, Positional: true, Required: true, Metavar: "NAME"},
+		{Name: "project-id", Help: "cli.arg.create-project-id", Type: command.String, Metavar: "PROJECT_ID"},
+		{Name: "version-id", Help: "cli.arg.create-version-id", Type: command.String, Metavar: "VERSION_ID"},
+		{Name: "latest-build", Help: "cli.arg.create-latest-build", Type: command.Bool},
+		{Name: "space-id", Help: "cli.arg.create-space-id", Type: command.String, Metavar: "SPACE_ID"},
+		{Name: "tech-version", Help: "cli.arg.create-tech-version", Type: command.String, Metavar: "VERSION"},
+		{Name: "no-dev-mode", Help: "cli.arg.create-no-dev-mode", Type: command.Bool},
+		{Name: "wait", Help: "cli.arg.create-wait", Type: command.Bool},
+		{Name: "verify", Help: "cli.arg.create-verify", Type: command.Bool},
+		{Name: "no-verify", Help: "cli.arg.create-no-verify", Type: command.Bool},
 	}
 }
 
 // createToolArgs are the tool parameters of create_app and ensure_app. A
 // tool creates from the project's newest build unless a build is named:
 // latest-build is fixed on.
-func createToolArgs() []Argument {
-	return []Argument{
-		{Name: "name", Help: "mcp.arg.create-name", Type: String, Required: true},
-		{Name: "project_id", Help: "mcp.arg.create-project-id", Type: String, Default: ""},
-		{Name: "version_id", Help: "mcp.arg.create-version-id", Type: String, Default: ""},
-		{Name: "space_id", Help: "mcp.arg.create-space-id", Type: String, Default: ""},
-		{Name: "development_mode", Help: "mcp.arg.create-development-mode", Type: Bool, Default: true},
-		{Name: "verify", Help: "mcp.arg.create-verify", Type: Bool, Default: false},
-		{Key: "latest-build", Type: Bool, Default: true, Fixed: true},
+func createToolArgs() []command.Argument {
+	return []command.Argument{
+		{Name: "name", Help: "mcp.arg.create-name", Type: command.String, Required: true},
+		{Name: "project_id", Help: "mcp.arg.create-project-id", Type: command.String, Default: ""},
+		{Name: "version_id", Help: "mcp.arg.create-version-id", Type: command.String, Default: ""},
+		{Name: "space_id", Help: "mcp.arg.create-space-id", Type: command.String, Default: ""},
+		{Name: "development_mode", Help: "mcp.arg.create-development-mode", Type: command.Bool, Default: true},
+		{Name: "verify", Help: "mcp.arg.create-verify", Type: command.Bool, Default: false},
+		{Key: "latest-build", Type: command.Bool, Default: true, Fixed: true},
 	}
 }
 
-func appsCreateCommand() *Command {
-	return &Command{
+func appsCreateCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"apps", "create"}, Tool: "create_app",
 		Help: "cli.help.apps-create", ToolHelp: "mcp.help.create-app", Slow: true,
 		Args:     createArgs(),
@@ -49,11 +50,11 @@ func appsCreateCommand() *Command {
 	}
 }
 
-func appsEnsureCommand() *Command {
-	return &Command{
+func appsEnsureCommand() *command.Command {
+	return &command.Command{
 		Path: []string{"apps", "ensure"}, Tool: "ensure_app",
 		Help: "cli.help.apps-ensure", ToolHelp: "mcp.help.ensure-app", Slow: true, Idempotent: true,
-		Args:     append(createArgs(), Argument{Name: "apply", Help: "cli.arg.ensure-apply", Type: Bool}),
+		Args:     append(createArgs(), command.Argument{Name: "apply", Help: "cli.arg.ensure-apply", Type: command.Bool}),
 		ToolArgs: createToolArgs(),
 		Run:      runAppsEnsure,
 	}
@@ -63,7 +64,7 @@ func appsEnsureCommand() *Command {
 // --no-dev-mode's opposite, or a tool's development_mode; a tool starts
 // from the newest build unless a build is named (its latest-build is fixed
 // on), and without a project it is told what it may pass instead.
-func createOptions(ctx context.Context, cc *Context, in Values, projectEnv, spaceEnv string) deploy.CreateOptions {
+func createOptions(ctx context.Context, cc *command.Context, in command.Values, projectEnv, spaceEnv string) deploy.CreateOptions {
 	o := deploy.CreateOptions{
 		Name: in.Str("name"), ProjectID: in.Str("project-id"), VersionID: in.Str("version-id"),
 		SpaceID: in.Str("space-id"), TechVersion: in.Str("tech-version"),
@@ -87,7 +88,7 @@ func createOptions(ctx context.Context, cc *Context, in Values, projectEnv, spac
 	return o
 }
 
-func runAppsCreate(ctx context.Context, cc *Context, in Values) (any, error) {
+func runAppsCreate(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
@@ -107,7 +108,7 @@ func runAppsCreate(ctx context.Context, cc *Context, in Values) (any, error) {
 	return Outcome{Value: answer, Failed: failed}, nil
 }
 
-func runAppsEnsure(ctx context.Context, cc *Context, in Values) (any, error) {
+func runAppsEnsure(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err

@@ -1,9 +1,8 @@
-package command
+package catalog
 
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/upload"
@@ -41,56 +41,13 @@ func treeStand(t *testing.T) (*stand.Stand, stand.DemoInfo, *platform.Client) {
 
 // treeContext is a context of a face naming arguments as n does for cl,
 // with its registry and current directory in dir.
-func treeContext(n Naming, cl *platform.Client, dir string) *Context {
-	return &Context{
+func treeContext(n command.Naming, cl *platform.Client, dir string) *command.Context {
+	return &command.Context{
 		Naming:     n,
 		Dir:        dir,
 		Getenv:     func(k string) string { return map[string]string{"ELEMCTL_DATA_DIR": filepath.Join(dir, "data")}[k] },
 		ClientFunc: func(context.Context) (*platform.Client, error) { return cl, nil },
 		ConfigFunc: func(context.Context) (*platform.Config, error) { return cl.Config(), nil },
-	}
-}
-
-func TestAddressBuildByID(t *testing.T) {
-	s, demo, cl := treeStand(t)
-	ctx := context.Background()
-	var id string
-	for _, b := range s.Snapshot().Builds {
-		if b.ProjectID == demo.ProjectID && b.Version == "1.0-2" {
-			id = b.ID
-		}
-	}
-	v, err := AddressBuild(ctx, cl, http.MethodGet, demo.ProjectID, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if card, _ := v.(*jsonx.Object); card.Str("assembly-version") != "1.0-2" {
-		t.Fatalf("card %v", v)
-	}
-	// The id is found in the list and the card addressed by the version:
-	// the console answers a UUID segment with 404.
-	for _, c := range s.Calls() {
-		if strings.HasSuffix(c.Path, "/assemblies/"+id) {
-			t.Errorf("the build was addressed by its id: %s", c.Path)
-		}
-	}
-	if _, err := AddressBuild(ctx, cl, http.MethodDelete, demo.ProjectID, id); err != nil {
-		t.Fatal(err)
-	}
-	_, err = AddressBuild(ctx, cl, http.MethodGet, demo.ProjectID, id)
-	if !platform.IsConfig(err) {
-		t.Fatalf("a deleted build: want the local not-found error, got %v", err)
-	}
-}
-
-func TestBuildSegmentsOrder(t *testing.T) {
-	card := jsonx.New("image-id", "u-1", "assembly-version", "1.0-7", "project-version", "1.0-7")
-	if got := strings.Join(buildSegments(card), " "); got != "1.0-7 u-1" {
-		t.Fatalf("segments %q", got)
-	}
-	card = jsonx.New("id", "u-2", "project-version", "2.0-1")
-	if got := strings.Join(buildSegments(card), " "); got != "2.0-1 u-2" {
-		t.Fatalf("segments %q", got)
 	}
 }
 
@@ -116,7 +73,7 @@ func TestTaskListIsReadAgainWhenTheAnswerBreaks(t *testing.T) {
 func TestSaveExportRefusesWhatIsNoArchive(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	cc := &Context{Dir: dir}
+	cc := &command.Context{Dir: dir}
 	_, err := saveExport(ctx, cc, []byte("<html>\x00login</html>"), "x.xasm", func() string { return "app" },
 		func() string { return "the export of the project of the application a1" })
 	if err == nil || !strings.Contains(err.Error(), "(19 ") || !strings.Contains(err.Error(), "<html>.login") {
@@ -131,7 +88,7 @@ func TestSaveExportNamesSafely(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	data := stand.MakeArchive(stand.ArchiveSpec{Vendor: "acme", Name: `a:b/c`, Version: "1.0-2"})
-	saved, err := saveExport(ctx, &Context{Dir: dir}, data, "", func() string { return "unused" }, func() string { return "" })
+	saved, err := saveExport(ctx, &command.Context{Dir: dir}, data, "", func() string { return "unused" }, func() string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +105,7 @@ func TestExportTarget(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "existing"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cc := &Context{Dir: dir}
+	cc := &command.Context{Dir: dir}
 	name := func() string { return "N 1.xasm" }
 	for _, tc := range []struct{ output, want string }{
 		{"", filepath.Join(dir, "N 1.xasm")},
@@ -173,11 +130,11 @@ func TestTokenAccessByUserID(t *testing.T) {
 		}
 	}
 	cmd := Core().Tool("token_access")
-	in := NewValues()
+	in := command.NewValues()
 	in.Set("app-id", demo.AppID)
 	in.Set("user", []any{userID})
 	in.Set("enabled", true)
-	out, err := runIn(context.Background(), treeContext(ToolNames, cl, t.TempDir()), cmd, in)
+	out, err := runIn(context.Background(), treeContext(command.ToolNames, cl, t.TempDir()), cmd, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,9 +147,9 @@ func TestTokenAccessByUserID(t *testing.T) {
 func TestMCPShapes(t *testing.T) {
 	_, demo, cl := treeStand(t)
 	ctx := context.Background()
-	cc := treeContext(ToolNames, cl, t.TempDir())
+	cc := treeContext(command.ToolNames, cl, t.TempDir())
 
-	in := NewValues()
+	in := command.NewValues()
 	in.Set("app-id", demo.AppName)
 	out, err := runIn(ctx, cc, Core().Tool("list_app_users"), in)
 	if err != nil {
@@ -203,7 +160,7 @@ func TestMCPShapes(t *testing.T) {
 		t.Fatalf("list_app_users %v", o)
 	}
 
-	in = NewValues()
+	in = command.NewValues()
 	in.Set("project-id", demo.ProjectID)
 	in.Default("limit", 2)
 	in.Default("brief", true)
@@ -223,7 +180,7 @@ func TestMCPShapes(t *testing.T) {
 		t.Fatalf("list_builds brief card %v", b)
 	}
 
-	in = NewValues()
+	in = command.NewValues()
 	in.Default("brief", true)
 	out, err = runIn(ctx, cc, Core().Tool("list_projects"), in)
 	if err != nil {
@@ -235,7 +192,7 @@ func TestMCPShapes(t *testing.T) {
 		}
 	}
 
-	in = NewValues()
+	in = command.NewValues()
 	in.Set("app-id", demo.AppID)
 	in.Set("output", "x.xasm")
 	out, err = runIn(ctx, cc, Core().Tool("export_app"), in)
@@ -246,7 +203,7 @@ func TestMCPShapes(t *testing.T) {
 		t.Fatalf("export_app %s", got)
 	}
 
-	in = NewValues()
+	in = command.NewValues()
 	in.Set("app", demo.AppName)
 	in.Set("self-registration", true)
 	out, err = runIn(ctx, cc, Core().Tool("configure_user_list"), in)
@@ -258,7 +215,7 @@ func TestMCPShapes(t *testing.T) {
 	if o.Value("self-registration-enabled") != true || len(changed) != 1 || changed[0] != "self-registration" {
 		t.Fatalf("configure_user_list %v", o)
 	}
-	in = NewValues()
+	in = command.NewValues()
 	_, err = runIn(ctx, cc, Core().Tool("configure_user_list"), in)
 	if !platform.IsConfig(err) {
 		t.Fatalf("configure_user_list without a list: %v", err)
@@ -291,11 +248,11 @@ func TestExportExtension(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	in := NewValues()
+	in := command.NewValues()
 	in.Set("app-id", demo.AppName)
 	in.Set("extension", "crmextras")
 	in.Set("output", "out/")
-	out, err := runIn(ctx, treeContext(CLINames, cl, dir), Core().Path("apps", "export-extension"), in)
+	out, err := runIn(ctx, treeContext(command.CLINames, cl, dir), Core().Path("apps", "export-extension"), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,11 +270,11 @@ func TestExportExtension(t *testing.T) {
 	}
 
 	// MCP: the same operation, the file first; an unknown extension names the applied ones
-	in = NewValues()
+	in = command.NewValues()
 	in.Set("app-id", demo.AppID)
 	in.Set("extension", "CRM EXTRAS")
 	in.Set("output", filepath.Join(dir, "mcp.xasm"))
-	out, err = runIn(ctx, treeContext(ToolNames, cl, dir), Core().Tool("export_extension"), in)
+	out, err = runIn(ctx, treeContext(command.ToolNames, cl, dir), Core().Tool("export_extension"), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +282,7 @@ func TestExportExtension(t *testing.T) {
 		t.Fatalf("MCP keys %v", keys)
 	}
 	in.Set("extension", "other")
-	_, err = runIn(ctx, treeContext(ToolNames, cl, dir), Core().Tool("export_extension"), in)
+	_, err = runIn(ctx, treeContext(command.ToolNames, cl, dir), Core().Tool("export_extension"), in)
 	if err == nil || !strings.Contains(err.Error(), "acme/CrmExtras 1.0-3 (id 0a1b2c3d-0000-4000-8000-0000000000e1)") {
 		t.Fatalf("unknown extension: %v", err)
 	}
@@ -333,18 +290,26 @@ func TestExportExtension(t *testing.T) {
 
 // runIn runs cmd in cc as a face of cc's naming does: fixed arguments set,
 // the result rendered in that face's dialect.
-func runIn(ctx context.Context, cc *Context, cmd *Command, in Values) (any, error) {
-	setFixed(in, cmd, cc.Naming)
+func runIn(ctx context.Context, cc *command.Context, cmd *command.Command, in command.Values) (any, error) {
+	args := cmd.Args
+	if cc.Naming == command.ToolNames {
+		args = cmd.MCPArgs()
+	}
+	for _, a := range args {
+		if a.Fixed {
+			in.Default(a.KeyName(), a.Default)
+		}
+	}
 	cc.Command = cmd
 	res, err := cmd.Run(ctx, cc, in)
 	if err != nil {
 		return nil, err
 	}
-	d := ToolDialect
-	if cc.Naming == CLINames {
-		d = CLIDialect
+	d := command.ToolDialect
+	if cc.Naming == command.CLINames {
+		d = command.CLIDialect
 	}
-	return Render(res, d).Value, nil
+	return command.Render(res, d).Value, nil
 }
 
 // run calls a CLI command of the catalog with the given values.
@@ -354,11 +319,11 @@ func run(t *testing.T, cl *platform.Client, path string, vals map[string]any) (a
 	if cmd == nil {
 		t.Fatalf("no command %q", path)
 	}
-	in := NewValues()
+	in := command.NewValues()
 	for k, v := range vals {
 		in.Set(k, v)
 	}
-	return runIn(context.Background(), treeContext(CLINames, cl, t.TempDir()), cmd, in)
+	return runIn(context.Background(), treeContext(command.CLINames, cl, t.TempDir()), cmd, in)
 }
 
 func TestBranchLifecycle(t *testing.T) {
@@ -516,12 +481,12 @@ func TestMCPRefusalsNameToolParameters(t *testing.T) {
 	t.Parallel()
 	_, _, cl := treeStand(t)
 	ctx := i18n.WithLang(context.Background(), i18n.EN)
-	cc := treeContext(ToolNames, cl, t.TempDir())
-	_, err := runIn(ctx, cc, Core().Tool("configure_user_list"), NewValues())
+	cc := treeContext(command.ToolNames, cl, t.TempDir())
+	_, err := runIn(ctx, cc, Core().Tool("configure_user_list"), command.NewValues())
 	if err == nil || !strings.Contains(err.Error(), "list_id") || strings.Contains(err.Error(), "--app") {
 		t.Errorf("configure_user_list without a list: %v", err)
 	}
-	in := NewValues()
+	in := command.NewValues()
 	in.Set("name", "nowhere")
 	_, err = runIn(ctx, cc, Core().Tool("create_app"), in)
 	if err == nil || !strings.Contains(err.Error(), "version_id") || strings.Contains(err.Error(), "--latest-build") {
@@ -547,17 +512,17 @@ func TestBuildsListMakesOneRequest(t *testing.T) {
 		}
 		return n
 	}
-	cc := treeContext(CLINames, cl, t.TempDir())
-	var answer Answer
+	cc := treeContext(command.CLINames, cl, t.TempDir())
+	var answer command.Answer
 	n := count(func() {
-		in := CLINames.Defaults(Core().Path("builds", "list"))
+		in := command.CLINames.Defaults(Core().Path("builds", "list"))
 		in.Set("project-id", demo.ProjectID)
 		cc.Command = Core().Path("builds", "list")
 		res, err := cc.Command.Run(ctx, cc, in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		answer = Render(res, CLIDialect)
+		answer = command.Render(res, command.CLIDialect)
 	})
 	if n != 1 {
 		t.Fatalf("builds list made %d requests, want 1", n)

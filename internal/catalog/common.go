@@ -1,25 +1,26 @@
-package command
+package catalog
 
 import (
 	"context"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
 // AppArg is the application reference taken positionally or with --app-id.
-func AppArg(required bool) Argument {
-	return Argument{Name: "app-id", Help: "cli.arg.app-id", Type: String, Positional: true, CLIAlias: "--app-id", Metavar: "APP_ID", Required: required}
+func AppArg(required bool) command.Argument {
+	return command.Argument{Name: "app-id", Help: "cli.arg.app-id", Type: command.String, Positional: true, CLIAlias: "--app-id", Metavar: "APP_ID", Required: required}
 }
 
 // ToolAppArg is the MCP app_id parameter.
-func ToolAppArg() Argument {
-	return Argument{Name: "app_id", Help: "mcp.arg.app-id", Type: String, Required: true}
+func ToolAppArg() command.Argument {
+	return command.Argument{Name: "app_id", Help: "mcp.arg.app-id", Type: command.String, Required: true}
 }
 
 // TargetApp returns the call's client and the application a command
 // addresses (see AppID).
-func TargetApp(ctx context.Context, cc *Context, ref string, envDefault bool) (*platform.Client, string, error) {
+func TargetApp(ctx context.Context, cc *command.Context, ref string, envDefault bool) (*platform.Client, string, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, "", err
@@ -34,7 +35,7 @@ func TargetApp(ctx context.Context, cc *Context, ref string, envDefault bool) (*
 // AppID resolves the application a command addresses: the given reference
 // (UUID or exact name), else – when envDefault – ELEMENT_APP_ID; missing,
 // it is an error naming where it could have come from.
-func AppID(ctx context.Context, cc *Context, cl *platform.Client, ref string, envDefault bool) (string, error) {
+func AppID(ctx context.Context, cc *command.Context, cl *platform.Client, ref string, envDefault bool) (string, error) {
 	if ref == "" && envDefault {
 		ref = cl.Config().AppID
 	}
@@ -79,10 +80,6 @@ var commonMessages = []i18n.Message{
 	{Key: "cli.project-id-missing-positional",
 		RU: "не задано project-id (аргумент PROJECT_ID или ELEMENT_PROJECT_ID)",
 		EN: "project-id (PROJECT_ID argument or ELEMENT_PROJECT_ID) is not set",
-	},
-	{Key: "cli.given-twice",
-		RU: "приложение задано дважды и по-разному: позиционно \"{a}\" и через {flag} \"{b}\" – оставьте одну форму",
-		EN: "the application is given twice and differently: positionally \"{a}\" and with {flag} \"{b}\" - keep one form",
 	},
 	{Key: "cli.arg.app-id",
 		RU: "приложение: id (UUID) или точное имя",

@@ -1,0 +1,82 @@
+package catalog
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/ops/cards"
+)
+
+func appsStartCommand() *command.Command {
+	return &command.Command{
+		Path: []string{"apps", "start"}, Tool: "start_app",
+		Help: "cli.help.apps-start", ToolHelp: "mcp.help.start-app", Idempotent: true,
+		Args:     []command.Argument{AppArg(false)},
+		ToolArgs: []command.Argument{ToolAppArg()},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+			return switchApp(ctx, cc, in, "start")
+		},
+	}
+}
+
+func appsStopCommand() *command.Command {
+	return &command.Command{
+		Path: []string{"apps", "stop"}, Tool: "stop_app",
+		Help: "cli.help.apps-stop", ToolHelp: "mcp.help.stop-app", Idempotent: true,
+		Args:     []command.Argument{AppArg(false)},
+		ToolArgs: []command.Argument{ToolAppArg()},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+			return switchApp(ctx, cc, in, "stop")
+		},
+	}
+}
+
+func appsDeleteCommand() *command.Command {
+	return &command.Command{
+		Path: []string{"apps", "delete"}, Tool: "delete_app",
+		Help: "cli.help.apps-delete", ToolHelp: "mcp.help.delete-app", Destructive: true,
+		Args:     []command.Argument{AppArg(false)},
+		ToolArgs: []command.Argument{ToolAppArg()},
+		Run:      runAppsDelete,
+	}
+}
+
+// switchApp starts or stops an application (default ELEMENT_APP_ID). The
+// platform's answer is printed when it has a body; the console often
+// answers with none, and then the answer says what was asked of whom.
+func switchApp(ctx context.Context, cc *command.Context, in command.Values, action string) (any, error) {
+	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
+	if err != nil {
+		return nil, err
+	}
+	v, err := cl.Put(ctx, "/applications/"+url.PathEscape(id)+"/status/"+action, nil)
+	if err != nil {
+		return nil, err
+	}
+	return orFallback(v, jsonx.New("ok", true, "app-id", id)), nil
+}
+
+// orFallback is the platform's answer, or fallback when it came without a
+// body.
+func orFallback(v any, fallback *jsonx.Object) any {
+	if v == nil {
+		return fallback
+	}
+	return v
+}
+
+// runAppsDelete deletes an application. It takes no ELEMENT_APP_ID: a
+// deletion must name its target.
+func runAppsDelete(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), false)
+	if err != nil {
+		return nil, err
+	}
+	v, err := cards.DeleteApp(ctx, cl, id)
+	if err != nil {
+		return nil, err
+	}
+	return orFallback(v, jsonx.New("deleted", true, "app-id", id)), nil
+}

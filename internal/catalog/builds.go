@@ -1,0 +1,140 @@
+package catalog
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/ops/buildlist"
+	"github.com/elemctl/elemctl/internal/ops/cards"
+	"github.com/elemctl/elemctl/internal/platform"
+)
+
+func buildsListCommand() *command.Command {
+	return &command.Command{
+		Path: []string{"builds", "list"}, Tool: "list_builds",
+		Help: "cli.help.builds-list", ToolHelp: "mcp.help.list-builds", ReadOnly: true, Idempotent: true,
+		Args: []command.Argument{
+			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: command.String, Metavar: "PROJECT_ID"},
+			{Name: "limit", Help: "cli.arg.builds-limit", Type: command.Int, Default: 10, Metavar: "N", Bound: command.NonNegative},
+			{Name: "brief", Help: "cli.arg.builds-brief", Type: command.Bool},
+		},
+		ToolArgs: []command.Argument{
+			{Name: "project_id", Help: "mcp.arg.builds-project-id", Type: command.String, Required: true},
+			{Name: "limit", Help: "mcp.arg.builds-limit", Type: command.Int, Default: 10, Bound: command.NonNegative},
+			{Name: "brief", Help: "mcp.arg.brief", Type: command.Bool, Default: true},
+		},
+		Run: runBuildsList,
+	}
+}
+
+func buildsGetCommand() *command.Command {
+	return &command.Command{
+		Path: []string{"builds", "get"}, Tool: "get_build",
+		Help: "cli.help.builds-get", ToolHelp: "mcp.help.get-build", ReadOnly: true, Idempotent: true,
+		Args: []command.Argument{
+			{Name: "version", Help: "cli.arg.build-version-ref", Type: command.String, Positional: true, Required: true, Metavar: "VERSION"},
+			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: command.String, Metavar: "PROJECT_ID"},
+		},
+		ToolArgs: []command.Argument{
+			{Name: "project_id", Help: "mcp.arg.builds-project-id", Type: command.String, Required: true},
+			{Name: "version", Help: "mcp.arg.build-version-ref", Type: command.String, Required: true},
+		},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+			cl, project, err := buildsProject(ctx, cc, in)
+			if err != nil {
+				return nil, err
+			}
+			return cards.AddressBuild(ctx, cl, http.MethodGet, project, in.Str("version"))
+		},
+	}
+}
+
+func buildsDeleteCommand() *command.Command {
+	return &command.Command{
+		Path: []string{"builds", "delete"},
+		Help: "cli.help.builds-delete", Destructive: true,
+		Args: []command.Argument{
+			{Name: "version", Help: "cli.arg.build-version-ref", Type: command.String, Positional: true, Required: true, Metavar: "VERSION"},
+			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: command.String, Metavar: "PROJECT_ID"},
+		},
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+			cl, project, err := buildsProject(ctx, cc, in)
+			if err != nil {
+				return nil, err
+			}
+			v, err := cards.AddressBuild(ctx, cl, http.MethodDelete, project, in.Str("version"))
+			if err != nil {
+				return nil, err
+			}
+			return orFallback(v, jsonx.New("deleted", true, "version", in.Str("version"))), nil
+		},
+	}
+}
+
+// buildsProject is the client and the project a builds command addresses
+// (--project-id, else ELEMENT_PROJECT_ID).
+func buildsProject(ctx context.Context, cc *command.Context, in command.Values) (*platform.Client, string, error) {
+	cl, err := cc.Client(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	project, err := ProjectID(ctx, cl, in.Str("project-id"), false)
+	if err != nil {
+		return nil, "", err
+	}
+	return cl, project, nil
+}
+
+// projectKind is the kind of project the build cards say they belong to
+// (project-kind), "" when they do not say: builds list reads the list
+// alone, as the reference does, with no second request for the project
+// card.
+func projectKind(cards []*jsonx.Object) string {
+	for _, c := range cards {
+		if k := c.Str("project-kind"); k != "" {
+			return k
+		}
+	}
+	return ""
+}
+
+func runBuildsList(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+	cl, project, err := buildsProject(ctx, cc, in)
+	if err != nil {
+		return nil, err
+	}
+	cards, err := cl.ListBuilds(ctx, project)
+	if err != nil {
+		return nil, err
+	}
+	buildlist.Sort(cards)
+	shown := cards
+	limit := in.Int("limit")
+	cut := limit > 0 && len(cards) > limit
+	if cut {
+		shown = cards[:limit]
+	}
+	entries := Registry(cc).Read()
+	out := make([]any, len(shown))
+	if in.Bool("brief") {
+		byID := entries.ByAssembly()
+		for i, c := range shown {
+			out[i] = buildlist.Brief(c, byID)
+		}
+	} else {
+		for i, c := range shown {
+			out[i] = c
+		}
+	}
+	extension := strings.EqualFold(projectKind(cards), "Extension")
+	summary := buildlist.Summary(ctx, cards, len(shown), extension, project, entries)
+	var notes []string
+	if cut {
+		notes = append(notes, buildlist.CutNote(ctx))
+	}
+	return listing{items: out, key: "builds", notes: append(notes, summary),
+		counters: jsonx.New("total", len(cards), "shown", len(shown), "summary", summary)}, nil
+}
