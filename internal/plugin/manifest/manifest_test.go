@@ -122,8 +122,7 @@ func TestValidationNamesTheCommand(t *testing.T) {
 
 func TestValidationRussianFragments(t *testing.T) {
 	t.Parallel()
-	ctx := i18n.WithLang(context.Background(), i18n.EN)
-	ctx = i18n.WithLang(ctx, i18n.RU)
+	ctx := i18n.WithLang(context.Background(), i18n.RU)
 	cases := map[string]string{
 		withArgs(`{"name": "--x", "type": "bool", "multiple": true}`): "повторяемым (multiple), а это флаг",
 		withArgs(`{"name": "--lang"}`):                                "общего ключа elemctl --lang.",
