@@ -130,16 +130,69 @@ func runDeploy(ctx context.Context, cc *command.Context, in command.Values) (any
 	if t := in.Float("server-start-timeout"); t > 0 {
 		ops.ServerStart = time.Duration(t * float64(time.Second))
 	}
+	dir := localPath(cc, projectDir)
 	r, err := ops.Deploy(ctx, deploy.DeployOptions{
 		AppRef: appRef, AppIDSource: appSource, ProjectID: project, ProjectIDSource: projectSource,
-		ProjectDir: localPath(cc, projectDir), OutputDir: output, Version: in.Str("build-version"),
+		ProjectDir: dir, OutputDir: output, Version: in.Str("build-version"),
 		Branch: optionalString(in, "branch"), Commit: optionalString(in, "commit"),
 		AllowDataLoss: in.Bool("allow-data-loss"),
 	})
 	if err != nil {
+		if d := deployDiagnostics(ctx, dir, false, []string{err.Error()}); d != nil {
+			return nil, &command.DiagnosedError{Err: err, Diagnostics: d}
+		}
 		return nil, err
 	}
-	return r.JSON(), nil
+	return deployed(ctx, r, dir), nil
+}
+
+// deployed is a deploy's report with its headline, and the project's
+// diagnostics: cleared by a deploy that passed, the located compile errors
+// among the problems of one that did not.
+func deployed(ctx context.Context, r *deploy.Report, dir string) reported {
+	out := reported{report: r.JSON(), diagnostics: deployDiagnostics(ctx, dir, r.OK(), r.Problems)}
+	name := func(values ...string) string {
+		for _, v := range values {
+			if v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	switch {
+	case r.OK():
+		applied := r.Version
+		if r.AppliedVersion != nil && *r.AppliedVersion != "" {
+			applied = *r.AppliedVersion
+		}
+		out.headline = i18n.T(ctx, "verdict.deploy-ok", "app", name(r.AppName, r.AppID), "version", applied)
+	case r.Applied != nil && !*r.Applied:
+		out.headline = i18n.T(ctx, "verdict.deploy-rolled-back", "version", r.Version, "problem", command.FirstProblem(ctx, out.report))
+		out.severity = command.Failure
+	}
+	return out
+}
+
+// deployDiagnostics are the compile errors texts locate in the project of
+// dir (nil when they locate none, or the project cannot be read); a clean
+// deploy clears the project's.
+func deployDiagnostics(ctx context.Context, dir string, clean bool, texts []string) *command.Diagnostics {
+	dir, err := assembly.FindProjectDir(ctx, dir)
+	if err != nil {
+		return nil
+	}
+	if clean {
+		return &command.Diagnostics{ProjectDir: dir}
+	}
+	desc, err := assembly.ReadDescriptor(ctx, dir)
+	if err != nil {
+		return nil
+	}
+	errs := platform.ParseCompileErrors(texts, desc.Vendor+"/"+desc.Name+"/")
+	if len(errs) == 0 {
+		return nil
+	}
+	return &command.Diagnostics{ProjectDir: dir, Vendor: desc.Vendor, Name: desc.Name, Errors: errs}
 }
 
 // deployDryRun builds only – with the explicit, CI or default version,
@@ -198,6 +251,20 @@ func logBuildWarnings(ctx context.Context, cc *command.Context, res *assembly.Bu
 }
 
 var deployMessages = []i18n.Message{
+	// The headlines of a deploy and a probe.
+	{Key: "verdict.deploy-ok",
+		RU: "elemctl deploy: сборка {version} применена, {app} работает на ней",
+		EN: "elemctl deploy: build {version} is applied, {app} runs it",
+	},
+	{Key: "verdict.deploy-rolled-back",
+		RU: "elemctl deploy: платформа откатила применение сборки {version} – {problem}",
+		EN: "elemctl deploy: the platform rolled the apply of build {version} back – {problem}",
+	},
+	{Key: "verdict.probe-ok", RU: "elemctl probe: {project} компилируется без ошибок", EN: "elemctl probe: {project} compiles without errors"},
+	{Key: "verdict.probe-errors",
+		RU: "elemctl probe: ошибок компиляции – {count}; первая: {problem}",
+		EN: "elemctl probe: {count} compilation error(s); the first: {problem}",
+	},
 	{Key: "cli.create-needs-source",
 		RU: "не из чего создавать приложение: передайте {version} (id сборки) или {project} – тогда берётся самая новая сборка проекта (по умолчанию ELEMENT_PROJECT_ID стенда)",
 		EN: "nothing to create the application from: pass {version} (a build id) or {project} – then the project's newest build is taken (default: the stand's ELEMENT_PROJECT_ID)",

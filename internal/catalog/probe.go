@@ -87,7 +87,22 @@ func runProbe(ctx context.Context, cc *command.Context, in command.Values) (any,
 	if err != nil {
 		return nil, err
 	}
-	return r.JSON(), nil
+	return probed(ctx, r), nil
+}
+
+// probed is a probe's report with its headline; its compile errors, none
+// included, replace what was shown for the project.
+func probed(ctx context.Context, r *deploy.ProbeReport) reported {
+	out := reported{report: r.JSON(),
+		diagnostics: &command.Diagnostics{ProjectDir: r.ProjectDir, Vendor: r.Vendor, Name: r.Name, Errors: r.Errors}}
+	switch {
+	case r.OK:
+		out.headline = i18n.T(ctx, "verdict.probe-ok", "project", r.Vendor+"/"+r.Name)
+	case len(r.Errors) > 0:
+		first := jsonx.Objects(out.report.Value("errors"))[0]
+		out.headline, out.severity = i18n.T(ctx, "verdict.probe-errors", "count", len(r.Errors), "problem", command.CompileErrorLine(first)), command.Failure
+	}
+	return out
 }
 
 // runProbeCleanup removes what earlier probes left: one application gives

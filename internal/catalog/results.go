@@ -48,3 +48,17 @@ func (r dialects) Answer(d command.Dialect) command.Answer {
 	}
 	return command.Answer{Value: r.tool}
 }
+
+// reported is a report with what an editor shows of it: its headline and
+// the compile errors of the project it speaks of. Every dialect answers
+// the report itself.
+type reported struct {
+	report      *jsonx.Object
+	headline    string
+	severity    command.Severity
+	diagnostics *command.Diagnostics
+}
+
+func (r reported) Answer(command.Dialect) command.Answer {
+	return command.Answer{Value: r.report, Headline: r.headline, Severity: r.severity, Diagnostics: r.diagnostics}
+}

@@ -36,6 +36,12 @@ type JSONFace struct {
 	// Ignored are keys accepted and dropped when the command has no such
 	// argument: an editor sends appId to every command.
 	Ignored []string
+	// ReadOwn reads the face's own keys before the rest is bound (the
+	// call's stand, its directory); nil when there are none.
+	ReadOwn func(ctx context.Context, given *jsonx.Object) error
+	// Amend changes the bound values before the run (an editor's extra
+	// command-line words); nil when nothing does.
+	Amend func(ctx context.Context, given *jsonx.Object, in Values) error
 }
 
 // DecodeArguments reads a call's raw JSON arguments: an object, or

@@ -76,9 +76,17 @@ func (k *Call) Context() *Context {
 	}
 }
 
-// Run runs the command with in. A panic becomes an error naming the
-// command; its stack goes to Diagnostic.
+// Run runs the command with in. A call that names its own stand reads it
+// first, so a stand that cannot be read fails the call before the command
+// starts (a plugin's process included) rather than when it first asks for
+// the platform. A panic becomes an error naming the command; its stack
+// goes to Diagnostic.
 func (k *Call) Run(ctx context.Context, in Values) (any, error) {
+	if k.EnvFile != "" && !k.Command.Local {
+		if _, err := k.config(ctx); err != nil {
+			return nil, err
+		}
+	}
 	return k.Context().run(ctx, in)
 }
 
@@ -178,14 +186,17 @@ func (k *Call) status(text string) {
 	}
 }
 
-// RunNested runs another command inside this one (a plugin's host call):
-// the same stand, progress, secrets and environment; the other command's
+// Nested runs another command inside this one (a plugin's host call): the
+// same stand, progress, secrets and environment; the other command's
 // arguments as naming spells them; a panic included.
-func (c *Context) RunNested(ctx context.Context, cmd *Command, n Naming, in Values) (any, error) {
+func (c *Context) Nested(cmd *Command, n Naming) Runner {
 	nested := *c
 	nested.Command, nested.Naming = cmd, n
-	return nested.run(ctx, in)
+	return &nested
 }
+
+// Run runs the context's command with in.
+func (c *Context) Run(ctx context.Context, in Values) (any, error) { return c.run(ctx, in) }
 
 // panicMessage describes a panic value without dumping a Go struct.
 func panicMessage(r any) string {

@@ -170,6 +170,36 @@ type Answer struct {
 	// Failed makes the CLI exit with 1 unless the value names another
 	// non-zero code.
 	Failed bool
+	// Headline is the one line that tells how the command ended, for a
+	// face that shows one (an editor's notification), and Severity how
+	// loud it is. A result that leaves it "" gets the plain one Invoke
+	// makes from the value's "ok" and problems.
+	Headline string
+	Severity Severity
+	// Diagnostics are the compile errors of the project the result speaks
+	// of, for a face that shows them on the files; nil says nothing about
+	// any project.
+	Diagnostics *Diagnostics
+}
+
+// Severity is how loud a headline is.
+type Severity int
+
+const (
+	// Information: the command did what it was asked.
+	Information Severity = iota
+	// Failure: the command ran and failed (a rolled back apply, a build
+	// the compiler refused).
+	Failure
+)
+
+// Diagnostics are the located compile errors of one project. Empty
+// Errors clear what an earlier result showed for the project.
+type Diagnostics struct {
+	// ProjectDir is the project's directory; Vendor and Name name it in
+	// the archive entries the errors point at.
+	ProjectDir, Vendor, Name string
+	Errors                   []platform.CompileError
 }
 
 // Result is a handler's result that renders itself per dialect.
@@ -218,8 +248,12 @@ type Command struct {
 	Local bool
 	// Annotations for MCP clients.
 	ReadOnly, Destructive, Idempotent bool
-	// Slow operations take minutes; faces show progress for them.
+	// Slow operations take minutes; faces show progress for them, and a
+	// tool's answer carries its log.
 	Slow bool
+	// OptionalToolArgs makes every tool parameter optional, null when it
+	// declares no default (a plugin's tools).
+	OptionalToolArgs bool
 	// Source is "" for core commands, else the plugin that declared it.
 	Source string
 	// Features a plugin command requires of the core.

@@ -82,4 +82,8 @@ var Messages = []i18n.Message{
 		RU: "приложение задано дважды и по-разному: позиционно \"{a}\" и через {flag} \"{b}\" – оставьте одну форму",
 		EN: "the application is given twice and differently: positionally \"{a}\" and with {flag} \"{b}\" - keep one form",
 	},
+	// The plain headlines of a command's answer (Invoke).
+	{Key: "verdict.done", RU: "готово", EN: "done"},
+	{Key: "verdict.no-detail", RU: "подробности в журнале", EN: "see the log"},
+	{Key: "verdict.failed", RU: "{command}: не удалось – {problem}", EN: "{command}: failed – {problem}"},
 }

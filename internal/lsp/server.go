@@ -28,7 +28,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -44,9 +43,8 @@ const DefaultPrefix = "elemctl"
 
 // Options configure a server.
 type Options struct {
-	// Catalog holds the commands to serve: every command with an LSP id.
-	// Core commands are "<prefix>.<id>", plugin commands (Source != "")
-	// "<prefix>.plugin.<id>".
+	// Catalog holds the commands to serve: every command with an LSP id,
+	// as "<prefix>.<id>" (a plugin's ids are "plugin.<name>").
 	Catalog *command.Catalog
 	// Version is elemctl's version (serverInfo.version).
 	Version string
@@ -118,7 +116,7 @@ type Server struct {
 // client names its own.
 func New(ctx context.Context, o Options) *Server {
 	if o.Catalog == nil {
-		o.Catalog = catalog.Core()
+		o.Catalog = &command.Catalog{}
 	}
 	if o.Stderr == nil {
 		o.Stderr = os.Stderr
@@ -154,9 +152,6 @@ func New(ctx context.Context, o Options) *Server {
 			continue
 		}
 		id := c.LSP
-		if c.Source != "" {
-			id = "plugin." + c.LSP
-		}
 		if _, taken := s.commands[id]; taken {
 			s.diagnostic(i18n.T(ctx, "lsp.id-taken", "id", id, "name", c.Name()))
 			continue

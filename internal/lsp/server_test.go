@@ -438,7 +438,9 @@ func TestPanicsAndPluginCommands(t *testing.T) {
 	cat := catalog.Core()
 	cat.Add(&command.Command{Path: []string{"lsp-test-panic"}, LSP: "testPanic",
 		Run: func(context.Context, *command.Context, command.Values) (any, error) { panic("boom") }})
-	cat.Add(&command.Command{Path: []string{"hello"}, LSP: "hello", Source: "greeter",
+	// Declared as the plugin host declares a plugin's command: an id of
+	// its own, slow.
+	cat.Add(&command.Command{Path: []string{"hello"}, LSP: "plugin.hello", Source: "greeter", Slow: true,
 		Args: []command.Argument{{Name: "who", Type: command.String, Default: "world"}, {Name: "times", Type: command.Int, Default: 1}},
 		Run: func(_ context.Context, cc *command.Context, in command.Values) (any, error) {
 			cc.Log("greeting " + in.Str("who"))

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/elemctl/elemctl/internal/command"
-	"github.com/elemctl/elemctl/internal/ops/deploy"
+	"github.com/elemctl/elemctl/internal/platform"
 )
 
 func TestPathFromURIOnWindows(t *testing.T) {
@@ -102,6 +102,30 @@ func TestWithin(t *testing.T) {
 	}
 }
 
+// bound is what an LSP call of c binds: the call's directory and stand,
+// and the values its command would run with.
+type bound struct {
+	cwd, envFile string
+	values       command.Values
+}
+
+// decodeArguments binds an executeCommand's arguments for c the way a call
+// does (command.Invoke with the face of an LSP call) and returns what the
+// command would have run with.
+func decodeArguments(ctx context.Context, c *command.Command, called string, args []json.RawMessage, base string) (bound, error) {
+	raw, err := oneArgument(ctx, args)
+	if err != nil {
+		return bound{}, err
+	}
+	run := &command.Call{Command: c}
+	var got bound
+	_, err = command.Invoke(ctx, c, runner(func(_ context.Context, in command.Values) (any, error) {
+		got = bound{cwd: run.Dir, envFile: run.EnvFile, values: in}
+		return nil, nil
+	}), callFace(c, called, base, run), raw)
+	return got, err
+}
+
 func TestArgumentsMapCamelCaseOntoKeys(t *testing.T) {
 	ctx := context.Background()
 	c := &command.Command{Path: []string{"deploy"}, Args: []command.Argument{
@@ -159,13 +183,13 @@ func TestSourceFileAndColumns(t *testing.T) {
 	if err := os.WriteFile(file, []byte("\ufeffметод А()\n𝔸  #error x  \n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := deploy.CompileError{File: "Основное/М.xbsl", Entry: "Acme/Tasks/Основное/М.xbsl", Line: 2, Column: 4, Message: "x"}
+	e := platform.CompileError{File: "Основное/М.xbsl", Entry: "Acme/Tasks/Основное/М.xbsl", Line: 2, Column: 4, Message: "x"}
 	if got := sourceFile(project, "Acme", "Tasks", e); got != file {
 		t.Errorf("source file %s", got)
 	}
 	// A project directory not named after the project: the entry under
 	// the grandparent is not there, the project-relative path is.
-	if got := sourceFile(project, "Other", "Name", deploy.CompileError{File: "Acme/Tasks/Основное/М.xbsl", Entry: "Acme/Tasks/Основное/М.xbsl"}); got != file {
+	if got := sourceFile(project, "Other", "Name", platform.CompileError{File: "Acme/Tasks/Основное/М.xbsl", Entry: "Acme/Tasks/Основное/М.xbsl"}); got != file {
 		t.Errorf("entry under the root: %s", got)
 	}
 	d := diagnosticOf("elemctl probe", e, readLines(file))

@@ -244,8 +244,8 @@ func TestCancellationStopsTheCallInProcess(t *testing.T) {
 	}
 }
 
-// pluginCommands are what the plugins issue hands the server: commands
-// with a Source.
+// pluginCommands are what the plugin host hands the server: commands with
+// a Source, declared slow, their tool parameters all optional.
 func pluginCommands() []*command.Command {
 	echo := func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 		out := jsonx.New("surface", string(cc.Surface))
@@ -258,11 +258,11 @@ func pluginCommands() []*command.Command {
 		return out, nil
 	}
 	return []*command.Command{
-		{Path: []string{"list-apps"}, Tool: "list_apps", Source: "acme", Help: "clashes with the core",
+		{Path: []string{"list-apps"}, Tool: "list_apps", Source: "acme", Slow: true, OptionalToolArgs: true, Help: "clashes with the core",
 			Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 				return jsonx.New("plugin", true), nil
 			}},
-		{Path: []string{"echo"}, Tool: "acme_echo", Source: "acme", Help: "echoes its values",
+		{Path: []string{"echo"}, Tool: "acme_echo", Source: "acme", Slow: true, OptionalToolArgs: true, Help: "echoes its values",
 			Args: []command.Argument{
 				{Name: "retries", Type: command.Int, Default: 1},
 				{Name: "tags", Type: command.String, Multiple: true},
@@ -273,7 +273,7 @@ func pluginCommands() []*command.Command {
 				{Name: "page", Type: command.String, Positional: true, CLIAlias: "--page", Default: "1"},
 			},
 			Run: echo},
-		{Path: []string{"items"}, Tool: "acme_items", Source: "acme", Help: "a list answer",
+		{Path: []string{"items"}, Tool: "acme_items", Source: "acme", Slow: true, OptionalToolArgs: true, Help: "a list answer",
 			Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 				cc.Log("listing")
 				return []any{"first", jsonx.New("n", 2)}, nil
@@ -373,8 +373,8 @@ func TestPluginTools(t *testing.T) {
 
 	// Commands added after the start still register, and a second clash
 	// is reported again.
-	failed := h.srv.AddCommands(ctx, &command.Command{Tool: "acme_echo", Source: "other", Run: pluginCommands()[1].Run},
-		&command.Command{Tool: "late_tool", Source: "other", Help: "late", Run: pluginCommands()[1].Run})
+	failed := h.srv.AddCommands(ctx, &command.Command{Tool: "acme_echo", Source: "other", Slow: true, OptionalToolArgs: true, Run: pluginCommands()[1].Run},
+		&command.Command{Tool: "late_tool", Source: "other", Slow: true, OptionalToolArgs: true, Help: "late", Run: pluginCommands()[1].Run})
 	if len(failed) != 1 || !strings.Contains(failed[0].Err.Error(), "acme") {
 		t.Errorf("clash between plugins: %v", failed)
 	}
@@ -399,7 +399,7 @@ func TestPluginCommandsInTheCatalogComeAfterTheCore(t *testing.T) {
 // a plugin's null answer is no content, as the reference server sends it.
 func TestPluginToolEnvFileAndNullAnswer(t *testing.T) {
 	var runs atomic.Int32
-	quiet := &command.Command{Path: []string{"quiet"}, Tool: "acme_quiet", Source: "acme", Help: "answers null",
+	quiet := &command.Command{Path: []string{"quiet"}, Tool: "acme_quiet", Source: "acme", Slow: true, OptionalToolArgs: true, Help: "answers null",
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			runs.Add(1)
 			return nil, nil

@@ -32,33 +32,20 @@ func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
 			Dir: s.opts.Dir, FaceEnvFile: s.opts.EnvFile, Stands: s.cache, Getenv: s.opts.Getenv, Version: s.opts.Version,
 			Log: p.notify, Status: p.status, Diagnostic: s.diagnostic, Secrets: s.secrets(),
 		}
-		given, err := command.DecodeArguments(ctx, rawArguments(req), c.Tool)
-		if err != nil {
-			return errorResult(err, run.Scrub), nil
-		}
 		face := command.JSONFace{Naming: command.ToolNames, Called: c.Tool}
 		if hasEnvFile(c) {
 			face.Own = []string{envFileParam}
-			if run.EnvFile, err = command.OwnString(ctx, given, envFileParam, c.Tool); err != nil {
-				return errorResult(err, run.Scrub), nil
+		}
+		face.ReadOwn = func(ctx context.Context, given *jsonx.Object) (err error) {
+			if hasEnvFile(c) {
+				if run.EnvFile, err = command.OwnString(ctx, given, envFileParam, c.Tool); err != nil {
+					return err
+				}
 			}
+			run.EnvFile, err = s.checkEnvFile(ctx, run.EnvFile)
+			return err
 		}
-		if run.EnvFile, err = s.checkEnvFile(ctx, run.EnvFile); err != nil {
-			return errorResult(err, run.Scrub), nil
-		}
-		in, err := command.BindJSON(ctx, c, face, given)
-		if err != nil {
-			return errorResult(err, run.Scrub), nil
-		}
-		if run.EnvFile != "" && isPlugin(c) {
-			// A plugin tool names its stand like any other (spec §1.7):
-			// a missing env_file fails the call before the plugin starts,
-			// not only when the plugin asks the host for platform work.
-			if _, err := run.Context().Config(ctx); err != nil {
-				return errorResult(err, run.Scrub), nil
-			}
-		}
-		result, err := run.Run(ctx, in)
+		answer, err := command.Invoke(ctx, c, run, face, rawArguments(req))
 		if ctx.Err() != nil {
 			// Cancelled (notifications/cancelled, or the client went
 			// away): the answer goes nowhere; the server log says how the
@@ -68,8 +55,7 @@ func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
 		if err != nil {
 			return errorResult(err, run.Scrub), nil
 		}
-		answer := withLog(c, command.Render(result, command.ToolDialect).Value, run.Lines())
-		res, err := answerResult(answer)
+		res, err := answerResult(withLog(c, answer.Value, run.Lines()))
 		if err != nil {
 			return errorResult(err, run.Scrub), nil
 		}
@@ -93,14 +79,15 @@ func rawArguments(req mcpgo.CallToolRequest) []byte {
 }
 
 // withLog merges a call's progress lines into an object answer as "log"
-// when the command is long, comes from a plugin or logged anything (spec
-// §1.4, §1.7). The core's log replaces any log the handler set.
+// when the command is slow (a plugin's command always is) or logged
+// anything (spec §1.4, §1.7). The core's log replaces any log the handler
+// set.
 func withLog(c *command.Command, answer any, lines []string) any {
 	obj, ok := answer.(*jsonx.Object)
 	if !ok || obj == nil {
 		return answer
 	}
-	if len(lines) == 0 && !c.Slow && !isPlugin(c) {
+	if len(lines) == 0 && !c.Slow {
 		return answer
 	}
 	log := make([]any, len(lines))

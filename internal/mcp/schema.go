@@ -40,10 +40,6 @@ func title(name string) string {
 	return strings.Join(words, " ")
 }
 
-// isPlugin tells whether a command came from a plugin: its parameters all
-// carry defaults and none is listed as required (spec §1.7).
-func isPlugin(c *command.Command) bool { return c.Source != "" }
-
 // required tells whether the schema lists the argument as required.
 func required(c *command.Command, a command.Argument) bool { return command.ToolNames.Required(c, a) }
 

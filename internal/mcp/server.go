@@ -19,7 +19,6 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -89,7 +88,7 @@ type Server struct {
 // server's texts and answers.
 func New(ctx context.Context, o Options) *Server {
 	if o.Catalog == nil {
-		o.Catalog = catalog.Core()
+		o.Catalog = &command.Catalog{}
 	}
 	if o.Stderr == nil {
 		o.Stderr = os.Stderr

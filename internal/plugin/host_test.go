@@ -29,8 +29,8 @@ func testPluginWorld(t *testing.T, s *stand.Stand, edit func(*protocol.Manifest)
 func TestCatalogDeclarations(t *testing.T) {
 	w := testPluginWorld(t, nil, nil)
 	echo := w.cat.Path("echo")
-	if echo.Source != "testplugin" || echo.Tool != "echo" || echo.LSP != "echo" {
-		t.Errorf("echo: source %q tool %q lsp %q", echo.Source, echo.Tool, echo.LSP)
+	if echo.Source != "testplugin" || echo.Tool != "echo" || echo.LSP != "plugin.echo" || !echo.Slow || !echo.OptionalToolArgs {
+		t.Errorf("echo: source %q tool %q lsp %q slow %v optional tool arguments %v", echo.Source, echo.Tool, echo.LSP, echo.Slow, echo.OptionalToolArgs)
 	}
 	var tool []string
 	for _, a := range echo.MCPArgs() {

@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -52,22 +53,26 @@ func (h *host) call(ctx context.Context, cc *command.Context, method string, par
 	if cmd == nil || cmd.Source != "" {
 		return nil, &protocol.Error{Code: protocol.CodeMethodNotFound, Message: i18n.T(ctx, "plugins.host-call-unknown", "method", method)}
 	}
-	given, err := command.DecodeArguments(ctx, params, method)
-	if err != nil {
+	face := command.JSONFace{Naming: command.ToolNames, Called: method,
+		ReadOwn: func(ctx context.Context, given *jsonx.Object) error {
+			if given.Has("env_file") {
+				return paramsError(ctx, method, "plugins.host-call-env-file")
+			}
+			return nil
+		}}
+	answer, err := command.Invoke(ctx, cmd, cc.Nested(cmd, command.ToolNames), face, params)
+	var refused *command.ArgumentsError
+	switch {
+	case errors.As(err, &refused):
+		var pe *protocol.Error
+		if errors.As(err, &pe) {
+			return nil, pe
+		}
 		return nil, &protocol.Error{Code: protocol.CodeInvalidParams, Message: err.Error()}
-	}
-	if given.Has("env_file") {
-		return nil, paramsError(ctx, method, "plugins.host-call-env-file")
-	}
-	in, err := command.BindJSON(ctx, cmd, command.JSONFace{Naming: command.ToolNames, Called: method}, given)
-	if err != nil {
-		return nil, &protocol.Error{Code: protocol.CodeInvalidParams, Message: err.Error()}
-	}
-	result, err := cc.RunNested(ctx, cmd, command.ToolNames, in)
-	if err != nil {
+	case err != nil:
 		return nil, elemctlError(err)
 	}
-	return command.Render(result, command.ToolDialect).Value, nil
+	return answer.Value, nil
 }
 
 // consolePath is a path under the API prefix: plain segments only, so a

@@ -64,10 +64,16 @@ func Install(ctx context.Context, cat *command.Catalog, opts Options) *Loaded {
 func (h *host) command(ctx context.Context, r manifest.Resolved) *command.Command {
 	c := r.Command
 	cmd := &command.Command{
-		Path: []string{c.Name}, Tool: r.Tool, LSP: r.LSP,
+		Path: []string{c.Name}, Tool: r.Tool,
 		Help: c.Help, ToolHelp: c.Help,
 		Args: cliArgs(ctx, c), ToolArgs: toolArgs(c),
 		Source: h.p.Name, Features: h.p.Requires,
+		// A plugin may take minutes, and its tools' parameters are all
+		// optional (spec mcp-plugins-editors §1.7).
+		Slow: true, OptionalToolArgs: true,
+	}
+	if r.LSP != "" {
+		cmd.LSP = "plugin." + r.LSP
 	}
 	cmd.Run = func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 		args, err := Arguments(ctx, c, in)

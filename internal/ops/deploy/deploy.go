@@ -145,7 +145,7 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 			return nil, o.interrupted(ctx, err, appID, up.AssemblyID)
 		}
 		var ae *platform.APIError
-		if card != nil && card.Str("status") == platform.StatusError && errors.As(err, &ae) && !hasCompileLine([]string{ae.Message}) {
+		if card != nil && card.Str("status") == platform.StatusError && errors.As(err, &ae) && !platform.HasCompileLine([]string{ae.Message}) {
 			ae.Hint = i18n.T(ctx, "deploy.server-log-hint")
 			ae.Message += " – " + ae.Hint
 		}

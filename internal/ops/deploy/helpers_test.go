@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -149,4 +150,23 @@ func mustTime(t *testing.T, s string) time.Time {
 		t.Fatal(err)
 	}
 	return v
+}
+
+func TestFailedTasksSinceAndOrder(t *testing.T) {
+	tasks := objects(t, `[
+		{"id":"a","status":"Failed","start-date":"2026-03-01T09:00:00Z"},
+		{"id":"b","status":"Completed","start-date":"2026-03-01T10:05:00Z"},
+		{"id":"c","status":"error","start-date":"2026-03-01T10:06:00"},
+		{"id":"d","status":"Failed"},
+		{"id":"e","status":"FAILED","start-date":"bogus"}
+	]`)
+	since := mustTime(t, "2026-03-01T10:00:00Z")
+	var ids []string
+	for _, task := range failedTasks(tasks, since) {
+		ids = append(ids, task.Str("id"))
+	}
+	// Freshest first; a task without a readable start date counts.
+	if !reflect.DeepEqual(ids, []string{"e", "d", "c"}) {
+		t.Fatalf("failed tasks %v", ids)
+	}
 }

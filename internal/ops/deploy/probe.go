@@ -62,7 +62,7 @@ type ProbeReport struct {
 	ProjectRenamedFrom             string
 	AssemblyID, AppID, AppName     string
 	Status                         string
-	Errors                         []CompileError
+	Errors                         []platform.CompileError
 	Messages                       []string
 	Cleanup                        ProbeCleanup
 	CompatibilityRefused           string
@@ -175,7 +175,7 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 	o.logf(ctx, "deploy.built", "file", res.File, "version", res.Version)
 
 	r := &ProbeReport{ProjectDir: res.ProjectDir, Vendor: res.Vendor, Name: res.Name, File: res.File,
-		Version: res.Version, AppName: name, Errors: []CompileError{}, Messages: []string{}}
+		Version: res.Version, AppName: name, Errors: []platform.CompileError{}, Messages: []string{}}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -297,15 +297,15 @@ func (o *Ops) probeRefused(ctx context.Context, r *ProbeReport, desc *assembly.D
 	if len(r.Messages) == 0 {
 		r.Messages = append(r.Messages, ae.Message)
 	}
-	if mode, lines, dropped, ok := CompatibilityRefusal(r.Messages); ok {
+	if mode, lines, dropped, ok := platform.CompatibilityRefusal(r.Messages); ok {
 		r.CompatibilityRefused = mode
 		r.Messages = lines
 		r.MessagesDropped = dropped
-		r.Errors = []CompileError{}
+		r.Errors = []platform.CompileError{}
 		o.logf(ctx, "probe.compatibility-refused", "mode", mode, "file", desc.Path, "declared", statusWord(desc.Compatibility))
 		return
 	}
-	r.Errors = ParseCompileErrors(r.Messages, r.Vendor+"/"+r.Name+"/")
+	r.Errors = platform.ParseCompileErrors(r.Messages, r.Vendor+"/"+r.Name+"/")
 	if (taskRefusals || r.Status == platform.StatusError) && len(r.Errors) == 0 {
 		r.Hint = i18n.T(ctx, "deploy.server-log-hint")
 	}

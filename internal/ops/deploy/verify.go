@@ -106,7 +106,7 @@ func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 	}
 
 	r.URIStatus = o.checkURI(ctx, r.URI)
-	if len(failedTexts) > 0 && !hasCompileLine(failedTexts) {
+	if len(failedTexts) > 0 && !platform.HasCompileLine(failedTexts) {
 		r.Hint = i18n.T(ctx, "deploy.server-log-hint")
 	}
 	return r, nil

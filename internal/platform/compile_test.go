@@ -1,4 +1,4 @@
-package deploy
+package platform
 
 import (
 	"reflect"
@@ -33,10 +33,10 @@ func TestParseCompileErrors(t *testing.T) {
 }
 
 func TestHasCompileLine(t *testing.T) {
-	if !hasCompileLine([]string{"x", "Ошибка обновления приложения: a/b/c.xbsl [1:1]: <Сервер> y"}) {
+	if !HasCompileLine([]string{"x", "Ошибка обновления приложения: a/b/c.xbsl [1:1]: <Сервер> y"}) {
 		t.Error("a located error was not seen")
 	}
-	if hasCompileLine([]string{"Ошибка обновления приложения: Contact administrator for details"}) {
+	if HasCompileLine([]string{"Ошибка обновления приложения: Contact administrator for details"}) {
 		t.Error("an unlocated refusal counted as a compile error")
 	}
 }
@@ -57,24 +57,5 @@ func TestCompatibilityRefusal(t *testing.T) {
 	}
 	if _, _, _, ok := CompatibilityRefusal([]string{"a/b.xbsl [1:1]: нечто"}); ok {
 		t.Error("an ordinary compile error read as a compatibility refusal")
-	}
-}
-
-func TestFailedTasksSinceAndOrder(t *testing.T) {
-	tasks := objects(t, `[
-		{"id":"a","status":"Failed","start-date":"2026-03-01T09:00:00Z"},
-		{"id":"b","status":"Completed","start-date":"2026-03-01T10:05:00Z"},
-		{"id":"c","status":"error","start-date":"2026-03-01T10:06:00"},
-		{"id":"d","status":"Failed"},
-		{"id":"e","status":"FAILED","start-date":"bogus"}
-	]`)
-	since := mustTime(t, "2026-03-01T10:00:00Z")
-	var ids []string
-	for _, task := range failedTasks(tasks, since) {
-		ids = append(ids, task.Str("id"))
-	}
-	// Freshest first; a task without a readable start date counts.
-	if !reflect.DeepEqual(ids, []string{"e", "d", "c"}) {
-		t.Fatalf("failed tasks %v", ids)
 	}
 }

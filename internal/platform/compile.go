@@ -1,4 +1,4 @@
-package deploy
+package platform
 
 import (
 	"regexp"
@@ -73,8 +73,8 @@ func parseCompileLine(line, prefix string) (CompileError, bool) {
 	return e, true
 }
 
-// hasCompileLine tells whether any text holds a located compilation error.
-func hasCompileLine(texts []string) bool {
+// HasCompileLine tells whether any text holds a located compilation error.
+func HasCompileLine(texts []string) bool {
 	for _, t := range texts {
 		for _, line := range strings.Split(t, "\n") {
 			if reCompileLine().MatchString(line) {
