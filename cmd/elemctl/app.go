@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/options"
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/platform/clientcache"
 	"github.com/elemctl/elemctl/internal/plugin"
@@ -31,9 +33,6 @@ const (
 	exitInterrupt = 130
 )
 
-// connectionFlags are refused by local commands.
-var connectionFlags = []string{"base-url", "client-id", "client-secret", "env-file", "timeout"}
-
 // app is one run of the CLI.
 type app struct {
 	stdin          io.Reader
@@ -43,10 +42,12 @@ type app struct {
 	// plugins is what loading the plugins added to the catalog.
 	plugins *plugin.Loaded
 
-	// global flags
-	baseURL, clientID, clientSecret, envFile, lang string
-	timeout                                        float64
-	jsonOut, quiet, showVersion                    bool
+	// The values of the global options (options.Global) by name, and
+	// --version.
+	text        map[string]*string
+	number      map[string]*float64
+	switches    map[string]*bool
+	showVersion bool
 
 	errMu       sync.Mutex // serialises stderr lines from concurrent progress
 	pendingMu   sync.Mutex
@@ -62,64 +63,6 @@ type app struct {
 // has its sorting as a process-wide switch only: this is the one place it
 // can be turned off before any tree is built.
 func init() { cobra.EnableCommandSorting = false }
-
-// cliOrder is the order of the reference's command tree (spec cli.md §2),
-// per group ("" is the root). Help lists commands in it, and the action
-// lists of errors and of the action-first hint follow it, so the action
-// the hint suggests is a group's harmless first one (list), not the
-// alphabetically first (delete). Commands it does not name (plugin
-// commands, completion, help) follow in the order they were added.
-var cliOrder = map[string][]string{
-	"": {"token", "apps", "spaces", "projects", "builds", "build", "inspect", "deploy", "user-lists", "probe",
-		"verify-deploy", "branches", "dumps", "tasks", "tech", "debug-adapter", "plugins", "self-update", "mcp", "lsp", "dap", "stand"},
-	"apps": {"list", "get", "find", "create", "ensure", "apply", "delete", "start", "stop", "debug", "users",
-		"token-access", "export", "export-extension"},
-	"spaces":        {"list"},
-	"projects":      {"list", "get", "delete"},
-	"builds":        {"list", "get", "upload", "delete"},
-	"user-lists":    {"list", "get", "self-registration", "password-login", "calculation-rules"},
-	"branches":      {"list", "get", "create", "update", "delete", "merge"},
-	"dumps":         {"create", "get"},
-	"tasks":         {"list", "get-group"},
-	"tech":          {"get", "set"},
-	"debug-adapter": {"extract"},
-	"mcp":           {"install"},
-}
-
-// orderTree puts the root's and each group's commands in cliOrder.
-func orderTree(root *cobra.Command) {
-	order := func(c *cobra.Command, key string) {
-		rank := map[string]int{}
-		for i, name := range cliOrder[key] {
-			rank[name] = i + 1
-		}
-		children := c.Commands()
-		sorted := slices.Clone(children)
-		slices.SortStableFunc(sorted, func(x, y *cobra.Command) int {
-			rx, ry := rank[x.Name()], rank[y.Name()]
-			switch {
-			case rx == 0 && ry == 0:
-				return 0
-			case rx == 0:
-				return 1
-			case ry == 0:
-				return -1
-			}
-			return rx - ry
-		})
-		if slices.Equal(children, sorted) {
-			return
-		}
-		c.RemoveCommand(children...)
-		c.AddCommand(sorted...)
-	}
-	order(root, "")
-	for _, c := range root.Commands() {
-		if _, ok := cliOrder[c.Name()]; ok {
-			order(c, c.Name())
-		}
-	}
-}
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
 	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, catalog: catalog.Core()}
@@ -291,12 +234,12 @@ func prescanLang(args []string) string {
 		if arg == "--" {
 			break
 		}
-		if arg == "--lang" && i+1 < len(args) {
+		if arg == options.Lang.Flag() && i+1 < len(args) {
 			if _, ok := i18n.Parse(args[i+1]); ok {
 				return args[i+1]
 			}
 		}
-		if v, ok := strings.CutPrefix(arg, "--lang="); ok {
+		if v, ok := strings.CutPrefix(arg, options.Lang.Flag()+"="); ok {
 			if _, ok := i18n.Parse(v); ok {
 				return v
 			}
@@ -309,13 +252,13 @@ func prescanLang(args []string) string {
 func (a *app) buildRoot(ctx context.Context) *cobra.Command {
 	root := a.newRoot(ctx)
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
-		if a.lang != "" {
-			if a.lang != "ru" && a.lang != "en" {
-				return fmt.Errorf("%s", i18n.T(ctx, "cli.bad-lang", "value", a.lang))
+		if a.str(options.Lang) != "" {
+			if a.str(options.Lang) != "ru" && a.str(options.Lang) != "en" {
+				return fmt.Errorf("%s", i18n.T(ctx, "cli.bad-lang", "value", a.str(options.Lang)))
 			}
 		}
-		if f := cmd.Flags().Lookup("timeout"); f != nil && f.Changed && a.timeout <= 0 {
-			return fmt.Errorf("%s", i18n.T(ctx, "cli.parse.invalid-value", "value", f.Value.String(), "flag", "--timeout",
+		if f := cmd.Flags().Lookup(options.Timeout.Name); f != nil && f.Changed && a.num(options.Timeout) <= 0 {
+			return fmt.Errorf("%s", i18n.T(ctx, "cli.parse.invalid-value", "value", f.Value.String(), "flag", options.Timeout.Flag(),
 				"expected", i18n.T(ctx, "cli.parse.expected-number-positive")))
 		}
 		a.reportPluginFailures(ctx, cmd)
@@ -325,33 +268,68 @@ func (a *app) buildRoot(ctx context.Context) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return command.FlagError(ctx, err) })
 	a.loadPlugins(ctx)
 
-	groups := map[string]*cobra.Command{}
+	a.addTree(ctx, root)
+	localizeScaffolding(ctx, root)
+	return root
+}
+
+// addTree renders the catalog under root: its groups, its commands – the
+// command line's own face commands with their flags – each among its
+// siblings in the order they declare (then the ones that declare none, a
+// plugin's, by name). A command path under no group or command gets a
+// group of its own.
+func (a *app) addTree(ctx context.Context, root *cobra.Command) {
+	type node struct {
+		cmd   *cobra.Command
+		order int
+	}
+	nodes := map[string]*cobra.Command{"": root}
+	children := map[string][]node{}
+	place := func(path []string, order int, cc *cobra.Command) {
+		nodes[strings.Join(path, " ")] = cc
+		parent := strings.Join(path[:len(path)-1], " ")
+		children[parent] = append(children[parent], node{cc, order})
+	}
 	for _, g := range a.catalog.Groups() {
-		gc := a.groupCommand(ctx, g)
-		groups[g.Name] = gc
-		root.AddCommand(gc)
+		place([]string{g.Name}, g.Order, a.groupCommand(ctx, g))
 	}
 	for _, c := range a.catalog.Commands() {
-		if len(c.Path) == 0 {
-			continue
+		switch {
+		case len(c.Path) == 0:
+		case c.Face:
+			place(c.Path, c.Order, a.faceCommand(ctx, c))
+		default:
+			place(c.Path, c.Order, a.leafCommand(ctx, c))
 		}
-		parent := root
-		for _, seg := range c.Path[:len(c.Path)-1] {
-			gc, ok := groups[seg]
-			if !ok {
-				gc = a.groupCommand(ctx, command.Group{Name: seg})
-				groups[seg] = gc
-				root.AddCommand(gc)
-			}
-			parent = gc
-		}
-		parent.AddCommand(a.leafCommand(ctx, c))
 	}
-	root.AddCommand(a.faceCommands(ctx)...)
-	orderTree(root)
-	localizeScaffolding(ctx, root)
-	addExamples(root)
-	return root
+	parents := make([]string, 0, len(children))
+	for p := range children {
+		parents = append(parents, p)
+	}
+	sort.Strings(parents)
+	for _, p := range parents {
+		for p != "" && nodes[p] == nil {
+			path := strings.Fields(p)
+			place(path, 0, a.groupCommand(ctx, command.Group{Name: path[len(path)-1]}))
+			p = strings.Join(path[:len(path)-1], " ")
+		}
+	}
+	for p, list := range children {
+		slices.SortStableFunc(list, func(x, y node) int {
+			switch {
+			case x.order == y.order:
+				return 0
+			case x.order == 0:
+				return 1
+			case y.order == 0:
+				return -1
+			}
+			return x.order - y.order
+		})
+		for _, n := range list {
+			nodes[p].AddCommand(n.cmd)
+		}
+	}
 }
 
 // newRoot is the root command with the global options and no subcommands.
@@ -382,14 +360,18 @@ func (a *app) newRoot(ctx context.Context) *cobra.Command {
 		Args: cobra.ArbitraryArgs,
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.baseURL, "base-url", "", i18n.T(ctx, "cli.flag.base-url"))
-	pf.StringVar(&a.clientID, "client-id", "", i18n.T(ctx, "cli.flag.client-id"))
-	pf.StringVar(&a.clientSecret, "client-secret", "", i18n.T(ctx, "cli.flag.client-secret"))
-	pf.StringVar(&a.envFile, "env-file", "", i18n.T(ctx, "cli.flag.env-file"))
-	pf.Float64Var(&a.timeout, "timeout", 0, i18n.T(ctx, "cli.flag.timeout"))
-	pf.StringVar(&a.lang, "lang", "", i18n.T(ctx, "cli.flag.lang"))
-	pf.BoolVar(&a.jsonOut, "json", false, i18n.T(ctx, "cli.flag.json"))
-	pf.BoolVar(&a.quiet, "quiet", false, i18n.T(ctx, "cli.flag.quiet"))
+	a.text, a.number, a.switches = map[string]*string{}, map[string]*float64{}, map[string]*bool{}
+	for _, o := range options.Global {
+		help := i18n.T(ctx, o.Help)
+		switch o.Kind {
+		case options.Switch:
+			a.switches[o.Name] = pf.Bool(o.Name, false, help)
+		case options.Number:
+			a.number[o.Name] = pf.Float64(o.Name, 0, help)
+		default:
+			a.text[o.Name] = pf.String(o.Name, "", help)
+		}
+	}
 	root.Flags().BoolVar(&a.showVersion, "version", false, i18n.T(ctx, "cli.flag.version"))
 	return root
 }
@@ -495,13 +477,7 @@ func (a *app) leafCommand(ctx context.Context, c *command.Command) *cobra.Comman
 	if len(posHelp) > 0 {
 		cc.Long = short + "\n\n" + i18n.T(ctx, "cli.help.positionals") + ":\n" + strings.Join(posHelp, "\n")
 	}
-	cc.Annotations = map[string]string{}
-	if c.Source != "" {
-		cc.Annotations[pluginAnnotation] = c.Source
-	}
-	if c.Local {
-		cc.Annotations[localAnnotation] = "true"
-	}
+	declare(cc, c)
 	binder := command.NewWordBinder(ctx, c, cc.Flags())
 	for _, arg := range c.Args {
 		if arg.Positional || arg.Type == command.Bool || len(arg.Choices) == 0 {
@@ -532,6 +508,58 @@ func (a *app) leafCommand(ctx context.Context, c *command.Command) *cobra.Comman
 	return cc
 }
 
+// declare gives a rendered command what its declaration says beyond its
+// flags: examples and the annotations help and plugin reports read.
+func declare(cc *cobra.Command, c *command.Command) {
+	if cc.Annotations == nil {
+		cc.Annotations = map[string]string{}
+	}
+	if c.Source != "" {
+		cc.Annotations[pluginAnnotation] = c.Source
+	}
+	if c.Local {
+		cc.Annotations[localAnnotation] = "true"
+	}
+	if c.PlainStderr {
+		cc.Annotations[plainStderrAnnotation] = "true"
+	}
+	if len(c.Examples) > 0 {
+		cc.Example = "  " + strings.Join(c.Examples, "\n  ")
+	}
+}
+
+// plainStderrAnnotation marks the commands before which the CLI prints
+// nothing of its own on stderr (command.Command.PlainStderr).
+const plainStderrAnnotation = "elemctl-plain-stderr"
+
+// faceCommand renders one of the command line's own face commands: the
+// face builds it with its flags, the declaration gives it its name, help
+// and examples.
+func (a *app) faceCommand(ctx context.Context, c *command.Command) *cobra.Command {
+	var build func(context.Context) *cobra.Command
+	switch c.Name() {
+	case "self-update":
+		build = a.selfUpdateCommand
+	case "mcp":
+		build = a.mcpCommand
+	case "mcp install":
+		build = a.mcpInstallCommand
+	case "lsp":
+		build = a.lspCommand
+	case "dap":
+		build = a.dapCommand
+	case "stand":
+		build = a.standCommand
+	default:
+		panic("elemctl: no face command " + c.Name())
+	}
+	cc := build(ctx)
+	cc.Use = c.Path[len(c.Path)-1]
+	cc.Short = i18n.T(ctx, c.Help)
+	declare(cc, c)
+	return cc
+}
+
 // usageMetavar is a positional in a usage line, as argparse writes it:
 // NAME, [NAME], NAME [NAME ...], [NAME ...]. One an option may stand for
 // is optional on the line.
@@ -559,10 +587,10 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 	wd, _ := os.Getwd()
 	run := &command.Call{
 		Command: c, Surface: command.CLI, Naming: command.CLINames,
-		Dir: wd, FaceEnvFile: a.envFile, Stands: a.stands(), Getenv: a.getenv, Version: versionText(),
-		Log: a.progress, Pending: a.pending, Diagnostic: a.warn, Secrets: []string{a.clientSecret},
+		Dir: wd, FaceEnvFile: a.str(options.EnvFile), Stands: a.stands(), Getenv: a.getenv, Version: versionText(),
+		Log: a.progress, Pending: a.pending, Diagnostic: a.warn, Secrets: []string{a.str(options.ClientSecret)},
 	}
-	if !a.quiet && isTerminal(a.stderr) {
+	if !a.on(options.Quiet) && isTerminal(a.stderr) {
 		a.status = newStatusLine(a.stderr, &a.errMu)
 		run.Status = a.status.set
 	}
@@ -577,7 +605,7 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 	for _, line := range answer.Notes {
 		a.progress(line)
 	}
-	if !a.jsonOut {
+	if !a.on(options.JSON) {
 		for _, line := range answer.Verdict {
 			a.progress(line)
 		}
@@ -599,21 +627,46 @@ func (a *app) printAnswer(answer any) error {
 
 func (a *app) givenConnectionFlags() []string {
 	var out []string
-	vals := map[string]bool{
-		"base-url": a.baseURL != "", "client-id": a.clientID != "", "client-secret": a.clientSecret != "",
-		"env-file": a.envFile != "", "timeout": a.timeout != 0,
-	}
-	for _, f := range connectionFlags {
-		if vals[f] {
-			out = append(out, "--"+f)
+	for _, o := range options.Global {
+		if o.Connection && (a.str(o) != "" || a.num(o) != 0 || a.on(o)) {
+			out = append(out, o.Flag())
 		}
 	}
 	return out
 }
 
+// str, num and on are the values of the global options of the run.
+func (a *app) str(o options.Option) string {
+	if p := a.text[o.Name]; p != nil {
+		return *p
+	}
+	return ""
+}
+
+func (a *app) num(o options.Option) float64 {
+	if p := a.number[o.Name]; p != nil {
+		return *p
+	}
+	return 0
+}
+
+func (a *app) on(o options.Option) bool {
+	if p := a.switches[o.Name]; p != nil {
+		return *p
+	}
+	return false
+}
+
+// turnOn turns a global switch on for the rest of the run.
+func (a *app) turnOn(o options.Option) {
+	if p := a.switches[o.Name]; p != nil {
+		*p = true
+	}
+}
+
 // progress prints one line of the progress channel (silenced by --quiet).
 func (a *app) progress(line string) {
-	if a.quiet {
+	if a.on(options.Quiet) {
 		return
 	}
 	a.errMu.Lock()
@@ -630,7 +683,7 @@ func (a *app) stands() *clientcache.Cache {
 	a.cacheOnce.Do(func() {
 		wd, _ := os.Getwd()
 		a.cache = clientcache.New(clientcache.Options{
-			Dir: wd, Getenv: a.getenv, EnvFile: a.envFile, Overrides: a.overrides(),
+			Dir: wd, Getenv: a.getenv, EnvFile: a.str(options.EnvFile), Overrides: a.overrides(),
 			ClientOptions: platform.ClientOptions{UserAgent: "elemctl/" + versionText(), Warn: a.warn},
 		})
 	})

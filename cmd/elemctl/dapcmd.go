@@ -8,6 +8,7 @@ import (
 	"github.com/elemctl/elemctl/internal/dap"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/ops/debugsession"
+	"github.com/elemctl/elemctl/internal/options"
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/plugin"
 )
@@ -16,9 +17,7 @@ import (
 func (a *app) dapCommand(ctx context.Context) *cobra.Command {
 	var adapterDir, java string
 	cmd := &cobra.Command{
-		Use:   "dap",
-		Short: i18n.T(ctx, "cli.help.dap"),
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, err := a.startProtocol(ctx)
 			if err != nil {
@@ -35,7 +34,7 @@ func (a *app) dapCommand(ctx context.Context) *cobra.Command {
 				Session:       a.debugSession,
 				// As the LSP face: the editor's language, unless the
 				// user chose one.
-				AdoptClientLocale: a.lang == "" && a.getenv("ELEMCTL_LANG") == "",
+				AdoptClientLocale: a.str(options.Lang) == "" && a.getenv("ELEMCTL_LANG") == "",
 			})
 			if err != nil && cmd.Context().Err() == nil {
 				return &handlerError{err}
@@ -56,7 +55,7 @@ func (a *app) dapCommand(ctx context.Context) *cobra.Command {
 func (a *app) debugSession(ctx context.Context, req dap.SessionRequest) (*dap.SessionInfo, error) {
 	envFile := req.EnvFile
 	if envFile == "" {
-		envFile = a.envFile
+		envFile = a.str(options.EnvFile)
 	}
 	s, err := debugsession.Lookup(ctx, debugsession.Options{
 		Getenv:    a.getenv,

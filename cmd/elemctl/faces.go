@@ -5,17 +5,9 @@ import (
 	"os"
 	"runtime/debug"
 
-	"github.com/spf13/cobra"
-
+	"github.com/elemctl/elemctl/internal/options"
 	"github.com/elemctl/elemctl/internal/platform"
 )
-
-// faceCommands are the commands that are not catalog operations: the
-// servers (stand, mcp, lsp, dap), debug-adapter with its extract, and
-// self-update.
-func (a *app) faceCommands(ctx context.Context) []*cobra.Command {
-	return []*cobra.Command{a.debugAdapterCommand(ctx), a.mcpCommand(ctx), a.lspCommand(ctx), a.dapCommand(ctx), a.standCommand(ctx), a.selfUpdateCommand(ctx)}
-}
 
 // startProtocol prepares a protocol server face (mcp, lsp, dap): an explicit
 // --env-file must exist, so a typo fails at start instead of on every call.
@@ -24,8 +16,8 @@ func (a *app) faceCommands(ctx context.Context) []*cobra.Command {
 // (TestNothingElseWritesToStdout).
 func (a *app) startProtocol(ctx context.Context) (wd string, err error) {
 	wd, _ = os.Getwd()
-	if a.envFile != "" {
-		if _, err := platform.EnvFilePath(ctx, a.envFile, wd); err != nil {
+	if a.str(options.EnvFile) != "" {
+		if _, err := platform.EnvFilePath(ctx, a.str(options.EnvFile), wd); err != nil {
 			return "", &handlerError{err}
 		}
 	}
@@ -58,5 +50,5 @@ func tuneCollectorForServing() {
 
 // overrides are the global connection flags.
 func (a *app) overrides() platform.Overrides {
-	return platform.Overrides{BaseURL: a.baseURL, ClientID: a.clientID, ClientSecret: a.clientSecret, Timeout: a.timeout}
+	return platform.Overrides{BaseURL: a.str(options.BaseURL), ClientID: a.str(options.ClientID), ClientSecret: a.str(options.ClientSecret), Timeout: a.num(options.Timeout)}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"text/template"
 	"time"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/options"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -70,7 +70,7 @@ func globalFlags(c *cobra.Command) *pflag.FlagSet {
 	}
 	out := pflag.NewFlagSet(c.Name(), pflag.ContinueOnError)
 	inherited.VisitAll(func(f *pflag.Flag) {
-		if !slices.Contains(connectionFlags, f.Name) {
+		if o, global := options.Named("--" + f.Name); !global || !o.Connection {
 			out.AddFlag(f)
 		}
 	})
@@ -137,7 +137,7 @@ func (a *app) completeAppNames(cmd *cobra.Command, args []string, toComplete str
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	a.quiet = true
+	a.turnOn(options.Quiet)
 	cl, err := a.platformClient(cmd.Context())
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp

@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/lsp"
+	"github.com/elemctl/elemctl/internal/options"
 )
 
 // lspCommand serves the catalog to editors over stdio. No configuration is
@@ -17,9 +17,7 @@ import (
 // shutdown and exit, 1 otherwise (LSP "exit").
 func (a *app) lspCommand(ctx context.Context) *cobra.Command {
 	return &cobra.Command{
-		Use:   "lsp",
-		Short: i18n.T(ctx, "lsp.cli-help"),
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			wd, err := a.startProtocol(ctx)
 			if err != nil {
@@ -30,9 +28,9 @@ func (a *app) lspCommand(ctx context.Context) *cobra.Command {
 				Version:           versionText(),
 				Dir:               wd,
 				Getenv:            a.getenv,
-				EnvFile:           a.envFile,
+				EnvFile:           a.str(options.EnvFile),
 				Overrides:         a.overrides(),
-				AdoptClientLocale: a.lang == "" && a.getenv("ELEMCTL_LANG") == "",
+				AdoptClientLocale: a.str(options.Lang) == "" && a.getenv("ELEMCTL_LANG") == "",
 				Stderr:            a.stderr,
 			})
 			err = srv.Serve(cmd.Context(), a.stdin, a.stdout)

@@ -16,6 +16,7 @@ import (
 	"github.com/elemctl/elemctl/internal/mcp"
 	"github.com/elemctl/elemctl/internal/mcpinstall"
 	"github.com/elemctl/elemctl/internal/ops/registry"
+	"github.com/elemctl/elemctl/internal/options"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -39,9 +40,7 @@ type mcpHTTPFlags struct {
 func (a *app) mcpCommand(ctx context.Context) *cobra.Command {
 	var hf mcpHTTPFlags
 	cmd := &cobra.Command{
-		Use:   "mcp",
-		Short: i18n.T(ctx, "mcp.server.cli-help"),
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if hf.addr == "" {
 				if given := hf.httpOnlyGiven(cmd); len(given) > 0 {
@@ -60,7 +59,7 @@ func (a *app) mcpCommand(ctx context.Context) *cobra.Command {
 				Version:        versionText(),
 				Dir:            wd,
 				Getenv:         a.getenv,
-				EnvFile:        a.envFile,
+				EnvFile:        a.str(options.EnvFile),
 				Overrides:      a.overrides(),
 				Stderr:         a.stderr,
 			})
@@ -80,7 +79,6 @@ func (a *app) mcpCommand(ctx context.Context) *cobra.Command {
 	f.StringVar(&hf.envDir, "env-dir", "", i18n.T(ctx, "mcp.cli.flag-env-dir"))
 	f.StringVar(&hf.tlsCert, "tls-cert", "", i18n.T(ctx, "mcp.cli.flag-tls-cert"))
 	f.StringVar(&hf.tlsKey, "tls-key", "", i18n.T(ctx, "mcp.cli.flag-tls-key"))
-	cmd.AddCommand(a.mcpInstallCommand(ctx))
 	return cmd
 }
 
@@ -198,17 +196,17 @@ func (a *app) mcpInstallCommand(ctx context.Context) *cobra.Command {
 	var client, scope, name, command string
 	var print bool
 	cmd := &cobra.Command{
-		Use:   "install",
-		Short: i18n.T(ctx, "mcp.cli.install-help"),
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if given := a.givenConnectionFlags(); len(given) > 0 && !(len(given) == 1 && given[0] == "--env-file") {
-				var others []string
-				for _, g := range given {
-					if g != "--env-file" {
-						others = append(others, g)
-					}
+			// The stand's .env is the one connection option the client's
+			// configuration keeps.
+			var others []string
+			for _, g := range a.givenConnectionFlags() {
+				if g != options.EnvFile.Flag() {
+					others = append(others, g)
 				}
+			}
+			if len(others) > 0 {
 				return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.install-connection-flags", "flags", strings.Join(others, ", "))}
 			}
 			if client == "" {
@@ -216,8 +214,8 @@ func (a *app) mcpInstallCommand(ctx context.Context) *cobra.Command {
 			}
 			wd, _ := os.Getwd()
 			envFile := ""
-			if a.envFile != "" {
-				abs, err := platform.EnvFilePath(ctx, a.envFile, wd)
+			if a.str(options.EnvFile) != "" {
+				abs, err := platform.EnvFilePath(ctx, a.str(options.EnvFile), wd)
 				if err != nil {
 					return &handlerError{err}
 				}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -63,17 +62,16 @@ func (w stderrLines) Write(p []byte) (int, error) {
 }
 
 // reportPluginFailures prints a line per plugin that did not load before a
-// command runs, through the progress channel (silenced by --quiet). Not for
-// `plugins`, which answers with the failures, nor for `mcp`, which reports
-// them its own way, nor for `apps get`, whose output editors read with
-// stderr mixed in; nor for the root (`--version`, an unknown command) and
-// shell completion requests.
+// command runs, through the progress channel (silenced by --quiet). Not
+// before a command that keeps stderr plain (command.Command.PlainStderr),
+// nor for the root (`--version`, an unknown command) and shell completion
+// requests.
 func (a *app) reportPluginFailures(ctx context.Context, cmd *cobra.Command) {
-	if cmd == nil || !cmd.HasParent() {
+	if cmd == nil || !cmd.HasParent() || cmd.Annotations[plainStderrAnnotation] != "" {
 		return
 	}
-	switch strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ") {
-	case "plugins", "mcp", "apps get", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+	switch cmd.Name() {
+	case cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
 		return
 	}
 	for _, f := range a.pluginFailures() {
@@ -125,14 +123,4 @@ func mcpPluginFailures(a *app) []mcp.PluginFailure {
 		out = append(out, mcp.PluginFailure{Source: f.Source, Err: errors.New(f.Error)})
 	}
 	return out
-}
-
-// debugAdapterCommand is `debug-adapter` (the catalog's debug_adapter) with
-// `extract` beneath it.
-func (a *app) debugAdapterCommand(ctx context.Context) *cobra.Command {
-	locate := *a.catalog.Tool("debug_adapter")
-	locate.Path = []string{"debug-adapter"}
-	cmd := a.leafCommand(ctx, &locate)
-	cmd.AddCommand(a.leafCommand(ctx, catalog.DebugAdapterExtract))
-	return cmd
 }

@@ -19,9 +19,7 @@ func (a *app) selfUpdateCommand(ctx context.Context) *cobra.Command {
 	var want, stop string
 	var check bool
 	cmd := &cobra.Command{
-		Use:   "self-update",
-		Short: i18n.T(ctx, "selfupdate.help"),
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			mode, ok := selfupdate.ParseStopMode(stop)
 			if !ok {

@@ -20,10 +20,7 @@ func (a *app) standCommand(ctx context.Context) *cobra.Command {
 	var addr, writeEnv, seed, state string
 	var speed float64
 	cmd := &cobra.Command{
-		Use:         "stand",
-		Short:       i18n.T(ctx, "cli.help.stand"),
-		Args:        cobra.NoArgs,
-		Annotations: map[string]string{localAnnotation: "true"},
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if seed != "" && seed != "demo" {
 				return fmt.Errorf("%s", i18n.T(ctx, "cli.bad-choice", "name", "--seed", "value", seed, "choices", "demo"))

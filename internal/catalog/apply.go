@@ -10,7 +10,7 @@ import (
 
 func appsApplyCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "apply"},
+		Path: []string{"apps", "apply"}, Order: 6, Examples: []string{"elemctl apps apply crm-test BUILD_ID"},
 		Help: "cli.help.apps-apply", Slow: true, Destructive: true,
 		Args: []command.Argument{
 			AppArg(false),
@@ -22,7 +22,7 @@ func appsApplyCommand() *command.Command {
 
 func applyBuildTool() *command.Command {
 	return &command.Command{
-		Tool: "apply_build", ToolHelp: "mcp.help.apply-build", Destructive: true,
+		Tool: "apply_build", ToolHelp: "mcp.help.apply-build", Destructive: true, Slow: true,
 		ToolArgs: []command.Argument{
 			{Name: "app_id", Help: "mcp.arg.apply-app-id", Type: command.String, Required: true},
 			{Name: "version_id", Help: "mcp.arg.apply-version-id", Type: command.String, Required: true},

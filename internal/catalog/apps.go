@@ -12,7 +12,7 @@ import (
 
 func tokenCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"token"}, Help: "cli.help.token", ReadOnly: true,
+		Path: []string{"token"}, Order: 1, Examples: []string{"elemctl token", "elemctl --env-file stand.env token"}, Help: "cli.help.token", ReadOnly: true,
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			cl, err := cc.Client(ctx)
 			if err != nil {
@@ -29,7 +29,7 @@ func tokenCommand() *command.Command {
 
 func appsListCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "list"}, Tool: "list_apps", LSP: "apps.list",
+		Path: []string{"apps", "list"}, Order: 1, Examples: []string{"elemctl apps list --brief", "elemctl apps list --status Running --name crm"}, Tool: "list_apps", LSP: "apps.list",
 		Help: "cli.help.apps-list", ToolHelp: "mcp.help.list-apps", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
 			{Name: "name", Help: "cli.arg.apps-name", Type: command.String},
@@ -49,7 +49,7 @@ func appsListCommand() *command.Command {
 
 func appsGetCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "get"}, Tool: "get_app", LSP: "apps.get",
+		Path: []string{"apps", "get"}, Order: 2, PlainStderr: true, Examples: []string{"elemctl apps get crm-test", "elemctl apps get              # ELEMENT_APP_ID of the .env"}, Tool: "get_app", LSP: "apps.get",
 		Help: "cli.help.apps-get", ToolHelp: "mcp.help.get-app", ReadOnly: true, Idempotent: true,
 		Args:     []command.Argument{AppArg(false)},
 		ToolArgs: []command.Argument{ToolAppArg()},
@@ -59,7 +59,7 @@ func appsGetCommand() *command.Command {
 
 func appsFindCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "find"}, Tool: "find_app",
+		Path: []string{"apps", "find"}, Order: 3, Examples: []string{"elemctl apps find crm-test --include-deleted"}, Tool: "find_app",
 		Help: "cli.help.apps-find", ToolHelp: "mcp.help.find-app", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
 			{Name: "name", Help: "cli.arg.find-name", Type: command.String, Positional: true, Required: true, Metavar: "NAME"},
@@ -75,7 +75,7 @@ func appsFindCommand() *command.Command {
 
 func appsDebugCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "debug"}, Tool: "debug_info", LSP: "apps.debug",
+		Path: []string{"apps", "debug"}, Order: 10, Examples: []string{"elemctl apps debug crm-test"}, Tool: "debug_info", LSP: "apps.debug",
 		Help: "cli.help.apps-debug", ToolHelp: "mcp.help.debug-info",
 		Args:     []command.Argument{AppArg(false)},
 		ToolArgs: []command.Argument{ToolAppArg()},

@@ -17,7 +17,7 @@ import (
 
 func appsExportCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "export"}, Tool: "export_app",
+		Path: []string{"apps", "export"}, Order: 13, Examples: []string{"elemctl apps export crm-test --output builds/"}, Tool: "export_app",
 		Help: "cli.help.apps-export", ToolHelp: "mcp.help.export-app", ReadOnly: true,
 		Args: []command.Argument{
 			AppArg(false),
@@ -33,7 +33,7 @@ func appsExportCommand() *command.Command {
 
 func appsExportExtensionCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "export-extension"}, Tool: "export_extension",
+		Path: []string{"apps", "export-extension"}, Order: 14, Examples: []string{"elemctl apps export-extension crm-test CrmExtras --output builds/"}, Tool: "export_extension",
 		Help: "cli.help.apps-export-extension", ToolHelp: "mcp.help.export-extension", ReadOnly: true,
 		Args: []command.Argument{
 			AppArg(false),

@@ -11,7 +11,7 @@ import (
 
 func appsStartCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "start"}, Tool: "start_app",
+		Path: []string{"apps", "start"}, Order: 8, Examples: []string{"elemctl apps start crm-test"}, Tool: "start_app",
 		Help: "cli.help.apps-start", ToolHelp: "mcp.help.start-app", Idempotent: true,
 		Args:     []command.Argument{AppArg(false)},
 		ToolArgs: []command.Argument{ToolAppArg()},
@@ -23,7 +23,7 @@ func appsStartCommand() *command.Command {
 
 func appsStopCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "stop"}, Tool: "stop_app",
+		Path: []string{"apps", "stop"}, Order: 9, Examples: []string{"elemctl apps stop crm-test"}, Tool: "stop_app",
 		Help: "cli.help.apps-stop", ToolHelp: "mcp.help.stop-app", Idempotent: true,
 		Args:     []command.Argument{AppArg(false)},
 		ToolArgs: []command.Argument{ToolAppArg()},
@@ -35,8 +35,8 @@ func appsStopCommand() *command.Command {
 
 func appsDeleteCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "delete"}, Tool: "delete_app",
-		Help: "cli.help.apps-delete", ToolHelp: "mcp.help.delete-app", Destructive: true,
+		Path: []string{"apps", "delete"}, Order: 7, Examples: []string{"elemctl apps delete crm-old"}, Tool: "delete_app",
+		Help: "cli.help.apps-delete", ToolHelp: "mcp.help.delete-app", Destructive: true, Slow: true,
 		Args:     []command.Argument{AppArg(false)},
 		ToolArgs: []command.Argument{ToolAppArg()},
 		Run:      runAppsDelete,

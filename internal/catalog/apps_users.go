@@ -14,7 +14,7 @@ import (
 
 func appsUsersCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "users"}, Tool: "list_app_users",
+		Path: []string{"apps", "users"}, Order: 11, Examples: []string{"elemctl apps users crm-test"}, Tool: "list_app_users",
 		Help: "cli.help.apps-users", ToolHelp: "mcp.help.list-app-users", ReadOnly: true, Idempotent: true,
 		Args:     []command.Argument{AppArg(false)},
 		ToolArgs: []command.Argument{ToolAppArg()},
@@ -24,7 +24,7 @@ func appsUsersCommand() *command.Command {
 
 func appsTokenAccessCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "token-access"}, Tool: "token_access",
+		Path: []string{"apps", "token-access"}, Order: 12, Examples: []string{"elemctl apps token-access crm-test --user admin --enable"}, Tool: "token_access",
 		Help: "cli.help.apps-token-access", ToolHelp: "mcp.help.token-access", Idempotent: true,
 		Args: []command.Argument{
 			AppArg(false),

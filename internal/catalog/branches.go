@@ -11,7 +11,7 @@ import (
 
 func branchesListCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"branches", "list"}, Tool: "list_branches",
+		Path: []string{"branches", "list"}, Order: 1, Examples: []string{"elemctl branches list --project-id PROJECT_ID"}, Tool: "list_branches",
 		Help: "cli.help.branches-list", ToolHelp: "mcp.help.list-branches", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
 			{Name: "project-id", Help: "cli.arg.branches-project-id", Type: command.String, Metavar: "PROJECT_ID"},
@@ -39,7 +39,7 @@ func branchesListCommand() *command.Command {
 func branchesGetCommand() *command.Command {
 	branchID := command.Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: command.String, Positional: true, Required: true, Metavar: "ID"}
 	return &command.Command{
-		Path: []string{"branches", "get"},
+		Path: []string{"branches", "get"}, Order: 2, Examples: []string{"elemctl branches get BRANCH_ID"},
 		Help: "cli.help.branches-get", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{branchID},
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
@@ -54,7 +54,7 @@ func branchesGetCommand() *command.Command {
 
 func branchesCreateCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"branches", "create"},
+		Path: []string{"branches", "create"}, Order: 3, Examples: []string{"elemctl branches create feature-x --project-id PROJECT_ID --app-id crm-dev"},
 		Help: "cli.help.branches-create",
 		Args: []command.Argument{
 			{Name: "name", Help: "cli.arg.branch-name", Type: command.String, Positional: true, Required: true, Metavar: "NAME"},
@@ -68,7 +68,7 @@ func branchesCreateCommand() *command.Command {
 func branchesUpdateCommand() *command.Command {
 	branchID := command.Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: command.String, Positional: true, Required: true, Metavar: "ID"}
 	return &command.Command{
-		Path: []string{"branches", "update"},
+		Path: []string{"branches", "update"}, Order: 4, Examples: []string{"elemctl branches update BRANCH_ID --app-id crm-dev"},
 		Help: "cli.help.branches-update",
 		Args: []command.Argument{branchID, {Name: "app-id", Help: "cli.arg.branch-rebind-app-id", Type: command.String, Metavar: "APP_ID"}},
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
@@ -80,7 +80,7 @@ func branchesUpdateCommand() *command.Command {
 func branchesDeleteCommand() *command.Command {
 	branchID := command.Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: command.String, Positional: true, Required: true, Metavar: "ID"}
 	return &command.Command{
-		Path: []string{"branches", "delete"},
+		Path: []string{"branches", "delete"}, Order: 5, Examples: []string{"elemctl branches delete BRANCH_ID"},
 		Help: "cli.help.branches-delete", Destructive: true,
 		Args: []command.Argument{branchID},
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
@@ -101,7 +101,7 @@ func branchesDeleteCommand() *command.Command {
 func branchesMergeCommand() *command.Command {
 	branchID := command.Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: command.String, Positional: true, Required: true, Metavar: "ID"}
 	return &command.Command{
-		Path: []string{"branches", "merge"}, Tool: "merge_branch",
+		Path: []string{"branches", "merge"}, Order: 6, Examples: []string{"elemctl branches merge BRANCH_ID"}, Tool: "merge_branch",
 		Help: "cli.help.branches-merge", ToolHelp: "mcp.help.merge-branch", Slow: true,
 		Args:     []command.Argument{branchID},
 		ToolArgs: []command.Argument{{Name: "branch_id", Help: "mcp.arg.branch-id", Type: command.String, Required: true}},

@@ -10,7 +10,7 @@ import (
 
 func buildCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"build"}, Help: "cli.help.build", Local: true,
+		Path: []string{"build"}, Order: 6, Examples: []string{"elemctl build --project-dir src/Acme/CRM --output dist/", "elemctl build --kind library"}, Help: "cli.help.build", Local: true,
 		Args: []command.Argument{
 			{Name: "project-dir", Help: "cli.arg.project-dir", Type: command.String, Metavar: "DIR"},
 			{Name: "output", Help: "cli.arg.build-output", Type: command.String, Metavar: "DIR"},
@@ -28,7 +28,7 @@ func buildCommand() *command.Command {
 
 func buildAssemblyTool() *command.Command {
 	return &command.Command{
-		Tool: "build_assembly", ToolHelp: "mcp.help.build-assembly", Local: true,
+		Tool: "build_assembly", ToolHelp: "mcp.help.build-assembly", Local: true, Slow: true,
 		ToolArgs: []command.Argument{
 			{Name: "project_dir", Help: "mcp.arg.project-dir", Type: command.String, Default: ""},
 			{Name: "output_dir", Key: "output", Help: "mcp.arg.build-output-dir", Type: command.String, Default: ""},
@@ -40,7 +40,7 @@ func buildAssemblyTool() *command.Command {
 
 func inspectCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"inspect"}, Tool: "inspect_assembly",
+		Path: []string{"inspect"}, Order: 7, Examples: []string{"elemctl inspect \"dist/Acme CRM 1.0-12.xasm\""}, Tool: "inspect_assembly",
 		Help: "cli.help.inspect", ToolHelp: "mcp.help.inspect-assembly", Local: true, ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
 			{Name: "file", Help: "cli.arg.inspect-file", Type: command.String, Positional: true, Required: true, Metavar: "FILE"},

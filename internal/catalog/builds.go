@@ -14,7 +14,7 @@ import (
 
 func buildsListCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"builds", "list"}, Tool: "list_builds",
+		Path: []string{"builds", "list"}, Order: 1, Examples: []string{"elemctl builds list --brief", "elemctl builds list --project-id PROJECT_ID --limit 0"}, Tool: "list_builds",
 		Help: "cli.help.builds-list", ToolHelp: "mcp.help.list-builds", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
 			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: command.String, Metavar: "PROJECT_ID"},
@@ -32,7 +32,7 @@ func buildsListCommand() *command.Command {
 
 func buildsGetCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"builds", "get"}, Tool: "get_build",
+		Path: []string{"builds", "get"}, Order: 2, Examples: []string{"elemctl builds get 1.0-12"}, Tool: "get_build",
 		Help: "cli.help.builds-get", ToolHelp: "mcp.help.get-build", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
 			{Name: "version", Help: "cli.arg.build-version-ref", Type: command.String, Positional: true, Required: true, Metavar: "VERSION"},
@@ -54,7 +54,7 @@ func buildsGetCommand() *command.Command {
 
 func buildsDeleteCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"builds", "delete"},
+		Path: []string{"builds", "delete"}, Order: 4, Examples: []string{"elemctl builds delete 1.0-12 --project-id PROJECT_ID"},
 		Help: "cli.help.builds-delete", Destructive: true,
 		Args: []command.Argument{
 			{Name: "version", Help: "cli.arg.build-version-ref", Type: command.String, Positional: true, Required: true, Metavar: "VERSION"},

@@ -12,15 +12,15 @@ import "github.com/elemctl/elemctl/internal/command"
 func Core() *command.Catalog {
 	c := &command.Catalog{}
 	for _, g := range []command.Group{
-		command.Group{Name: "apps", Help: "cli.help.apps"},
-		command.Group{Name: "branches", Help: "cli.help.branches"},
-		command.Group{Name: "builds", Help: "cli.help.builds"},
-		command.Group{Name: "dumps", Help: "cli.help.dumps"},
-		command.Group{Name: "projects", Help: "cli.help.projects"},
-		command.Group{Name: "spaces", Help: "cli.help.spaces"},
-		command.Group{Name: "tasks", Help: "cli.help.tasks", Description: "cli.help.tasks-description"},
-		command.Group{Name: "tech", Help: "cli.help.tech"},
-		command.Group{Name: "user-lists", Help: "cli.help.user-lists"},
+		command.Group{Name: "apps", Order: 2, Help: "cli.help.apps"},
+		command.Group{Name: "branches", Order: 12, Help: "cli.help.branches"},
+		command.Group{Name: "builds", Order: 5, Help: "cli.help.builds"},
+		command.Group{Name: "dumps", Order: 13, Help: "cli.help.dumps"},
+		command.Group{Name: "projects", Order: 4, Help: "cli.help.projects"},
+		command.Group{Name: "spaces", Order: 3, Help: "cli.help.spaces"},
+		command.Group{Name: "tasks", Order: 14, Help: "cli.help.tasks", Description: "cli.help.tasks-description"},
+		command.Group{Name: "tech", Order: 15, Help: "cli.help.tech"},
+		command.Group{Name: "user-lists", Order: 9, Help: "cli.help.user-lists"},
 	} {
 		c.AddGroup(g)
 	}
@@ -58,6 +58,7 @@ func Core() *command.Catalog {
 		dumpsGetCommand(),
 		pluginsCommand(),
 		debugAdapterTool(),
+		debugAdapterExtractCommand(),
 		probeCommand(),
 		probeCleanupTool(),
 		projectsListCommand(),
@@ -77,5 +78,6 @@ func Core() *command.Catalog {
 		configureUserListTool(),
 		verifyDeployCommand(),
 	)
+	c.Add(faceCommands()...)
 	return c
 }

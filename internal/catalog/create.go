@@ -42,7 +42,7 @@ func createToolArgs() []command.Argument {
 
 func appsCreateCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "create"}, Tool: "create_app",
+		Path: []string{"apps", "create"}, Order: 4, Examples: []string{"elemctl apps create crm-test --project-id PROJECT_ID --latest-build --verify"}, Tool: "create_app",
 		Help: "cli.help.apps-create", ToolHelp: "mcp.help.create-app", Slow: true,
 		Args:     createArgs(),
 		ToolArgs: createToolArgs(),
@@ -52,7 +52,7 @@ func appsCreateCommand() *command.Command {
 
 func appsEnsureCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"apps", "ensure"}, Tool: "ensure_app",
+		Path: []string{"apps", "ensure"}, Order: 5, Examples: []string{"elemctl apps ensure crm-test --version-id BUILD_ID --apply"}, Tool: "ensure_app",
 		Help: "cli.help.apps-ensure", ToolHelp: "mcp.help.ensure-app", Slow: true, Idempotent: true,
 		Args:     append(createArgs(), command.Argument{Name: "apply", Help: "cli.arg.ensure-apply", Type: command.Bool}),
 		ToolArgs: createToolArgs(),

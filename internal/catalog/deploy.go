@@ -14,7 +14,7 @@ import (
 
 func deployCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"deploy"}, Tool: "deploy", LSP: "deploy",
+		Path: []string{"deploy"}, Order: 8, Examples: []string{"elemctl deploy --project-dir src/Acme/CRM", "elemctl deploy --app-id crm-test --project-id PROJECT_ID --require-clean"}, Tool: "deploy", LSP: "deploy",
 		Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true,
 		Args: []command.Argument{
 			{Name: "app-id", Help: "cli.arg.deploy-app-id", Type: command.String, Metavar: "APP_ID"},

@@ -10,7 +10,7 @@ import (
 
 func dumpsCreateCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"dumps", "create"},
+		Path: []string{"dumps", "create"}, Order: 1, Examples: []string{"elemctl dumps create crm-test --description \"before the upgrade\""},
 		Help: "cli.help.dumps-create",
 		Args: []command.Argument{
 			AppArg(false),
@@ -29,7 +29,7 @@ func dumpsCreateCommand() *command.Command {
 
 func dumpsGetCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"dumps", "get"},
+		Path: []string{"dumps", "get"}, Order: 2, Examples: []string{"elemctl dumps get crm-test DUMP_ID"},
 		Help: "cli.help.dumps-get", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
 			{Name: "app-id", Help: "cli.arg.app-id", Type: command.String, Positional: true, Required: true, Metavar: "APP_ID"},

@@ -14,29 +14,32 @@ import (
 
 func pluginsCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"plugins"}, Help: "cli.help.plugins", Local: true, ReadOnly: true, Idempotent: true,
+		Path: []string{"plugins"}, Order: 17, PlainStderr: true, Examples: []string{"elemctl plugins"}, Help: "cli.help.plugins", Local: true, ReadOnly: true, Idempotent: true,
 		Run: runPlugins,
 	}
 }
 
 func debugAdapterTool() *command.Command {
 	return &command.Command{
+		Path: []string{"debug-adapter"}, Order: 16, Examples: []string{"elemctl debug-adapter"},
 		Tool: "debug_adapter", LSP: "debugAdapter", Help: "cli.help.debug-adapter", ToolHelp: "mcp.help.debug-adapter",
 		Local: true, ReadOnly: true, Idempotent: true, Args: []command.Argument{}, ToolArgs: []command.Argument{},
 		Run: runDebugAdapter,
 	}
 }
 
-// DebugAdapterExtract is `elemctl debug-adapter extract DISTRO [--output
-// DIR]`: it copies the platform's debug adapter out of a distribution into
-// <output>/<version> and keeps <output>/index.json.
-var DebugAdapterExtract = &command.Command{
-	Path: []string{"debug-adapter", "extract"}, Help: "cli.help.debug-adapter-extract", Local: true,
-	Args: []command.Argument{
-		{Name: "distro", Help: "cli.arg.adapter-distro", Type: command.String, Positional: true, Required: true, Metavar: "DISTRO"},
-		{Name: "output", Help: "cli.arg.adapter-output", Type: command.String, Metavar: "DIR"},
-	},
-	Run: runDebugAdapterExtract,
+// debugAdapterExtractCommand is `elemctl debug-adapter extract DISTRO
+// [--output DIR]`: it copies the platform's debug adapter out of a
+// distribution into <output>/<version> and keeps <output>/index.json.
+func debugAdapterExtractCommand() *command.Command {
+	return &command.Command{
+		Path: []string{"debug-adapter", "extract"}, Order: 1, Examples: []string{"elemctl debug-adapter extract ~/Downloads/element-8.0.30.car"}, Help: "cli.help.debug-adapter-extract", Local: true,
+		Args: []command.Argument{
+			{Name: "distro", Help: "cli.arg.adapter-distro", Type: command.String, Positional: true, Required: true, Metavar: "DISTRO"},
+			{Name: "output", Help: "cli.arg.adapter-output", Type: command.String, Metavar: "DIR"},
+		},
+		Run: runDebugAdapterExtract,
+	}
 }
 
 func discoveryOptions(cc *command.Context) manifest.Options {
@@ -142,4 +145,22 @@ var pluginsMessages = []i18n.Message{
 		RU: "куда извлечь (по умолчанию – каталог данных elemctl, где адаптер найдётся сам)",
 		EN: "where to extract (default: elemctl's data directory, where the adapter is found by itself)",
 	},
+}
+
+// faceCommands are the command line's own servers and tools: the CLI
+// renders them, no face runs them as operations (command.Command.Face).
+func faceCommands() []*command.Command {
+	return []*command.Command{
+		{Path: []string{"self-update"}, Order: 18, Face: true, Help: "selfupdate.help",
+			Examples: []string{"elemctl self-update --check", "elemctl self-update --stop-holders", "elemctl self-update --version 1.0.0"}},
+		{Path: []string{"mcp"}, Order: 19, Face: true, Help: "mcp.server.cli-help", PlainStderr: true,
+			Examples: []string{"elemctl mcp", "elemctl --env-file /home/me/shop/.env mcp", "elemctl mcp --http 127.0.0.1:7700 --env-dir /home/me/stands"}},
+		{Path: []string{"mcp", "install"}, Order: 1, Face: true, Help: "mcp.cli.install-help",
+			Examples: []string{"elemctl mcp install --client claude", "elemctl --env-file /home/me/shop/.env mcp install --client vscode --scope project --print"}},
+		{Path: []string{"lsp"}, Order: 20, Face: true, Help: "lsp.cli-help", Examples: []string{"elemctl lsp"}},
+		{Path: []string{"dap"}, Order: 21, Face: true, Help: "cli.help.dap",
+			Examples: []string{"elemctl dap --adapter ~/.local/share/elemctl/debug-adapter/8.0.30"}},
+		{Path: []string{"stand"}, Order: 22, Face: true, Local: true, Help: "cli.help.stand",
+			Examples: []string{"elemctl stand --seed demo --write-env demo.env", "elemctl stand --seed demo --state stand.json --speed 0.1"}},
+	}
 }

@@ -13,7 +13,7 @@ import (
 
 func probeCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"probe"}, Tool: "probe", LSP: "probe",
+		Path: []string{"probe"}, Order: 10, Examples: []string{"elemctl probe --project-dir src/Acme/CRM", "elemctl probe --cleanup APP_ID"}, Tool: "probe", LSP: "probe",
 		Help: "cli.help.probe", ToolHelp: "mcp.help.probe", Slow: true,
 		Args: []command.Argument{
 			{Name: "project-dir", Help: "cli.arg.project-dir", Type: command.String, Metavar: "DIR"},

@@ -12,7 +12,7 @@ import (
 
 func projectsListCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"projects", "list"}, Tool: "list_projects",
+		Path: []string{"projects", "list"}, Order: 1, Examples: []string{"elemctl projects list --name crm"}, Tool: "list_projects",
 		Help: "cli.help.projects-list", ToolHelp: "mcp.help.list-projects", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
 			{Name: "name", Help: "cli.arg.projects-name", Type: command.String},
@@ -29,7 +29,7 @@ func projectsListCommand() *command.Command {
 
 func projectsGetCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"projects", "get"},
+		Path: []string{"projects", "get"}, Order: 2, Examples: []string{"elemctl projects get PROJECT_ID"},
 		Help: "cli.help.projects-get", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{{Name: "project-id", Help: "cli.arg.project-id-positional", Type: command.String, Positional: true, Metavar: "PROJECT_ID"}},
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
@@ -48,7 +48,7 @@ func projectsGetCommand() *command.Command {
 
 func projectsDeleteCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"projects", "delete"},
+		Path: []string{"projects", "delete"}, Order: 3, Examples: []string{"elemctl projects delete PROJECT_ID"},
 		Help: "cli.help.projects-delete", Destructive: true,
 		Args: []command.Argument{{Name: "project-id", Help: "cli.arg.project-id-delete", Type: command.String, Positional: true, Required: true, Metavar: "PROJECT_ID"}},
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {

@@ -9,7 +9,7 @@ import (
 
 func spacesListCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"spaces", "list"}, Tool: "list_spaces",
+		Path: []string{"spaces", "list"}, Order: 1, Examples: []string{"elemctl spaces list"}, Tool: "list_spaces",
 		Help: "cli.help.spaces-list", ToolHelp: "mcp.help.list-spaces", ReadOnly: true, Idempotent: true,
 		ToolArgs: []command.Argument{},
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {

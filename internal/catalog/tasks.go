@@ -9,7 +9,7 @@ import (
 
 func tasksListCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"tasks", "list"}, Tool: "list_app_tasks",
+		Path: []string{"tasks", "list"}, Order: 1, Examples: []string{"elemctl tasks list --app-id crm-test"}, Tool: "list_app_tasks",
 		Help: "cli.help.tasks-list", ToolHelp: "mcp.help.list-app-tasks", ReadOnly: true, Idempotent: true,
 		Args:     []command.Argument{{Name: "app-id", Help: "cli.arg.tasks-app-id", Type: command.String, Metavar: "ID"}},
 		ToolArgs: []command.Argument{{Name: "app_id", Help: "mcp.arg.tasks-app-id", Type: command.String, Default: ""}},
@@ -36,7 +36,7 @@ func tasksListCommand() *command.Command {
 
 func tasksGetGroupCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"tasks", "get-group"},
+		Path: []string{"tasks", "get-group"}, Order: 2, Examples: []string{"elemctl tasks get-group TASK_ID"},
 		Help: "cli.help.tasks-get-group", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{{Name: "task-id", Help: "cli.arg.task-id", Type: command.String, Positional: true, Required: true, Metavar: "TASK_ID"}},
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {

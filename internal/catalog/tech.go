@@ -9,7 +9,7 @@ import (
 
 func techGetCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"tech", "get"},
+		Path: []string{"tech", "get"}, Order: 1, Examples: []string{"elemctl tech get crm-test"},
 		Help: "cli.help.tech-get", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{{Name: "app-id", Help: "cli.arg.app-id", Type: command.String, Positional: true, Metavar: "APP_ID"}},
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
@@ -35,7 +35,7 @@ func techGetCommand() *command.Command {
 
 func techSetCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"tech", "set"},
+		Path: []string{"tech", "set"}, Order: 2, Examples: []string{"elemctl tech set crm-test 8.0.30.1"},
 		Help: "cli.help.tech-set",
 		Args: []command.Argument{
 			{Name: "app-id", Help: "cli.arg.app-id", Type: command.String, Positional: true, Required: true, Metavar: "APP_ID"},

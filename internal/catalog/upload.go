@@ -15,7 +15,7 @@ import (
 
 func buildsUploadCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"builds", "upload"},
+		Path: []string{"builds", "upload"}, Order: 3, Examples: []string{"elemctl builds upload \"Acme CRM 1.0-12.xasm\" --project-id PROJECT_ID"},
 		Help: "cli.help.builds-upload",
 		Args: []command.Argument{
 			{Name: "file", Help: "cli.arg.upload-file", Type: command.String, Positional: true, Required: true, Metavar: "FILE"},

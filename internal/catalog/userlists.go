@@ -50,7 +50,7 @@ func userListSwitchArgs() []command.Argument {
 
 func userListsListCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"user-lists", "list"}, Tool: "list_user_lists",
+		Path: []string{"user-lists", "list"}, Order: 1, Examples: []string{"elemctl user-lists list"}, Tool: "list_user_lists",
 		Help: "cli.help.user-lists-list", ToolHelp: "mcp.help.list-user-lists", ReadOnly: true, Idempotent: true,
 		Args:     []command.Argument{{Name: "name", Help: "cli.arg.user-lists-name", Type: command.String}},
 		ToolArgs: []command.Argument{{Name: "name", Help: "mcp.arg.user-lists-name", Type: command.String, Default: ""}},
@@ -77,7 +77,7 @@ func userListsListCommand() *command.Command {
 
 func userListsGetCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"user-lists", "get"},
+		Path: []string{"user-lists", "get"}, Order: 2, Examples: []string{"elemctl user-lists get --app crm-test"},
 		Help: "cli.help.user-lists-get", ReadOnly: true, Idempotent: true,
 		Args: userListTargetArgs(),
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
@@ -92,7 +92,7 @@ func userListsGetCommand() *command.Command {
 
 func userListsSelfRegistrationCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"user-lists", "self-registration"},
+		Path: []string{"user-lists", "self-registration"}, Order: 3, Examples: []string{"elemctl user-lists self-registration --app crm-test --enable"},
 		Help: "cli.help.user-lists-self-registration",
 		Args: append(userListTargetArgs(), userListSwitchArgs()...),
 		Run: userListSwitch(func(ctx context.Context, cc *command.Context, cl *platform.Client, id string, want *bool) (any, error) {
@@ -107,7 +107,7 @@ func userListsSelfRegistrationCommand() *command.Command {
 
 func userListsPasswordLoginCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"user-lists", "password-login"},
+		Path: []string{"user-lists", "password-login"}, Order: 4, Examples: []string{"elemctl user-lists password-login --app crm-test --disable"},
 		Help: "cli.help.user-lists-password-login",
 		Args: append(userListTargetArgs(), userListSwitchArgs()...),
 		Run: userListSwitch(func(ctx context.Context, cc *command.Context, cl *platform.Client, id string, want *bool) (any, error) {
@@ -123,7 +123,7 @@ func userListsPasswordLoginCommand() *command.Command {
 
 func userListsCalculationRulesCommand() *command.Command {
 	return &command.Command{
-		Path: []string{"user-lists", "calculation-rules"},
+		Path: []string{"user-lists", "calculation-rules"}, Order: 5, Examples: []string{"elemctl user-lists calculation-rules --app crm-test --rules-file rules.json"},
 		Help: "cli.help.user-lists-calculation-rules",
 		Args: append(userListTargetArgs(),
 			command.Argument{Name: "rules-file", Help: "cli.arg.rules-file", Type: command.String, Metavar: "F"},

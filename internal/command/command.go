@@ -229,6 +229,23 @@ func (a Answer) ExitCode() int {
 type Command struct {
 	// Path is the CLI path, e.g. {"apps", "list"}; nil keeps it off the CLI.
 	Path []string
+	// Order is the command's place among the commands of its group (or
+	// of the root) in help and in the lists of actions, from 1; 0 puts it
+	// after the placed ones (a plugin's).
+	Order int
+	// Examples are command lines the help shows, the same in every
+	// language.
+	Examples []string
+	// Face commands are the servers and tools of the command line itself
+	// (mcp, lsp, dap, stand, self-update): the CLI renders them with
+	// flags of their own and no face runs them as operations. Their names
+	// are taken like every other.
+	Face bool
+	// PlainStderr keeps the CLI's own lines – the plugins that did not
+	// load – off stderr before the command: editors read the output of
+	// `apps get` with stderr mixed in, and `plugins` and `mcp` report the
+	// failures themselves.
+	PlainStderr bool
 	// Tool is the MCP tool name; "" keeps it off MCP.
 	Tool string
 	// LSP is the LSP command id after the prefix ("deploy" → "elemctl.deploy");
@@ -281,6 +298,8 @@ func (c *Command) MCPArgs() []Argument {
 type Group struct {
 	Name string
 	Help string // message key
+	// Order is the group's place among the root's commands (Command.Order).
+	Order int
 	// Description is an optional longer text (message key).
 	Description string
 }

@@ -2,9 +2,18 @@ package command
 
 import "github.com/elemctl/elemctl/internal/plugin/manifest"
 
-// PluginTaken are the names cat uses, which plugin commands may not take.
+// cliLibraryCommands are the commands the command-line library adds to
+// every tree itself.
+var cliLibraryCommands = []string{"help", "completion"}
+
+// PluginTaken are the names cat uses – its commands, the faces' own among
+// them, and the command-line library's – which plugin commands may not
+// take.
 func PluginTaken(cat *Catalog) manifest.Taken {
 	t := manifest.Taken{Commands: map[string]bool{}, Tools: map[string]bool{}, LSP: map[string]bool{}}
+	for _, name := range cliLibraryCommands {
+		t.Commands[name] = true
+	}
 	for _, g := range cat.Groups() {
 		t.Commands[g.Name] = true
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/options"
 )
 
 // Keys of the argument object every command takes: what the deploy button
@@ -91,9 +92,10 @@ func callFace(c *command.Command, called, base string, run *command.Call) comman
 
 // applyExtraArgs reads command-line words the way an editor setting holds
 // them (XBSL's xbsl.deploy.extraArgs: one string split on whitespace, or a
-// list) with the catalog's word binder. --env-file is taken; --json and
-// --quiet mean nothing here; other global options are refused. Keys of the
-// object win over the same option here; a repeatable one gets both.
+// list) with the catalog's word binder. The global option naming the .env
+// is taken, the global switches mean nothing here, the other global
+// options are refused (options.Global). Keys of the object win over the
+// same option here; a repeatable one gets both.
 func applyExtraArgs(ctx context.Context, c *command.Command, extra any, run *command.Call, in command.Values) error {
 	var tokens []string
 	switch x := extra.(type) {
@@ -114,19 +116,19 @@ func applyExtraArgs(ctx context.Context, c *command.Command, extra any, run *com
 	flags.SetOutput(io.Discard)
 	binder := command.NewWordBinder(ctx, c, flags)
 	binder.GivenOnly = true
-	envFile := flags.String("env-file", "", "")
-	flags.Bool("json", false, "")
-	flags.Bool("quiet", false, "")
-	globals := []string{"base-url", "client-id", "client-secret", "timeout", "lang"}
-	for _, g := range globals {
-		flags.String(g, "", "")
+	for _, o := range options.Global {
+		if o.Kind == options.Switch {
+			flags.Bool(o.Name, false, "")
+		} else {
+			flags.String(o.Name, "", "")
+		}
 	}
 	if err := flags.Parse(tokens); err != nil {
 		return extraError(command.FlagError(ctx, err))
 	}
-	for _, g := range globals {
-		if flags.Changed(g) {
-			return argErrorf(ctx, "lsp.extra-global", "flag", "--"+g)
+	for _, o := range options.Global {
+		if flags.Changed(o.Name) && o != options.EnvFile && o.Kind != options.Switch {
+			return argErrorf(ctx, "lsp.extra-global", "flag", o.Flag())
 		}
 	}
 	words, err := binder.Bind(ctx, flags.Args())
@@ -134,7 +136,7 @@ func applyExtraArgs(ctx context.Context, c *command.Command, extra any, run *com
 		return extraError(err)
 	}
 	if run.EnvFile == "" {
-		run.EnvFile = *envFile
+		run.EnvFile, _ = flags.GetString(options.EnvFile.Name)
 	}
 	for _, key := range words.Keys() {
 		v, _ := words.Raw(key)

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/atomicfile"
+	"github.com/elemctl/elemctl/internal/options"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -232,7 +233,7 @@ func Install(ctx context.Context, o Options) (Result, error) {
 	}
 	args := []any{"mcp"}
 	if o.EnvFile != "" {
-		args = []any{"--env-file", o.EnvFile, "mcp"}
+		args = []any{options.EnvFile.Flag(), o.EnvFile, "mcp"}
 	}
 	entry := jsonx.New()
 	if c.withType {

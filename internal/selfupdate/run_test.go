@@ -48,7 +48,7 @@ func fetcher(t *testing.T) *platform.Fetcher {
 	return f
 }
 
-func options(t *testing.T, srv *updatetest.Server, exe, current string) Options {
+func runOptions(t *testing.T, srv *updatetest.Server, exe, current string) Options {
 	return Options{
 		Current: current, Feed: srv.FeedURL(), Get: fetcher(t), Executable: exe,
 		list: func() ([]process, error) { return nil, nil },
@@ -87,7 +87,7 @@ func TestRunChecksThenUpdates(t *testing.T) {
 	srv := updatetest.NewServer(t, packed(t, "1.1.0", script("1.1.0")), packed(t, "1.0.0", script("1.0.0")))
 	exe := installed(t, "1.0.0")
 
-	o := options(t, srv, exe, "1.0.0")
+	o := runOptions(t, srv, exe, "1.0.0")
 	o.Check = true
 	res, err := Run(english(), o)
 	if err != nil {
@@ -105,7 +105,7 @@ func TestRunChecksThenUpdates(t *testing.T) {
 	}
 
 	var log []string
-	o = options(t, srv, exe, "1.0.0")
+	o = runOptions(t, srv, exe, "1.0.0")
 	o.Log = func(s string) { log = append(log, s) }
 	res, err = Run(english(), o)
 	if err != nil {
@@ -130,7 +130,7 @@ func TestRunChecksThenUpdates(t *testing.T) {
 	}
 
 	// Once more: nothing to do.
-	res, err = Run(english(), options(t, srv, exe, "1.1.0"))
+	res, err = Run(english(), runOptions(t, srv, exe, "1.1.0"))
 	if err != nil || res.Updated || res.To != "1.1.0" {
 		t.Fatalf("second run: %+v %v", res, err)
 	}
@@ -178,7 +178,7 @@ func TestRunRefusesWhatDoesNotCheckOut(t *testing.T) {
 			srv := updatetest.NewServer(t, rel)
 			c.tamper(srv)
 			exe := installed(t, "1.0.0")
-			_, err := Run(english(), options(t, srv, exe, "1.0.0"))
+			_, err := Run(english(), runOptions(t, srv, exe, "1.0.0"))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err = %v, want %q", err, c.want)
 			}
@@ -190,13 +190,13 @@ func TestRunRefusesWhatDoesNotCheckOut(t *testing.T) {
 func TestRunDowngradesOnlyWhenAskedByVersion(t *testing.T) {
 	srv := updatetest.NewServer(t, packed(t, "1.1.0", script("1.1.0")), packed(t, "1.0.0", script("1.0.0")))
 	exe := installed(t, "1.2.0")
-	res, err := Run(english(), options(t, srv, exe, "1.2.0"))
+	res, err := Run(english(), runOptions(t, srv, exe, "1.2.0"))
 	if err != nil || res.Updated || res.To != "1.2.0" || res.Latest != "1.1.0" {
 		t.Fatalf("newest is older: %+v %v", res, err)
 	}
 	assertUntouched(t, exe, "1.2.0")
 
-	o := options(t, srv, exe, "1.2.0")
+	o := runOptions(t, srv, exe, "1.2.0")
 	o.Want = "v1.0.0"
 	res, err = Run(english(), o)
 	if err != nil || !res.Updated || res.To != "1.0.0" {
@@ -219,7 +219,7 @@ func TestRunStopsTheHoldersAsked(t *testing.T) {
 		t.Run(string(mode), func(t *testing.T) {
 			exe := installed(t, "1.0.0")
 			var stopped []int
-			o := options(t, srv, exe, "1.0.0")
+			o := runOptions(t, srv, exe, "1.0.0")
 			o.Stop, o.self = mode, 50
 			o.list = func() ([]process, error) {
 				return []process{
@@ -253,7 +253,7 @@ func TestRunFailsEarlyWhereItCannotWrite(t *testing.T) {
 	dir := filepath.Dir(exe)
 	os.Chmod(dir, 0o555)
 	defer os.Chmod(dir, 0o755)
-	_, err := Run(english(), options(t, srv, exe, "1.0.0"))
+	_, err := Run(english(), runOptions(t, srv, exe, "1.0.0"))
 	if err == nil || !strings.Contains(err.Error(), "with the rights to change") {
 		t.Fatalf("err = %v", err)
 	}

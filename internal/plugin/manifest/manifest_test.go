@@ -253,7 +253,7 @@ func TestResolveClashes(t *testing.T) {
 	plugin(t, root, "b", `{"executable": "run", "commands": [{"name": "hello"}, {"name": "other", "mcp_name": "hello"}, {"name": "apps"}, {"name": "mcp"}]}`)
 	set := Discover(ctx, Options{Getenv: envOf(map[string]string{EnvPath: root, "HOME": t.TempDir()})})
 	res := set.Resolve(ctx, Taken{
-		Commands: map[string]bool{"deploy": true, "apps": true},
+		Commands: map[string]bool{"deploy": true, "apps": true, "mcp": true},
 		Tools:    map[string]bool{"deploy": true, "list_apps": true},
 		LSP:      map[string]bool{},
 	})

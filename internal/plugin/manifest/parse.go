@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/argvalue"
+	"github.com/elemctl/elemctl/internal/options"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -125,14 +126,26 @@ func (a *Arg) Flag() string {
 // Types supported for arguments, in the order messages list them.
 var Types = []string{"str", "int", "float", "bool"}
 
-// GlobalOptions are elemctl's own options a plugin argument may not take.
-var GlobalOptions = []string{"--base-url", "--client-id", "--client-secret", "--env-file", "--timeout", "--lang", "--json", "--quiet"}
+// isGlobalOption tells elemctl's own options, which a plugin argument may
+// not take.
+func isGlobalOption(flag string) bool {
+	_, ok := options.Named(flag)
+	return ok
+}
 
-// ReservedDests are value names the CLI keeps for itself: the dests of the
-// global options and of the parser's own entries.
-var ReservedDests = []string{
-	"base_url", "client_id", "client_secret", "env_file", "timeout", "lang", "json", "quiet",
-	"command", "handler", "plugin_command", "plugin_commands", "plugin_failures",
+// parserDests are value names the reference's command-line parser keeps
+// for its own entries.
+var parserDests = []string{"command", "handler", "plugin_command", "plugin_commands", "plugin_failures"}
+
+// reservedDest tells a value name the CLI keeps for itself: the dest of a
+// global option or of the parser's own entries.
+func reservedDest(dest string) bool {
+	for _, o := range options.Global {
+		if o.Dest() == dest {
+			return true
+		}
+	}
+	return contains(parserDests, dest)
 }
 
 // HelpOptions are the help keys.
@@ -517,14 +530,14 @@ func parseArg(ctx context.Context, source, command string, index int, raw any) (
 	if a.Option && !strings.HasPrefix(name, "--") {
 		return nil, fail("plugins.option-form", "name", bare)
 	}
-	if contains(GlobalOptions, name) {
+	if isGlobalOption(name) {
 		return nil, fail("plugins.global-option-taken", "option", name)
 	}
 	if !reArg.MatchString(bare) {
 		return nil, fail("plugins.argument-name-invalid")
 	}
 	a.Dest = strings.ReplaceAll(bare, "-", "_")
-	if contains(ReservedDests, a.Dest) {
+	if reservedDest(a.Dest) {
 		return nil, fail("plugins.value-name-taken", "dest", a.Dest)
 	}
 	if a.Help, ok = f.str("help"); !ok {
@@ -576,7 +589,7 @@ func parseArg(ctx context.Context, source, command string, index int, raw any) (
 		if contains(HelpOptions, a.Alias) {
 			return nil, fail("plugins.option-taken", "option", a.Alias)
 		}
-		if contains(GlobalOptions, a.Alias) {
+		if isGlobalOption(a.Alias) {
 			return nil, fail("plugins.global-option-taken", "option", a.Alias)
 		}
 		if !strings.HasPrefix(a.Alias, "--") {

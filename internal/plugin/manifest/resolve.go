@@ -45,10 +45,6 @@ type Taken struct {
 	LSP      map[string]bool
 }
 
-// ReservedCommands are top-level CLI names that are not catalog commands
-// (faces and cobra's own), so plugins cannot take them either.
-var ReservedCommands = []string{"help", "completion", "mcp", "lsp", "dap", "stand", "debug-adapter", "plugins", "self-update"}
-
 // Resolved is a command that is registered: on the CLI always, on MCP when
 // Tool is set, on LSP when LSP is set.
 type Resolved struct {
@@ -74,7 +70,7 @@ func (s *Set) Resolve(ctx context.Context, taken Taken) Resolution {
 	lsp := map[string]bool{}
 	for _, p := range s.Plugins {
 		for _, c := range p.Commands {
-			if taken.Commands[c.Name] || contains(ReservedCommands, c.Name) {
+			if taken.Commands[c.Name] {
 				r.Failures = append(r.Failures, Failure{Source: p.Name, Error: commandErr(ctx, p.Name, c.Name, "plugins.command-name-taken").Error()})
 				continue
 			}
