@@ -11,24 +11,23 @@ import (
 )
 
 func tokenCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"token"}, Order: 1, Examples: []string{"elemctl token", "elemctl --env-file stand.env token"}, Help: "cli.help.token", ReadOnly: true,
-		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-			cl, err := cc.Client(ctx)
-			if err != nil {
-				return nil, err
-			}
-			tok, err := cl.Token(ctx, false)
-			if err != nil {
-				return nil, err
-			}
-			return jsonx.New("token", tok), nil
-		},
-	}
+	}, func(ctx context.Context, cc *command.Context, _ struct{}) (any, error) {
+		cl, err := cc.Client(ctx)
+		if err != nil {
+			return nil, err
+		}
+		tok, err := cl.Token(ctx, false)
+		if err != nil {
+			return nil, err
+		}
+		return jsonx.New("token", tok), nil
+	})
 }
 
 func appsListCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"apps", "list"}, Order: 1, Examples: []string{"elemctl apps list --brief", "elemctl apps list --status Running --name crm"}, Tool: "list_apps", LSP: "apps.list",
 		Help: "cli.help.apps-list", ToolHelp: "mcp.help.list-apps", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
@@ -43,22 +42,20 @@ func appsListCommand() *command.Command {
 			{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: command.Bool, Default: false},
 			{Name: "brief", Help: "mcp.arg.brief", Type: command.Bool, Default: true},
 		},
-		Run: runAppsList,
-	}
+	}, runAppsList)
 }
 
 func appsGetCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"apps", "get"}, Order: 2, PlainStderr: true, Examples: []string{"elemctl apps get crm-test", "elemctl apps get              # ELEMENT_APP_ID of the .env"}, Tool: "get_app", LSP: "apps.get",
 		Help: "cli.help.apps-get", ToolHelp: "mcp.help.get-app", ReadOnly: true, Idempotent: true,
 		Args:     []command.Argument{AppArg(false)},
 		ToolArgs: []command.Argument{ToolAppArg()},
-		Run:      runAppsGet,
-	}
+	}, runAppsGet)
 }
 
 func appsFindCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"apps", "find"}, Order: 3, Examples: []string{"elemctl apps find crm-test --include-deleted"}, Tool: "find_app",
 		Help: "cli.help.apps-find", ToolHelp: "mcp.help.find-app", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
@@ -69,18 +66,16 @@ func appsFindCommand() *command.Command {
 			{Name: "name", Help: "cli.arg.find-name", Type: command.String, Required: true},
 			{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: command.Bool, Default: false},
 		},
-		Run: runAppsFind,
-	}
+	}, runAppsFind)
 }
 
 func appsDebugCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"apps", "debug"}, Order: 10, Examples: []string{"elemctl apps debug crm-test"}, Tool: "debug_info", LSP: "apps.debug",
 		Help: "cli.help.apps-debug", ToolHelp: "mcp.help.debug-info",
 		Args:     []command.Argument{AppArg(false)},
 		ToolArgs: []command.Argument{ToolAppArg()},
-		Run:      runAppsDebug,
-	}
+	}, runAppsDebug)
 }
 
 // BriefApp is the short application card of listings.
@@ -117,14 +112,22 @@ func AppsSummary(ctx context.Context, live, total, shown int) string {
 	return i18n.T(ctx, "client.apps-summary-shown", "live", live, "total", total, "shown", shown)
 }
 
-func runAppsList(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+// appsListInput are the arguments runAppsList reads.
+type appsListInput struct {
+	Name           string   `arg:"name"`
+	Status         []string `arg:"status"`
+	IncludeDeleted bool     `arg:"include-deleted"`
+	Brief          bool     `arg:"brief"`
+}
+
+func runAppsList(ctx context.Context, cc *command.Context, in appsListInput) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}
-	name := strings.ToLower(in.Str("name"))
-	statuses := statusWords(in.Strings("status"))
-	showDeleted := in.Bool("include-deleted")
+	name := strings.ToLower(in.Name)
+	statuses := statusWords(in.Status)
+	showDeleted := in.IncludeDeleted
 	for _, s := range statuses {
 		if s == "deleted" {
 			showDeleted = true
@@ -154,7 +157,7 @@ func runAppsList(ctx context.Context, cc *command.Context, in command.Values) (a
 	}
 	shown := make([]any, len(apps))
 	for i, a := range apps {
-		if in.Bool("brief") {
+		if in.Brief {
 			shown[i] = BriefApp(a)
 		} else {
 			shown[i] = a
@@ -183,8 +186,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func runAppsGet(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
+func runAppsGet(ctx context.Context, cc *command.Context, in appInput) (any, error) {
+	cl, id, err := TargetApp(ctx, cc, in.AppID, true)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +199,13 @@ func runAppsGet(ctx context.Context, cc *command.Context, in command.Values) (an
 	return card, nil
 }
 
-func runAppsFind(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+// appsFindInput are the arguments runAppsFind reads.
+type appsFindInput struct {
+	Name           string `arg:"name"`
+	IncludeDeleted bool   `arg:"include-deleted"`
+}
+
+func runAppsFind(ctx context.Context, cc *command.Context, in appsFindInput) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
@@ -205,7 +214,7 @@ func runAppsFind(ctx context.Context, cc *command.Context, in command.Values) (a
 	if err != nil {
 		return nil, err
 	}
-	found := platform.MatchAppName(apps, in.Str("name"), in.Bool("include-deleted"))
+	found := platform.MatchAppName(apps, in.Name, in.IncludeDeleted)
 	if len(found) == 0 {
 		return jsonx.New("id", nil, "found", false), nil
 	}
@@ -223,8 +232,8 @@ func runAppsFind(ctx context.Context, cc *command.Context, in command.Values) (a
 	}, nil
 }
 
-func runAppsDebug(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
+func runAppsDebug(ctx context.Context, cc *command.Context, in appInput) (any, error) {
+	cl, id, err := TargetApp(ctx, cc, in.AppID, true)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ import (
 )
 
 func appsExportCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"apps", "export"}, Order: 13, Examples: []string{"elemctl apps export crm-test --output builds/"}, Tool: "export_app",
 		Help: "cli.help.apps-export", ToolHelp: "mcp.help.export-app", ReadOnly: true,
 		Args: []command.Argument{
@@ -27,12 +27,11 @@ func appsExportCommand() *command.Command {
 			ToolAppArg(),
 			{Name: "output", Help: "mcp.arg.export-output", Type: command.String, Default: ""},
 		},
-		Run: runAppsExport,
-	}
+	}, runAppsExport)
 }
 
 func appsExportExtensionCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"apps", "export-extension"}, Order: 14, Examples: []string{"elemctl apps export-extension crm-test CrmExtras --output builds/"}, Tool: "export_extension",
 		Help: "cli.help.apps-export-extension", ToolHelp: "mcp.help.export-extension", ReadOnly: true,
 		Args: []command.Argument{
@@ -45,12 +44,17 @@ func appsExportExtensionCommand() *command.Command {
 			{Name: "extension", Help: "mcp.arg.export-extension", Type: command.String, Required: true},
 			{Name: "output", Help: "mcp.arg.export-output", Type: command.String, Default: ""},
 		},
-		Run: runAppsExportExtension,
-	}
+	}, runAppsExportExtension)
 }
 
-func runAppsExport(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
+// appsExportInput are the arguments runAppsExport reads.
+type appsExportInput struct {
+	AppID  string `arg:"app-id"`
+	Output string `arg:"output"`
+}
+
+func runAppsExport(ctx context.Context, cc *command.Context, in appsExportInput) (any, error) {
+	cl, id, err := TargetApp(ctx, cc, in.AppID, true)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +70,7 @@ func runAppsExport(ctx context.Context, cc *command.Context, in command.Values) 
 		}
 		return id
 	}
-	saved, err := saveExport(ctx, cc, resp.Body, in.Str("output"), fallback, func() string {
+	saved, err := saveExport(ctx, cc, resp.Body, in.Output, fallback, func() string {
 		return i18n.T(ctx, "client.export-what-app", "app", id)
 	})
 	if err != nil {
@@ -79,8 +83,15 @@ func runAppsExport(ctx context.Context, cc *command.Context, in command.Values) 
 	return dialects{cli: cli, tool: tool}, nil
 }
 
-func runAppsExportExtension(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	appRef, extRef := in.Str("app-id"), in.Str("extension")
+// appsExportExtensionInput are the arguments runAppsExportExtension reads.
+type appsExportExtensionInput struct {
+	AppID     string `arg:"app-id"`
+	Extension string `arg:"extension"`
+	Output    string `arg:"output"`
+}
+
+func runAppsExportExtension(ctx context.Context, cc *command.Context, in appsExportExtensionInput) (any, error) {
+	appRef, extRef := in.AppID, in.Extension
 	cl, id, err := TargetApp(ctx, cc, appRef, true)
 	if err != nil {
 		return nil, err
@@ -100,7 +111,7 @@ func runAppsExportExtension(ctx context.Context, cc *command.Context, in command
 		}
 		return ext.Str("id")
 	}
-	saved, err := saveExport(ctx, cc, resp.Body, in.Str("output"), fallback, func() string {
+	saved, err := saveExport(ctx, cc, resp.Body, in.Output, fallback, func() string {
 		return i18n.T(ctx, "client.export-what-extension", "extension", ext.Str("id"), "app", id)
 	})
 	if err != nil {

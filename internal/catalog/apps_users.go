@@ -13,17 +13,16 @@ import (
 )
 
 func appsUsersCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"apps", "users"}, Order: 11, Examples: []string{"elemctl apps users crm-test"}, Tool: "list_app_users",
 		Help: "cli.help.apps-users", ToolHelp: "mcp.help.list-app-users", ReadOnly: true, Idempotent: true,
 		Args:     []command.Argument{AppArg(false)},
 		ToolArgs: []command.Argument{ToolAppArg()},
-		Run:      runAppsUsers,
-	}
+	}, runAppsUsers)
 }
 
 func appsTokenAccessCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"apps", "token-access"}, Order: 12, Examples: []string{"elemctl apps token-access crm-test --user admin --enable"}, Tool: "token_access",
 		Help: "cli.help.apps-token-access", ToolHelp: "mcp.help.token-access", Idempotent: true,
 		Args: []command.Argument{
@@ -37,8 +36,7 @@ func appsTokenAccessCommand() *command.Command {
 			{Name: "user", Help: "mcp.arg.token-access-user", Type: command.String, Default: "", OrList: true},
 			{Name: "enabled", Help: "mcp.arg.token-access-enabled", Type: command.Bool, Nullable: true},
 		},
-		Run: runTokenAccess,
-	}
+	}, runTokenAccess)
 }
 
 // ListAppUsers reads the users connected to an application.
@@ -60,8 +58,8 @@ func AppUsersSummary(ctx context.Context, users []*jsonx.Object) string {
 	return i18n.T(ctx, "client.app-users-summary", "total", len(users), "admins", admins, "tokens", tokens)
 }
 
-func runAppsUsers(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
+func runAppsUsers(ctx context.Context, cc *command.Context, in appInput) (any, error) {
+	cl, id, err := TargetApp(ctx, cc, in.AppID, true)
 	if err != nil {
 		return nil, err
 	}
@@ -84,22 +82,31 @@ func objectsToAny(cards []*jsonx.Object) []any {
 	return out
 }
 
+// tokenAccessInput are the arguments runTokenAccess reads.
+type tokenAccessInput struct {
+	Enable  bool     `arg:"enable"`
+	Disable bool     `arg:"disable"`
+	Enabled *bool    `arg:"enabled"`
+	AppID   string   `arg:"app-id"`
+	User    []string `arg:"user"`
+}
+
 // runTokenAccess reads or switches the token access of one or several
 // users of an application. The application is never taken from
 // ELEMENT_APP_ID: the switch changes who may call its HTTP services.
-func runTokenAccess(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	enable, disable := in.Bool("enable"), in.Bool("disable")
+func runTokenAccess(ctx context.Context, cc *command.Context, in tokenAccessInput) (any, error) {
+	enable, disable := in.Enable, in.Disable
 	if enable && disable {
 		return nil, platform.ConfigErrorf(ctx, "cli.token-access-both")
 	}
-	want := in.OptBool("enabled")
+	want := in.Enabled
 	switch {
 	case enable:
 		want = boolPtr(true)
 	case disable:
 		want = boolPtr(false)
 	}
-	ref := in.Str("app-id")
+	ref := in.AppID
 	if ref == "" {
 		return nil, platform.ConfigErrorf(ctx, "cli.token-access-app-missing")
 	}
@@ -111,7 +118,7 @@ func runTokenAccess(ctx context.Context, cc *command.Context, in command.Values)
 	if err != nil {
 		return nil, err
 	}
-	given := dedupe(in.Strings("user"))
+	given := dedupe(in.User)
 	if len(given) == 0 {
 		given = []string{""}
 	}

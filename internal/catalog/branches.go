@@ -9,8 +9,14 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
+// branchesListInput are the arguments branchesListCommand reads.
+type branchesListInput struct {
+	ProjectID string `arg:"project-id"`
+	Name      string `arg:"name"`
+}
+
 func branchesListCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"branches", "list"}, Order: 1, Examples: []string{"elemctl branches list --project-id PROJECT_ID"}, Tool: "list_branches",
 		Help: "cli.help.branches-list", ToolHelp: "mcp.help.list-branches", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
@@ -21,39 +27,42 @@ func branchesListCommand() *command.Command {
 			{Name: "project_id", Help: "mcp.arg.branches-project-id", Type: command.String, Default: ""},
 			{Name: "name", Help: "mcp.arg.branches-name", Type: command.String, Default: ""},
 		},
-		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-			cl, err := cc.Client(ctx)
-			if err != nil {
-				return nil, err
-			}
-			q := url.Values{"project-id": {in.Str("project-id")}, "name": {in.Str("name")}}
-			branches, err := cl.List(ctx, platform.Request{Path: "/branches", Query: q}, "branches")
-			if err != nil {
-				return nil, err
-			}
-			return objectsToAny(branches), nil
-		},
-	}
+	}, func(ctx context.Context, cc *command.Context, in branchesListInput) (any, error) {
+		cl, err := cc.Client(ctx)
+		if err != nil {
+			return nil, err
+		}
+		q := url.Values{"project-id": {in.ProjectID}, "name": {in.Name}}
+		branches, err := cl.List(ctx, platform.Request{Path: "/branches", Query: q}, "branches")
+		if err != nil {
+			return nil, err
+		}
+		return objectsToAny(branches), nil
+	})
+}
+
+// branchesGetInput are the arguments branchesGetCommand reads.
+type branchesGetInput struct {
+	BranchID string `arg:"branch-id"`
 }
 
 func branchesGetCommand() *command.Command {
 	branchID := command.Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: command.String, Positional: true, Required: true, Metavar: "ID"}
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"branches", "get"}, Order: 2, Examples: []string{"elemctl branches get BRANCH_ID"},
 		Help: "cli.help.branches-get", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{branchID},
-		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-			cl, err := cc.Client(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return cl.Get(ctx, branchPath(in.Str("branch-id")), nil)
-		},
-	}
+	}, func(ctx context.Context, cc *command.Context, in branchesGetInput) (any, error) {
+		cl, err := cc.Client(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return cl.Get(ctx, branchPath(in.BranchID), nil)
+	})
 }
 
 func branchesCreateCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"branches", "create"}, Order: 3, Examples: []string{"elemctl branches create feature-x --project-id PROJECT_ID --app-id crm-dev"},
 		Help: "cli.help.branches-create",
 		Args: []command.Argument{
@@ -61,69 +70,88 @@ func branchesCreateCommand() *command.Command {
 			{Name: "project-id", Help: "cli.arg.branch-project-id", Type: command.String, Metavar: "PROJECT_ID"},
 			{Name: "app-id", Help: "cli.arg.branch-app-id", Type: command.String, Metavar: "APP_ID"},
 		},
-		Run: runBranchesCreate,
-	}
+	}, runBranchesCreate)
+}
+
+// branchesUpdateInput are the arguments branchesUpdateCommand reads.
+type branchesUpdateInput struct {
+	BranchID string `arg:"branch-id"`
+	AppID    string `arg:"app-id"`
 }
 
 func branchesUpdateCommand() *command.Command {
 	branchID := command.Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: command.String, Positional: true, Required: true, Metavar: "ID"}
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"branches", "update"}, Order: 4, Examples: []string{"elemctl branches update BRANCH_ID --app-id crm-dev"},
 		Help: "cli.help.branches-update",
 		Args: []command.Argument{branchID, {Name: "app-id", Help: "cli.arg.branch-rebind-app-id", Type: command.String, Metavar: "APP_ID"}},
-		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-			return writeBranch(ctx, cc, in.Str("branch-id"), in.Str("app-id"), false)
-		},
-	}
+	}, func(ctx context.Context, cc *command.Context, in branchesUpdateInput) (any, error) {
+		return writeBranch(ctx, cc, in.BranchID, in.AppID, false)
+	})
+}
+
+// branchesDeleteInput are the arguments branchesDeleteCommand reads.
+type branchesDeleteInput struct {
+	BranchID string `arg:"branch-id"`
 }
 
 func branchesDeleteCommand() *command.Command {
 	branchID := command.Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: command.String, Positional: true, Required: true, Metavar: "ID"}
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"branches", "delete"}, Order: 5, Examples: []string{"elemctl branches delete BRANCH_ID"},
 		Help: "cli.help.branches-delete", Destructive: true,
 		Args: []command.Argument{branchID},
-		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-			cl, err := cc.Client(ctx)
-			if err != nil {
-				return nil, err
-			}
-			id := in.Str("branch-id")
-			v, err := cl.Delete(ctx, branchPath(id))
-			if err != nil {
-				return nil, err
-			}
-			return orFallback(v, jsonx.New("deleted", true, "branch-id", id)), nil
-		},
-	}
+	}, func(ctx context.Context, cc *command.Context, in branchesDeleteInput) (any, error) {
+		cl, err := cc.Client(ctx)
+		if err != nil {
+			return nil, err
+		}
+		id := in.BranchID
+		v, err := cl.Delete(ctx, branchPath(id))
+		if err != nil {
+			return nil, err
+		}
+		return orFallback(v, jsonx.New("deleted", true, "branch-id", id)), nil
+	})
+}
+
+// branchesMergeInput are the arguments branchesMergeCommand reads.
+type branchesMergeInput struct {
+	BranchID string `arg:"branch-id"`
 }
 
 func branchesMergeCommand() *command.Command {
 	branchID := command.Argument{Name: "branch-id", Help: "cli.arg.branch-id", Type: command.String, Positional: true, Required: true, Metavar: "ID"}
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"branches", "merge"}, Order: 6, Examples: []string{"elemctl branches merge BRANCH_ID"}, Tool: "merge_branch",
 		Help: "cli.help.branches-merge", ToolHelp: "mcp.help.merge-branch", Slow: true,
 		Args:     []command.Argument{branchID},
 		ToolArgs: []command.Argument{{Name: "branch_id", Help: "mcp.arg.branch-id", Type: command.String, Required: true}},
-		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-			return writeBranch(ctx, cc, in.Str("branch-id"), "", true)
-		},
-	}
+	}, func(ctx context.Context, cc *command.Context, in branchesMergeInput) (any, error) {
+		return writeBranch(ctx, cc, in.BranchID, "", true)
+	})
 }
 
 func branchPath(id string) string { return "/branches/" + url.PathEscape(id) }
 
-func runBranchesCreate(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+// branchesCreateInput are the arguments runBranchesCreate reads.
+type branchesCreateInput struct {
+	ProjectID string `arg:"project-id"`
+	Name      string `arg:"name"`
+	AppID     string `arg:"app-id"`
+}
+
+func runBranchesCreate(ctx context.Context, cc *command.Context, in branchesCreateInput) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}
-	project, err := ProjectID(ctx, cl, in.Str("project-id"), false)
+	project, err := ProjectID(ctx, cl, in.ProjectID, false)
 	if err != nil {
 		return nil, err
 	}
-	body := jsonx.New("name", in.Str("name"), "kind", "development", "project", jsonx.New("id", project))
-	if ref := in.Str("app-id"); ref != "" {
+	body := jsonx.New("name", in.Name, "kind", "development", "project", jsonx.New("id", project))
+	if ref := in.AppID; ref != "" {
 		app, err := cl.ResolveApp(ctx, ref)
 		if err != nil {
 			return nil, err

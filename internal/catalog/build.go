@@ -9,7 +9,7 @@ import (
 )
 
 func buildCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"build"}, Order: 6, Examples: []string{"elemctl build --project-dir src/Acme/CRM --output dist/", "elemctl build --kind library"}, Help: "cli.help.build", Local: true,
 		Args: []command.Argument{
 			{Name: "project-dir", Help: "cli.arg.project-dir", Type: command.String, Metavar: "DIR"},
@@ -22,24 +22,22 @@ func buildCommand() *command.Command {
 			{Name: "kind", Help: "cli.arg.build-kind", Type: command.String, Metavar: "{application,library,extension}"},
 			{Name: "require-clean", Help: "cli.arg.require-clean", Type: command.Bool},
 		},
-		Run: runBuild,
-	}
+	}, runBuild)
 }
 
 func buildAssemblyTool() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Tool: "build_assembly", ToolHelp: "mcp.help.build-assembly", Local: true, Slow: true,
 		ToolArgs: []command.Argument{
 			{Name: "project_dir", Help: "mcp.arg.project-dir", Type: command.String, Default: ""},
 			{Name: "output_dir", Key: "output", Help: "mcp.arg.build-output-dir", Type: command.String, Default: ""},
 			{Name: "version", Key: "build-version", Help: "mcp.arg.build-version", Type: command.String, Default: ""},
 		},
-		Run: runBuildAssembly,
-	}
+	}, runBuildAssembly)
 }
 
 func inspectCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"inspect"}, Order: 7, Examples: []string{"elemctl inspect \"dist/Acme CRM 1.0-12.xasm\""}, Tool: "inspect_assembly",
 		Help: "cli.help.inspect", ToolHelp: "mcp.help.inspect-assembly", Local: true, ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
@@ -48,21 +46,40 @@ func inspectCommand() *command.Command {
 		ToolArgs: []command.Argument{
 			{Name: "file", Help: "mcp.arg.inspect-file", Type: command.String, Required: true},
 		},
-		Run: runInspect,
-	}
+	}, runInspect)
 }
 
-// buildFromValues packs the project the way `build` does.
-func buildFromValues(ctx context.Context, cc *command.Context, in command.Values) (*assembly.BuildResult, error) {
-	if in.Bool("require-clean") {
-		if err := requireClean(ctx, cc, in.Str("project-dir")); err != nil {
+// buildInput are the arguments of `build`.
+type buildInput struct {
+	ProjectDir   string `arg:"project-dir"`
+	Output       string `arg:"output"`
+	BuildVersion string `arg:"build-version"`
+	LastBuild    string `arg:"last-build"`
+	Kind         string `arg:"kind"`
+	// Commit and Branch override the repository's even when given empty.
+	Commit       *string `arg:"commit"`
+	Branch       *string `arg:"branch"`
+	RequireClean bool    `arg:"require-clean"`
+}
+
+// buildAssemblyInput are the arguments of the build_assembly tool.
+type buildAssemblyInput struct {
+	ProjectDir   string `arg:"project-dir"`
+	Output       string `arg:"output"`
+	BuildVersion string `arg:"build-version"`
+}
+
+// buildProject packs the project the way `build` does.
+func buildProject(ctx context.Context, cc *command.Context, in buildInput) (*assembly.BuildResult, error) {
+	if in.RequireClean {
+		if err := requireClean(ctx, cc, in.ProjectDir); err != nil {
 			return nil, err
 		}
 	}
 	res, err := assembly.Build(ctx, assembly.BuildOptions{
-		ProjectDir: localPath(cc, in.Str("project-dir")), OutputDir: localPath(cc, in.Str("output")),
-		Version: in.Str("build-version"), LastBuild: in.Str("last-build"), Kind: in.Str("kind"),
-		Commit: optionalString(in, "commit"), Branch: optionalString(in, "branch"), Getenv: cc.Env,
+		ProjectDir: localPath(cc, in.ProjectDir), OutputDir: localPath(cc, in.Output),
+		Version: in.BuildVersion, LastBuild: in.LastBuild, Kind: in.Kind,
+		Commit: in.Commit, Branch: in.Branch, Getenv: cc.Env,
 	})
 	if err != nil {
 		return nil, err
@@ -73,24 +90,29 @@ func buildFromValues(ctx context.Context, cc *command.Context, in command.Values
 	return res, nil
 }
 
-func runBuild(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	res, err := buildFromValues(ctx, cc, in)
+func runBuild(ctx context.Context, cc *command.Context, in buildInput) (any, error) {
+	res, err := buildProject(ctx, cc, in)
 	if err != nil {
 		return nil, err
 	}
 	return res.JSON(), nil
 }
 
-func runBuildAssembly(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	res, err := buildFromValues(ctx, cc, in)
+func runBuildAssembly(ctx context.Context, cc *command.Context, in buildAssemblyInput) (any, error) {
+	res, err := buildProject(ctx, cc, buildInput{ProjectDir: in.ProjectDir, Output: in.Output, BuildVersion: in.BuildVersion})
 	if err != nil {
 		return nil, err
 	}
 	return jsonx.New("file", res.File, "version", res.Version, "kind", res.Kind), nil
 }
 
-func runInspect(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	file := in.Str("file")
+// inspectInput are the arguments runInspect reads.
+type inspectInput struct {
+	File string `arg:"file"`
+}
+
+func runInspect(ctx context.Context, cc *command.Context, in inspectInput) (any, error) {
+	file := in.File
 	out, err := assembly.Inspect(ctx, localPath(cc, file))
 	if err != nil {
 		return nil, err

@@ -13,7 +13,7 @@ import (
 )
 
 func buildsListCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"builds", "list"}, Order: 1, Examples: []string{"elemctl builds list --brief", "elemctl builds list --project-id PROJECT_ID --limit 0"}, Tool: "list_builds",
 		Help: "cli.help.builds-list", ToolHelp: "mcp.help.list-builds", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
@@ -26,12 +26,17 @@ func buildsListCommand() *command.Command {
 			{Name: "limit", Help: "mcp.arg.builds-limit", Type: command.Int, Default: 10, Bound: command.NonNegative},
 			{Name: "brief", Help: "mcp.arg.brief", Type: command.Bool, Default: true},
 		},
-		Run: runBuildsList,
-	}
+	}, runBuildsList)
+}
+
+// buildsGetInput are the arguments buildsGetCommand reads.
+type buildsGetInput struct {
+	Version   string `arg:"version"`
+	ProjectID string `arg:"project-id"`
 }
 
 func buildsGetCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"builds", "get"}, Order: 2, Examples: []string{"elemctl builds get 1.0-12"}, Tool: "get_build",
 		Help: "cli.help.builds-get", ToolHelp: "mcp.help.get-build", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
@@ -42,46 +47,50 @@ func buildsGetCommand() *command.Command {
 			{Name: "project_id", Help: "mcp.arg.builds-project-id", Type: command.String, Required: true},
 			{Name: "version", Help: "mcp.arg.build-version-ref", Type: command.String, Required: true},
 		},
-		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-			cl, project, err := buildsProject(ctx, cc, in)
-			if err != nil {
-				return nil, err
-			}
-			return cards.AddressBuild(ctx, cl, http.MethodGet, project, in.Str("version"))
-		},
-	}
+	}, func(ctx context.Context, cc *command.Context, in buildsGetInput) (any, error) {
+		cl, project, err := buildsProject(ctx, cc, in.ProjectID)
+		if err != nil {
+			return nil, err
+		}
+		return cards.AddressBuild(ctx, cl, http.MethodGet, project, in.Version)
+	})
+}
+
+// buildsDeleteInput are the arguments buildsDeleteCommand reads.
+type buildsDeleteInput struct {
+	Version   string `arg:"version"`
+	ProjectID string `arg:"project-id"`
 }
 
 func buildsDeleteCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"builds", "delete"}, Order: 4, Examples: []string{"elemctl builds delete 1.0-12 --project-id PROJECT_ID"},
 		Help: "cli.help.builds-delete", Destructive: true,
 		Args: []command.Argument{
 			{Name: "version", Help: "cli.arg.build-version-ref", Type: command.String, Positional: true, Required: true, Metavar: "VERSION"},
 			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: command.String, Metavar: "PROJECT_ID"},
 		},
-		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-			cl, project, err := buildsProject(ctx, cc, in)
-			if err != nil {
-				return nil, err
-			}
-			v, err := cards.AddressBuild(ctx, cl, http.MethodDelete, project, in.Str("version"))
-			if err != nil {
-				return nil, err
-			}
-			return orFallback(v, jsonx.New("deleted", true, "version", in.Str("version"))), nil
-		},
-	}
+	}, func(ctx context.Context, cc *command.Context, in buildsDeleteInput) (any, error) {
+		cl, project, err := buildsProject(ctx, cc, in.ProjectID)
+		if err != nil {
+			return nil, err
+		}
+		v, err := cards.AddressBuild(ctx, cl, http.MethodDelete, project, in.Version)
+		if err != nil {
+			return nil, err
+		}
+		return orFallback(v, jsonx.New("deleted", true, "version", in.Version)), nil
+	})
 }
 
 // buildsProject is the client and the project a builds command addresses
 // (--project-id, else ELEMENT_PROJECT_ID).
-func buildsProject(ctx context.Context, cc *command.Context, in command.Values) (*platform.Client, string, error) {
+func buildsProject(ctx context.Context, cc *command.Context, given string) (*platform.Client, string, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, "", err
 	}
-	project, err := ProjectID(ctx, cl, in.Str("project-id"), false)
+	project, err := ProjectID(ctx, cl, given, false)
 	if err != nil {
 		return nil, "", err
 	}
@@ -101,8 +110,15 @@ func projectKind(cards []*jsonx.Object) string {
 	return ""
 }
 
-func runBuildsList(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	cl, project, err := buildsProject(ctx, cc, in)
+// buildsListInput are the arguments runBuildsList reads.
+type buildsListInput struct {
+	ProjectID string `arg:"project-id"`
+	Limit     int    `arg:"limit"`
+	Brief     bool   `arg:"brief"`
+}
+
+func runBuildsList(ctx context.Context, cc *command.Context, in buildsListInput) (any, error) {
+	cl, project, err := buildsProject(ctx, cc, in.ProjectID)
 	if err != nil {
 		return nil, err
 	}
@@ -112,14 +128,14 @@ func runBuildsList(ctx context.Context, cc *command.Context, in command.Values) 
 	}
 	buildlist.Sort(cards)
 	shown := cards
-	limit := in.Int("limit")
+	limit := in.Limit
 	cut := limit > 0 && len(cards) > limit
 	if cut {
 		shown = cards[:limit]
 	}
 	entries := Registry(cc).Read()
 	out := make([]any, len(shown))
-	if in.Bool("brief") {
+	if in.Brief {
 		byID := entries.ByAssembly()
 		for i, c := range shown {
 			out[i] = buildlist.Brief(c, byID)

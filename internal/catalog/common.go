@@ -90,3 +90,8 @@ var commonMessages = []i18n.Message{
 		EN: "the application: id (UUID) or exact name; several matches are an error",
 	},
 }
+
+// appInput are the arguments of a command that takes one application.
+type appInput struct {
+	AppID string `arg:"app-id"`
+}

@@ -41,33 +41,55 @@ func createToolArgs() []command.Argument {
 }
 
 func appsCreateCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"apps", "create"}, Order: 4, Examples: []string{"elemctl apps create crm-test --project-id PROJECT_ID --latest-build --verify"}, Tool: "create_app",
 		Help: "cli.help.apps-create", ToolHelp: "mcp.help.create-app", Slow: true,
 		Args:     createArgs(),
 		ToolArgs: createToolArgs(),
-		Run:      runAppsCreate,
-	}
+	}, runAppsCreate)
 }
 
 func appsEnsureCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"apps", "ensure"}, Order: 5, Examples: []string{"elemctl apps ensure crm-test --version-id BUILD_ID --apply"}, Tool: "ensure_app",
 		Help: "cli.help.apps-ensure", ToolHelp: "mcp.help.ensure-app", Slow: true, Idempotent: true,
 		Args:     append(createArgs(), command.Argument{Name: "apply", Help: "cli.arg.ensure-apply", Type: command.Bool}),
 		ToolArgs: createToolArgs(),
-		Run:      runAppsEnsure,
-	}
+	}, runAppsEnsure)
+}
+
+// createInput are the arguments apps create (create_app) reads.
+type createInput struct {
+	Name            string `arg:"name"`
+	ProjectID       string `arg:"project-id"`
+	VersionID       string `arg:"version-id"`
+	SpaceID         string `arg:"space-id"`
+	TechVersion     string `arg:"tech-version"`
+	NoDevMode       bool   `arg:"no-dev-mode"`
+	DevelopmentMode *bool  `arg:"development-mode"`
+	LatestBuild     bool   `arg:"latest-build"`
+	// LatestBuildGiven: the caller asked for the newest build (a tool has
+	// it fixed on).
+	LatestBuildGiven bool `arg:"latest-build,given"`
+	Wait             bool `arg:"wait"`
+	Verify           bool `arg:"verify"`
+	NoVerify         bool `arg:"no-verify"`
+}
+
+// ensureInput are the arguments apps ensure (ensure_app) reads.
+type ensureInput struct {
+	createInput
+	Apply bool `arg:"apply"`
 }
 
 // createOptions reads the inputs of create/ensure. The development mode is
 // --no-dev-mode's opposite, or a tool's development_mode; a tool starts
 // from the newest build unless a build is named (its latest-build is fixed
 // on), and without a project it is told what it may pass instead.
-func createOptions(ctx context.Context, cc *command.Context, in command.Values, projectEnv, spaceEnv string) deploy.CreateOptions {
+func createOptions(ctx context.Context, cc *command.Context, in createInput, projectEnv, spaceEnv string) deploy.CreateOptions {
 	o := deploy.CreateOptions{
-		Name: in.Str("name"), ProjectID: in.Str("project-id"), VersionID: in.Str("version-id"),
-		SpaceID: in.Str("space-id"), TechVersion: in.Str("tech-version"),
+		Name: in.Name, ProjectID: in.ProjectID, VersionID: in.VersionID,
+		SpaceID: in.SpaceID, TechVersion: in.TechVersion,
 	}
 	if o.ProjectID == "" && projectEnv != "" {
 		o.ProjectID, o.ProjectFromEnv = projectEnv, true
@@ -75,20 +97,19 @@ func createOptions(ctx context.Context, cc *command.Context, in command.Values, 
 	if o.SpaceID == "" {
 		o.SpaceID = spaceEnv
 	}
-	o.DevMode = !in.Bool("no-dev-mode")
-	if dev := in.OptBool("development-mode"); dev != nil {
-		o.DevMode = *dev
+	o.DevMode = !in.NoDevMode
+	if in.DevelopmentMode != nil {
+		o.DevMode = *in.DevelopmentMode
 	}
-	o.LatestBuild = in.Bool("latest-build")
-	if o.LatestBuild && !in.Given("latest-build") {
+	o.LatestBuild = in.LatestBuild
+	if o.LatestBuild && !in.LatestBuildGiven {
 		o.NoSource = platform.ConfigErrorf(ctx, "cli.create-needs-source", "version", cc.ArgName("version-id"), "project", cc.ArgName("project-id"))
 	}
-	o.Wait, o.Verify, o.NoVerify = in.Bool("wait"), in.Bool("verify"), in.Bool("no-verify")
-	o.Apply = in.Bool("apply")
+	o.Wait, o.Verify, o.NoVerify = in.Wait, in.Verify, in.NoVerify
 	return o
 }
 
-func runAppsCreate(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+func runAppsCreate(ctx context.Context, cc *command.Context, in createInput) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
@@ -108,13 +129,14 @@ func runAppsCreate(ctx context.Context, cc *command.Context, in command.Values) 
 	return Outcome{Value: answer, Failed: failed}, nil
 }
 
-func runAppsEnsure(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+func runAppsEnsure(ctx context.Context, cc *command.Context, in ensureInput) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
 	}
 	cfg := cl.Config()
-	opts := createOptions(ctx, cc, in, cfg.ProjectID, cfg.SpaceID)
+	opts := createOptions(ctx, cc, in.createInput, cfg.ProjectID, cfg.SpaceID)
+	opts.Apply = in.Apply
 	answer, failed, err := DeployOps(cc, cl).Ensure(ctx, opts)
 	if err != nil {
 		return nil, err

@@ -13,7 +13,7 @@ import (
 )
 
 func deployCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"deploy"}, Order: 8, Examples: []string{"elemctl deploy --project-dir src/Acme/CRM", "elemctl deploy --app-id crm-test --project-id PROJECT_ID --require-clean"}, Tool: "deploy", LSP: "deploy",
 		Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true,
 		Args: []command.Argument{
@@ -38,8 +38,7 @@ func deployCommand() *command.Command {
 			{Name: "allow_data_loss", Help: "mcp.arg.allow-data-loss", Type: command.Bool, Default: false},
 			{Name: "server_start_timeout", Help: "mcp.arg.server-start-timeout", Type: command.Int, Default: 900, Bound: command.NonNegative},
 		},
-		Run: runDeploy,
-	}
+	}, runDeploy)
 }
 
 // DeployOps prepares the long operations of platform/deploy for one call:
@@ -84,27 +83,34 @@ func requireClean(ctx context.Context, cc *command.Context, projectDir string) e
 	return assembly.RequireClean(ctx, dir)
 }
 
-// optionalString is a flag that overrides even when given empty.
-func optionalString(in command.Values, key string) *string {
-	if !in.Given(key) {
-		return nil
-	}
-	v := in.Str(key)
-	return &v
+// deployInput are the arguments runDeploy reads.
+type deployInput struct {
+	ProjectDir         string  `arg:"project-dir"`
+	RequireClean       bool    `arg:"require-clean"`
+	Output             string  `arg:"output"`
+	DryRun             bool    `arg:"dry-run"`
+	AppID              string  `arg:"app-id"`
+	ProjectID          string  `arg:"project-id"`
+	ServerStartTimeout float64 `arg:"server-start-timeout"`
+	BuildVersion       string  `arg:"build-version"`
+	AllowDataLoss      bool    `arg:"allow-data-loss"`
+	// Branch and Commit override the repository's even when given empty.
+	Branch *string `arg:"branch"`
+	Commit *string `arg:"commit"`
 }
 
-func runDeploy(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	projectDir := in.Str("project-dir")
-	if in.Bool("require-clean") {
+func runDeploy(ctx context.Context, cc *command.Context, in deployInput) (any, error) {
+	projectDir := in.ProjectDir
+	if in.RequireClean {
 		if err := requireClean(ctx, cc, projectDir); err != nil {
 			return nil, err
 		}
 	}
-	output := in.Str("output")
+	output := in.Output
 	if output != "" {
 		output = localPath(cc, output)
 	}
-	if in.Bool("dry-run") {
+	if in.DryRun {
 		return deployDryRun(ctx, cc, in, projectDir, output)
 	}
 	cl, err := cc.Client(ctx)
@@ -112,14 +118,14 @@ func runDeploy(ctx context.Context, cc *command.Context, in command.Values) (any
 		return nil, err
 	}
 	cfg := cl.Config()
-	appRef, appSource := in.Str("app-id"), deploy.SourceFlag
+	appRef, appSource := in.AppID, deploy.SourceFlag
 	if appRef == "" {
 		appRef, appSource = cfg.AppID, deploy.SourceEnv
 	}
 	if appRef == "" {
 		return nil, platform.ConfigErrorf(ctx, "cli.deploy-app-id-missing")
 	}
-	project, projectSource := in.Str("project-id"), deploy.SourceFlag
+	project, projectSource := in.ProjectID, deploy.SourceFlag
 	if project == "" {
 		project, projectSource = cfg.ProjectID, deploy.SourceEnv
 	}
@@ -127,15 +133,14 @@ func runDeploy(ctx context.Context, cc *command.Context, in command.Values) (any
 		return nil, platform.ConfigErrorf(ctx, "cli.project-id-missing")
 	}
 	ops := DeployOps(cc, cl)
-	if t := in.Float("server-start-timeout"); t > 0 {
+	if t := in.ServerStartTimeout; t > 0 {
 		ops.ServerStart = time.Duration(t * float64(time.Second))
 	}
 	dir := localPath(cc, projectDir)
 	r, err := ops.Deploy(ctx, deploy.DeployOptions{
 		AppRef: appRef, AppIDSource: appSource, ProjectID: project, ProjectIDSource: projectSource,
-		ProjectDir: dir, OutputDir: output, Version: in.Str("build-version"),
-		Branch: optionalString(in, "branch"), Commit: optionalString(in, "commit"),
-		AllowDataLoss: in.Bool("allow-data-loss"),
+		ProjectDir: dir, OutputDir: output, Version: in.BuildVersion,
+		Branch: in.Branch, Commit: in.Commit, AllowDataLoss: in.AllowDataLoss,
 	})
 	if err != nil {
 		if d := deployDiagnostics(ctx, dir, false, []string{err.Error()}); d != nil {
@@ -198,7 +203,7 @@ func deployDiagnostics(ctx context.Context, dir string, clean bool, texts []stri
 // deployDryRun builds only – with the explicit, CI or default version,
 // never asking the server for the last build – and names the targets when
 // the configuration can be read.
-func deployDryRun(ctx context.Context, cc *command.Context, in command.Values, projectDir, output string) (_ any, err error) {
+func deployDryRun(ctx context.Context, cc *command.Context, in deployInput, projectDir, output string) (_ any, err error) {
 	if output == "" {
 		tmp, remove, tmpErr := deploy.TempOutput(ctx, deploy.TempBuildPrefix)
 		if tmpErr != nil {
@@ -213,16 +218,15 @@ func deployDryRun(ctx context.Context, cc *command.Context, in command.Values, p
 		output = tmp
 	}
 	res, err := assembly.Build(ctx, assembly.BuildOptions{ProjectDir: localPath(cc, projectDir), OutputDir: output,
-		Version: in.Str("build-version"), Branch: optionalString(in, "branch"), Commit: optionalString(in, "commit"),
-		Getenv: cc.Env})
+		Version: in.BuildVersion, Branch: in.Branch, Commit: in.Commit, Getenv: cc.Env})
 	if err != nil {
 		return nil, err
 	}
 	logBuildWarnings(ctx, cc, res)
 	answer := res.JSON()
 	if cfg, err := cc.Config(ctx); err == nil {
-		app, appSource := targetOf(in.Str("app-id"), cfg.AppID)
-		project, projectSource := targetOf(in.Str("project-id"), cfg.ProjectID)
+		app, appSource := targetOf(in.AppID, cfg.AppID)
+		project, projectSource := targetOf(in.ProjectID, cfg.ProjectID)
 		answer.Set("app-id", app).Set("app-id-source", appSource).Set("project-id", project).Set("project-id-source", projectSource)
 	}
 	return answer, nil

@@ -13,33 +13,30 @@ import (
 )
 
 func pluginsCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"plugins"}, Order: 17, PlainStderr: true, Examples: []string{"elemctl plugins"}, Help: "cli.help.plugins", Local: true, ReadOnly: true, Idempotent: true,
-		Run: runPlugins,
-	}
+	}, runPlugins)
 }
 
 func debugAdapterTool() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"debug-adapter"}, Order: 16, Examples: []string{"elemctl debug-adapter"},
 		Tool: "debug_adapter", LSP: "debugAdapter", Help: "cli.help.debug-adapter", ToolHelp: "mcp.help.debug-adapter",
 		Local: true, ReadOnly: true, Idempotent: true, Args: []command.Argument{}, ToolArgs: []command.Argument{},
-		Run: runDebugAdapter,
-	}
+	}, runDebugAdapter)
 }
 
 // debugAdapterExtractCommand is `elemctl debug-adapter extract DISTRO
 // [--output DIR]`: it copies the platform's debug adapter out of a
 // distribution into <output>/<version> and keeps <output>/index.json.
 func debugAdapterExtractCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"debug-adapter", "extract"}, Order: 1, Examples: []string{"elemctl debug-adapter extract ~/Downloads/element-8.0.30.car"}, Help: "cli.help.debug-adapter-extract", Local: true,
 		Args: []command.Argument{
 			{Name: "distro", Help: "cli.arg.adapter-distro", Type: command.String, Positional: true, Required: true, Metavar: "DISTRO"},
 			{Name: "output", Help: "cli.arg.adapter-output", Type: command.String, Metavar: "DIR"},
 		},
-		Run: runDebugAdapterExtract,
-	}
+	}, runDebugAdapterExtract)
 }
 
 func discoveryOptions(cc *command.Context) manifest.Options {
@@ -48,7 +45,7 @@ func discoveryOptions(cc *command.Context) manifest.Options {
 
 // runPlugins reports what discovery finds, placed beside the core as
 // every face places it.
-func runPlugins(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+func runPlugins(ctx context.Context, cc *command.Context, _ struct{}) (any, error) {
 	opts := discoveryOptions(cc)
 	set := manifest.Discover(ctx, opts)
 	res := set.Resolve(ctx, command.PluginTaken(Core()))
@@ -79,7 +76,7 @@ func runPlugins(ctx context.Context, cc *command.Context, in command.Values) (an
 	return jsonx.New("debug-adapter", adapters, "commands", commands, "failures", failures, "features", features), nil
 }
 
-func runDebugAdapter(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+func runDebugAdapter(ctx context.Context, cc *command.Context, _ struct{}) (any, error) {
 	dir, err := adapter.NewLocator(ctx, discoveryOptions(cc), nil).Locate(ctx)
 	if err != nil {
 		return nil, err
@@ -90,18 +87,24 @@ func runDebugAdapter(ctx context.Context, cc *command.Context, in command.Values
 	return jsonx.New("path", dir, "found", true, "adapter-class", adapter.MainClass), nil
 }
 
-func runDebugAdapterExtract(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+// debugAdapterExtractInput are the arguments runDebugAdapterExtract reads.
+type debugAdapterExtractInput struct {
+	Output string `arg:"output"`
+	Distro string `arg:"distro"`
+}
+
+func runDebugAdapterExtract(ctx context.Context, cc *command.Context, in debugAdapterExtractInput) (any, error) {
 	from := func(p string) string {
 		if p == "" || filepath.IsAbs(p) || cc.Dir == "" {
 			return p
 		}
 		return filepath.Join(cc.Dir, p)
 	}
-	output := in.Str("output")
+	output := in.Output
 	if output == "" {
 		output = adapter.DefaultOutput(cc.Env, runtime.GOOS)
 	}
-	res, err := adapter.Extract(ctx, from(in.Str("distro")), from(output))
+	res, err := adapter.Extract(ctx, from(in.Distro), from(output))
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 func probeCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"probe"}, Order: 10, Examples: []string{"elemctl probe --project-dir src/Acme/CRM", "elemctl probe --cleanup APP_ID"}, Tool: "probe", LSP: "probe",
 		Help: "cli.help.probe", ToolHelp: "mcp.help.probe", Slow: true,
 		Args: []command.Argument{
@@ -30,39 +30,53 @@ func probeCommand() *command.Command {
 			{Name: "space_id", Help: "mcp.arg.probe-space-id", Type: command.String, Default: ""},
 			{Name: "keep", Help: "mcp.arg.probe-keep", Type: command.Bool, Default: false},
 		},
-		Run: runProbe,
-	}
+	}, runProbe)
 }
 
 func probeCleanupTool() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Tool: "probe_cleanup", ToolHelp: "mcp.help.probe-cleanup", Destructive: true, Slow: true,
 		ToolArgs: []command.Argument{
 			{Name: "app_id", Key: "cleanup", Help: "mcp.arg.probe-cleanup-app-id", Type: command.String, Required: true, OrList: true},
 		},
-		Run: runProbeCleanup,
-	}
+	}, runProbeCleanup)
 }
 
-// probeRunFlags are the flags of a probe run; the cleanup mode refuses
-// them, so a mistyped command never builds and cleans up at once.
-var probeRunFlags = []string{"project-dir", "output", "build-version", "name", "space-id", "keep", "require-clean"}
+// probeInput are the arguments runProbe reads.
+type probeInput struct {
+	Cleanup      []string `arg:"cleanup"`
+	RequireClean bool     `arg:"require-clean"`
+	ProjectDir   string   `arg:"project-dir"`
+	SpaceID      string   `arg:"space-id"`
+	Output       string   `arg:"output"`
+	BuildVersion string   `arg:"build-version"`
+	Name         string   `arg:"name"`
+	Keep         bool     `arg:"keep"`
+}
 
-func runProbe(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	if len(in.Strings("cleanup")) > 0 {
+func runProbe(ctx context.Context, cc *command.Context, in probeInput) (any, error) {
+	if len(in.Cleanup) > 0 {
+		// The cleanup mode refuses the flags of a run, so a mistyped
+		// command never builds and cleans up at once.
 		var given []string
-		for _, f := range probeRunFlags {
-			if in.Given(f) && (in.Bool(f) || in.Str(f) != "" && in.Str(f) != "false") {
-				given = append(given, "--"+f)
+		for _, f := range []struct {
+			key string
+			set bool
+		}{
+			{"project-dir", in.ProjectDir != ""}, {"output", in.Output != ""}, {"build-version", in.BuildVersion != ""},
+			{"name", in.Name != ""}, {"space-id", in.SpaceID != ""}, {"keep", in.Keep}, {"require-clean", in.RequireClean},
+		} {
+			if f.set {
+				given = append(given, cc.ArgName(f.key))
 			}
 		}
 		if len(given) > 0 {
 			return nil, platform.ConfigErrorf(ctx, "cli.probe-cleanup-run-flags", "flags", strings.Join(given, ", "))
 		}
-		return runProbeCleanup(ctx, cc, in)
+		return runProbeCleanup(ctx, cc, probeCleanupInput{Cleanup: in.Cleanup})
 	}
-	if in.Bool("require-clean") {
-		if err := requireClean(ctx, cc, in.Str("project-dir")); err != nil {
+	if in.RequireClean {
+		if err := requireClean(ctx, cc, in.ProjectDir); err != nil {
 			return nil, err
 		}
 	}
@@ -72,17 +86,17 @@ func runProbe(ctx context.Context, cc *command.Context, in command.Values) (any,
 	}
 	// ELEMENT_APP_ID and ELEMENT_PROJECT_ID are never read for a run; the
 	// space is.
-	space := in.Str("space-id")
+	space := in.SpaceID
 	if space == "" {
 		space = cl.Config().SpaceID
 	}
-	output := in.Str("output")
+	output := in.Output
 	if output != "" {
 		output = localPath(cc, output)
 	}
 	r, err := DeployOps(cc, cl).Probe(ctx, deploy.ProbeOptions{
-		ProjectDir: localPath(cc, in.Str("project-dir")), OutputDir: output, Version: in.Str("build-version"),
-		Name: in.Str("name"), SpaceID: space, Keep: in.Bool("keep"), EnvFile: cc.EnvFile,
+		ProjectDir: localPath(cc, in.ProjectDir), OutputDir: output, Version: in.BuildVersion,
+		Name: in.Name, SpaceID: space, Keep: in.Keep, EnvFile: cc.EnvFile,
 	})
 	if err != nil {
 		return nil, err
@@ -105,13 +119,18 @@ func probed(ctx context.Context, r *deploy.ProbeReport) reported {
 	return out
 }
 
+// probeCleanupInput are the arguments runProbeCleanup reads.
+type probeCleanupInput struct {
+	Cleanup []string `arg:"cleanup"`
+}
+
 // runProbeCleanup removes what earlier probes left: one application gives
 // its report, several give {ok, cleanups} where a refusal stops none of
 // the others.
-func runProbeCleanup(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+func runProbeCleanup(ctx context.Context, cc *command.Context, in probeCleanupInput) (any, error) {
 	var refs []string
 	seen := map[string]bool{}
-	for _, r := range in.Strings("cleanup") {
+	for _, r := range in.Cleanup {
 		if r = strings.TrimSpace(r); r != "" && !seen[r] {
 			seen[r] = true
 			refs = append(refs, r)

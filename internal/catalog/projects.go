@@ -11,7 +11,7 @@ import (
 )
 
 func projectsListCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"projects", "list"}, Order: 1, Examples: []string{"elemctl projects list --name crm"}, Tool: "list_projects",
 		Help: "cli.help.projects-list", ToolHelp: "mcp.help.list-projects", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
@@ -23,47 +23,54 @@ func projectsListCommand() *command.Command {
 			{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: command.Bool, Default: false},
 			{Name: "brief", Help: "mcp.arg.brief", Type: command.Bool, Default: true},
 		},
-		Run: runProjectsList,
-	}
+	}, runProjectsList)
+}
+
+// projectsGetInput are the arguments projectsGetCommand reads.
+type projectsGetInput struct {
+	ProjectID string `arg:"project-id"`
 }
 
 func projectsGetCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"projects", "get"}, Order: 2, Examples: []string{"elemctl projects get PROJECT_ID"},
 		Help: "cli.help.projects-get", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{{Name: "project-id", Help: "cli.arg.project-id-positional", Type: command.String, Positional: true, Metavar: "PROJECT_ID"}},
-		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-			cl, err := cc.Client(ctx)
-			if err != nil {
-				return nil, err
-			}
-			id, err := ProjectID(ctx, cl, in.Str("project-id"), true)
-			if err != nil {
-				return nil, err
-			}
-			return GetProject(ctx, cl, id)
-		},
-	}
+	}, func(ctx context.Context, cc *command.Context, in projectsGetInput) (any, error) {
+		cl, err := cc.Client(ctx)
+		if err != nil {
+			return nil, err
+		}
+		id, err := ProjectID(ctx, cl, in.ProjectID, true)
+		if err != nil {
+			return nil, err
+		}
+		return GetProject(ctx, cl, id)
+	})
+}
+
+// projectsDeleteInput are the arguments projectsDeleteCommand reads.
+type projectsDeleteInput struct {
+	ProjectID string `arg:"project-id"`
 }
 
 func projectsDeleteCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"projects", "delete"}, Order: 3, Examples: []string{"elemctl projects delete PROJECT_ID"},
 		Help: "cli.help.projects-delete", Destructive: true,
 		Args: []command.Argument{{Name: "project-id", Help: "cli.arg.project-id-delete", Type: command.String, Positional: true, Required: true, Metavar: "PROJECT_ID"}},
-		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-			cl, err := cc.Client(ctx)
-			if err != nil {
-				return nil, err
-			}
-			id := in.Str("project-id")
-			v, err := cl.Delete(ctx, "/projects/"+url.PathEscape(id))
-			if err != nil {
-				return nil, err
-			}
-			return orFallback(v, jsonx.New("deleted", true, "project-id", id)), nil
-		},
-	}
+	}, func(ctx context.Context, cc *command.Context, in projectsDeleteInput) (any, error) {
+		cl, err := cc.Client(ctx)
+		if err != nil {
+			return nil, err
+		}
+		id := in.ProjectID
+		v, err := cl.Delete(ctx, "/projects/"+url.PathEscape(id))
+		if err != nil {
+			return nil, err
+		}
+		return orFallback(v, jsonx.New("deleted", true, "project-id", id)), nil
+	})
 }
 
 // GetProject reads a project card.
@@ -77,7 +84,14 @@ func BriefProject(card *jsonx.Object) *jsonx.Object {
 		"space-id", card.Value("space-id"), "application-count", card.Value("application-count"), "deleted", card.Value("deleted"))
 }
 
-func runProjectsList(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+// projectsListInput are the arguments runProjectsList reads.
+type projectsListInput struct {
+	Name           string `arg:"name"`
+	Brief          bool   `arg:"brief"`
+	IncludeDeleted bool   `arg:"include-deleted"`
+}
+
+func runProjectsList(ctx context.Context, cc *command.Context, in projectsListInput) (any, error) {
 	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, err
@@ -86,11 +100,11 @@ func runProjectsList(ctx context.Context, cc *command.Context, in command.Values
 	if err != nil {
 		return nil, err
 	}
-	name := strings.ToLower(in.Str("name"))
-	brief := in.Bool("brief")
+	name := strings.ToLower(in.Name)
+	brief := in.Brief
 	out := []any{}
 	for _, p := range projects {
-		if platform.IsDeletedProject(p) && !in.Bool("include-deleted") {
+		if platform.IsDeletedProject(p) && !in.IncludeDeleted {
 			continue
 		}
 		if name != "" && !anyContains(p, name, "name", "presentation") {

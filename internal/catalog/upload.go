@@ -14,7 +14,7 @@ import (
 )
 
 func buildsUploadCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"builds", "upload"}, Order: 3, Examples: []string{"elemctl builds upload \"Acme CRM 1.0-12.xasm\" --project-id PROJECT_ID"},
 		Help: "cli.help.builds-upload",
 		Args: []command.Argument{
@@ -24,8 +24,7 @@ func buildsUploadCommand() *command.Command {
 			{Name: "force-rename", Help: "cli.arg.upload-force-rename", Type: command.Bool},
 			{Name: "space-id", Help: "cli.arg.upload-space-id", Type: command.String, Metavar: "SPACE_ID"},
 		},
-		Run: runBuildsUpload,
-	}
+	}, runBuildsUpload)
 }
 
 // Sources of the project id in the upload answer.
@@ -35,8 +34,17 @@ const (
 	sourceServer = "server"
 )
 
-func runBuildsUpload(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	file := in.Str("file")
+// buildsUploadInput are the arguments runBuildsUpload reads.
+type buildsUploadInput struct {
+	File        string `arg:"file"`
+	NewProject  bool   `arg:"new-project"`
+	ProjectID   string `arg:"project-id"`
+	SpaceID     string `arg:"space-id"`
+	ForceRename bool   `arg:"force-rename"`
+}
+
+func runBuildsUpload(ctx context.Context, cc *command.Context, in buildsUploadInput) (any, error) {
+	file := in.File
 	path := file
 	if !filepath.IsAbs(path) && cc.Dir != "" {
 		path = filepath.Join(cc.Dir, path)
@@ -44,7 +52,7 @@ func runBuildsUpload(ctx context.Context, cc *command.Context, in command.Values
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
 		return nil, platform.ConfigErrorf(ctx, "cli.upload-file-missing", "path", file)
 	}
-	if in.Bool("new-project") && in.Str("project-id") != "" {
+	if in.NewProject && in.ProjectID != "" {
 		return nil, platform.ConfigErrorf(ctx, "cli.upload-new-project-and-id")
 	}
 	cl, err := cc.Client(ctx)
@@ -54,14 +62,14 @@ func runBuildsUpload(ctx context.Context, cc *command.Context, in command.Values
 	cfg := cl.Config()
 	project, source := "", ""
 	switch {
-	case in.Bool("new-project"):
-	case in.Str("project-id") != "":
-		project, source = in.Str("project-id"), sourceFlag
+	case in.NewProject:
+	case in.ProjectID != "":
+		project, source = in.ProjectID, sourceFlag
 	case cfg.ProjectID != "":
 		project, source = cfg.ProjectID, sourceEnv
 		cc.Log(i18n.T(ctx, "cli.upload-project-from-env", "project", project))
 	}
-	space := in.Str("space-id")
+	space := in.SpaceID
 	if space == "" {
 		space = cfg.SpaceID
 	}
@@ -70,7 +78,7 @@ func runBuildsUpload(ctx context.Context, cc *command.Context, in command.Values
 		ProjectID:   project,
 		SpaceID:     space,
 		GuardRename: true,
-		ForceRename: in.Bool("force-rename"),
+		ForceRename: in.ForceRename,
 		Record:      &upload.Record{Registry: Registry(cc), Command: registry.CommandBuildUpload, Elemctl: cc.Version},
 		Log:         cc.Log,
 	})

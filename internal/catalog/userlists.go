@@ -24,20 +24,35 @@ func userListTargetArgs() []command.Argument {
 	}
 }
 
-// userListSwitch is the handler of a command that reads or switches one
-// setting of a list: --enable/--disable read, the list found, then apply.
-func userListSwitch(apply func(ctx context.Context, cc *command.Context, cl *platform.Client, id string, want *bool) (any, error)) command.Handler {
-	return func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-		want, err := switchFlags(ctx, in)
+// userListTargetInput are the arguments that name a user list.
+type userListTargetInput struct {
+	List string `arg:"list"`
+	App  string `arg:"app"`
+}
+
+// userListSwitchInput are the arguments of a command that reads or
+// switches one setting of a list.
+type userListSwitchInput struct {
+	userListTargetInput
+	Enable  bool `arg:"enable"`
+	Disable bool `arg:"disable"`
+}
+
+// userListSwitch gives c, a command that reads or switches one setting of
+// a list, its handler: --enable/--disable read, the list found, then
+// apply.
+func userListSwitch(c *command.Command, apply func(ctx context.Context, cc *command.Context, cl *platform.Client, id string, want *bool) (any, error)) *command.Command {
+	return command.Handle(c, func(ctx context.Context, cc *command.Context, in userListSwitchInput) (any, error) {
+		want, err := switchFlags(ctx, in.Enable, in.Disable)
 		if err != nil {
 			return nil, err
 		}
-		cl, id, err := userListTarget(ctx, cc, in)
+		cl, id, err := userListTarget(ctx, cc, in.userListTargetInput)
 		if err != nil {
 			return nil, err
 		}
 		return apply(ctx, cc, cl, id, want)
-	}
+	})
 }
 
 // userListSwitchArgs are --enable and --disable.
@@ -48,81 +63,82 @@ func userListSwitchArgs() []command.Argument {
 	}
 }
 
+// userListsListInput are the arguments userListsListCommand reads.
+type userListsListInput struct {
+	Name string `arg:"name"`
+}
+
 func userListsListCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"user-lists", "list"}, Order: 1, Examples: []string{"elemctl user-lists list"}, Tool: "list_user_lists",
 		Help: "cli.help.user-lists-list", ToolHelp: "mcp.help.list-user-lists", ReadOnly: true, Idempotent: true,
 		Args:     []command.Argument{{Name: "name", Help: "cli.arg.user-lists-name", Type: command.String}},
 		ToolArgs: []command.Argument{{Name: "name", Help: "mcp.arg.user-lists-name", Type: command.String, Default: ""}},
-		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-			cl, err := cc.Client(ctx)
-			if err != nil {
-				return nil, err
+	}, func(ctx context.Context, cc *command.Context, in userListsListInput) (any, error) {
+		cl, err := cc.Client(ctx)
+		if err != nil {
+			return nil, err
+		}
+		lists, err := ListUserLists(ctx, cl)
+		if err != nil {
+			return nil, err
+		}
+		name := strings.ToLower(in.Name)
+		out := []any{}
+		for _, l := range lists {
+			if name == "" || strings.Contains(strings.ToLower(l.Str("presentation")), name) {
+				out = append(out, l)
 			}
-			lists, err := ListUserLists(ctx, cl)
-			if err != nil {
-				return nil, err
-			}
-			name := strings.ToLower(in.Str("name"))
-			out := []any{}
-			for _, l := range lists {
-				if name == "" || strings.Contains(strings.ToLower(l.Str("presentation")), name) {
-					out = append(out, l)
-				}
-			}
-			return out, nil
-		},
-	}
+		}
+		return out, nil
+	})
 }
 
 func userListsGetCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"user-lists", "get"}, Order: 2, Examples: []string{"elemctl user-lists get --app crm-test"},
 		Help: "cli.help.user-lists-get", ReadOnly: true, Idempotent: true,
 		Args: userListTargetArgs(),
-		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-			cl, id, err := userListTarget(ctx, cc, in)
-			if err != nil {
-				return nil, err
-			}
-			return cl.Get(ctx, userListPath(id), nil)
-		},
-	}
+	}, func(ctx context.Context, cc *command.Context, in userListTargetInput) (any, error) {
+		cl, id, err := userListTarget(ctx, cc, in)
+		if err != nil {
+			return nil, err
+		}
+		return cl.Get(ctx, userListPath(id), nil)
+	})
 }
 
 func userListsSelfRegistrationCommand() *command.Command {
-	return &command.Command{
+	return userListSwitch(&command.Command{
 		Path: []string{"user-lists", "self-registration"}, Order: 3, Examples: []string{"elemctl user-lists self-registration --app crm-test --enable"},
 		Help: "cli.help.user-lists-self-registration",
 		Args: append(userListTargetArgs(), userListSwitchArgs()...),
-		Run: userListSwitch(func(ctx context.Context, cc *command.Context, cl *platform.Client, id string, want *bool) (any, error) {
-			settings, _, err := SelfRegistration(ctx, cl, id, want)
-			if err != nil {
-				return nil, err
-			}
-			return jsonx.New("list-id", id, "self-registration", settings), nil
-		}),
-	}
+	}, func(ctx context.Context, cc *command.Context, cl *platform.Client, id string, want *bool) (any, error) {
+		settings, _, err := SelfRegistration(ctx, cl, id, want)
+		if err != nil {
+			return nil, err
+		}
+		return jsonx.New("list-id", id, "self-registration", settings), nil
+	})
 }
 
 func userListsPasswordLoginCommand() *command.Command {
-	return &command.Command{
+	return userListSwitch(&command.Command{
 		Path: []string{"user-lists", "password-login"}, Order: 4, Examples: []string{"elemctl user-lists password-login --app crm-test --disable"},
 		Help: "cli.help.user-lists-password-login",
 		Args: append(userListTargetArgs(), userListSwitchArgs()...),
-		Run: userListSwitch(func(ctx context.Context, cc *command.Context, cl *platform.Client, id string, want *bool) (any, error) {
-			enabled, changed, err := PasswordLogin(ctx, cl, id, want)
-			if err != nil {
-				return nil, err
-			}
-			warnNoLocal(ctx, cc, id, want, enabled)
-			return jsonx.New("list-id", id, "enabled", optBool(enabled), "changed", changed), nil
-		}),
-	}
+	}, func(ctx context.Context, cc *command.Context, cl *platform.Client, id string, want *bool) (any, error) {
+		enabled, changed, err := PasswordLogin(ctx, cl, id, want)
+		if err != nil {
+			return nil, err
+		}
+		warnNoLocal(ctx, cc, id, want, enabled)
+		return jsonx.New("list-id", id, "enabled", optBool(enabled), "changed", changed), nil
+	})
 }
 
 func userListsCalculationRulesCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"user-lists", "calculation-rules"}, Order: 5, Examples: []string{"elemctl user-lists calculation-rules --app crm-test --rules-file rules.json"},
 		Help: "cli.help.user-lists-calculation-rules",
 		Args: append(userListTargetArgs(),
@@ -134,12 +150,11 @@ func userListsCalculationRulesCommand() *command.Command {
 			command.Argument{Name: "service", Help: "cli.arg.rule-service", Type: command.String, Metavar: "ID"},
 			command.Argument{Name: "service-type", Help: "cli.arg.rule-service-type", Type: command.String, Default: "Oidc", Metavar: "TYPE"},
 		),
-		Run: runCalculationRules,
-	}
+	}, runCalculationRules)
 }
 
 func configureUserListTool() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Tool: "configure_user_list", ToolHelp: "mcp.help.configure-user-list",
 		ToolArgs: []command.Argument{
 			{Name: "list_id", Key: "list", Help: "mcp.arg.user-list-id", Type: command.String, Default: ""},
@@ -147,8 +162,7 @@ func configureUserListTool() *command.Command {
 			{Name: "self_registration", Help: "mcp.arg.self-registration", Type: command.Bool, Nullable: true},
 			{Name: "password_login", Help: "mcp.arg.password-login", Type: command.Bool, Nullable: true},
 		},
-		Run: runConfigureUserList,
-	}
+	}, runConfigureUserList)
 }
 
 func userListPath(id string) string { return "/user-lists/" + url.PathEscape(id) }
@@ -159,8 +173,7 @@ func ListUserLists(ctx context.Context, cl *platform.Client) ([]*jsonx.Object, e
 }
 
 // switchFlags reads --enable/--disable: nil when neither was given.
-func switchFlags(ctx context.Context, in command.Values) (*bool, error) {
-	enable, disable := in.Bool("enable"), in.Bool("disable")
+func switchFlags(ctx context.Context, enable, disable bool) (*bool, error) {
 	switch {
 	case enable && disable:
 		return nil, platform.ConfigErrorf(ctx, "cli.enable-disable-both")
@@ -182,8 +195,8 @@ func optBool(b *bool) any {
 // userListTarget resolves the list a command works on: LIST (an id, or an
 // exact presentation) or the default user list of --app; exactly one of
 // the two must be given.
-func userListTarget(ctx context.Context, cc *command.Context, in command.Values) (*platform.Client, string, error) {
-	list, app := in.Str("list"), in.Str("app")
+func userListTarget(ctx context.Context, cc *command.Context, in userListTargetInput) (*platform.Client, string, error) {
+	list, app := in.List, in.App
 	switch {
 	case list != "" && app != "":
 		return nil, "", platform.ConfigErrorf(ctx, "cli.user-list-both", "list", cc.ArgName("list"), "app", cc.ArgName("app"))
@@ -321,12 +334,25 @@ var calculationRuleKeys = []string{"response-kind", "presentation-rule", "phone-
 // name calculation-rules is refused with 400).
 const calculationRulesKey = "userPropertiesCalculationRules"
 
-func runCalculationRules(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+// calculationRulesInput are the arguments runCalculationRules reads.
+type calculationRulesInput struct {
+	userListTargetInput
+	RulesFile string `arg:"rules-file"`
+	// The per-key rules: nil when not given.
+	ResponseKind     *string `arg:"response-kind"`
+	PresentationRule *string `arg:"presentation-rule"`
+	PhoneRule        *string `arg:"phone-rule"`
+	EmailRule        *string `arg:"email-rule"`
+	Service          string  `arg:"service"`
+	ServiceType      string  `arg:"service-type"`
+}
+
+func runCalculationRules(ctx context.Context, cc *command.Context, in calculationRulesInput) (any, error) {
 	rules, err := calculationRules(ctx, cc, in)
 	if err != nil {
 		return nil, err
 	}
-	cl, listID, err := userListTarget(ctx, cc, in)
+	cl, listID, err := userListTarget(ctx, cc, in.userListTargetInput)
 	if err != nil {
 		return nil, err
 	}
@@ -334,7 +360,7 @@ func runCalculationRules(ctx context.Context, cc *command.Context, in command.Va
 	if err != nil {
 		return nil, err
 	}
-	serviceID, serviceType := in.Str("service"), in.Str("service-type")
+	serviceID, serviceType := in.Service, in.ServiceType
 	if serviceType == "" {
 		serviceType = "Oidc"
 	}
@@ -400,9 +426,9 @@ func runCalculationRules(ctx context.Context, cc *command.Context, in command.Va
 
 // calculationRules is the rules object of the file overlaid with the
 // per-key flags; nil when neither gives any.
-func calculationRules(ctx context.Context, cc *command.Context, in command.Values) (*jsonx.Object, error) {
+func calculationRules(ctx context.Context, cc *command.Context, in calculationRulesInput) (*jsonx.Object, error) {
 	rules := jsonx.New()
-	if file := in.Str("rules-file"); file != "" {
+	if file := in.RulesFile; file != "" {
 		path := file
 		if !filepath.IsAbs(path) && cc.Dir != "" {
 			path = filepath.Join(cc.Dir, path)
@@ -418,9 +444,9 @@ func calculationRules(ctx context.Context, cc *command.Context, in command.Value
 		}
 		rules = o
 	}
-	for _, k := range calculationRuleKeys {
-		if in.Given(k) {
-			rules.Set(k, in.Str(k))
+	for i, v := range []*string{in.ResponseKind, in.PresentationRule, in.PhoneRule, in.EmailRule} {
+		if v != nil {
+			rules.Set(calculationRuleKeys[i], *v)
 		}
 	}
 	var unknown []string
@@ -484,26 +510,33 @@ func maskSecrets(o *jsonx.Object) *jsonx.Object {
 	return c
 }
 
+// configureUserListInput are the arguments runConfigureUserList reads.
+type configureUserListInput struct {
+	userListTargetInput
+	SelfRegistration *bool `arg:"self-registration"`
+	PasswordLogin    *bool `arg:"password-login"`
+}
+
 // runConfigureUserList is the MCP tool: read the two switches of a list
 // and change the ones asked for.
-func runConfigureUserList(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	cl, id, err := userListTarget(ctx, cc, in)
+func runConfigureUserList(ctx context.Context, cc *command.Context, in configureUserListInput) (any, error) {
+	cl, id, err := userListTarget(ctx, cc, in.userListTargetInput)
 	if err != nil {
 		return nil, err
 	}
 	changed := []any{}
-	settings, srChanged, err := SelfRegistration(ctx, cl, id, in.OptBool("self-registration"))
+	settings, srChanged, err := SelfRegistration(ctx, cl, id, in.SelfRegistration)
 	if err != nil {
 		return nil, err
 	}
 	if srChanged {
 		changed = append(changed, "self-registration")
 	}
-	password, pwChanged, err := PasswordLogin(ctx, cl, id, in.OptBool("password-login"))
+	password, pwChanged, err := PasswordLogin(ctx, cl, id, in.PasswordLogin)
 	if err != nil {
 		return nil, err
 	}
-	warnNoLocal(ctx, cc, id, in.OptBool("password-login"), password)
+	warnNoLocal(ctx, cc, id, in.PasswordLogin, password)
 	if pwChanged {
 		changed = append(changed, "password-login")
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 func verifyDeployCommand() *command.Command {
-	return &command.Command{
+	return command.Handle(&command.Command{
 		Path: []string{"verify-deploy"}, Order: 11, Examples: []string{"elemctl verify-deploy crm-test --expected-version 1.0-12", "elemctl verify-deploy --since-minutes 60"}, Tool: "verify_deploy", LSP: "verifyDeploy",
 		Help: "cli.help.verify-deploy", ToolHelp: "mcp.help.verify-deploy", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
@@ -24,23 +24,30 @@ func verifyDeployCommand() *command.Command {
 			{Name: "expected_assembly_id", Key: "version-id", Help: "mcp.arg.verify-expected-assembly-id", Type: command.String, Default: ""},
 			{Name: "since_minutes", Help: "mcp.arg.verify-since-minutes", Type: command.Int, Default: deploy.DefaultSinceMinutes},
 		},
-		Run: runVerifyDeploy,
-	}
+	}, runVerifyDeploy)
+}
+
+// verifyDeployInput are the arguments runVerifyDeploy reads.
+type verifyDeployInput struct {
+	AppID           string `arg:"app-id"`
+	SinceMinutes    int    `arg:"since-minutes"`
+	VersionID       string `arg:"version-id"`
+	ExpectedVersion string `arg:"expected-version"`
 }
 
 // runVerifyDeploy checks, without deploying, that an application runs the
 // build it should: failed tasks of the last minutes, the applied build,
 // the address.
-func runVerifyDeploy(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-	cl, id, err := TargetApp(ctx, cc, in.Str("app-id"), true)
+func runVerifyDeploy(ctx context.Context, cc *command.Context, in verifyDeployInput) (any, error) {
+	cl, id, err := TargetApp(ctx, cc, in.AppID, true)
 	if err != nil {
 		return nil, err
 	}
-	minutes := max(0, in.Int("since-minutes"))
+	minutes := max(0, in.SinceMinutes)
 	ops := DeployOps(cc, cl)
 	since := time.Now().UTC().Add(-time.Duration(minutes) * time.Minute)
-	r, err := ops.Verify(ctx, deploy.VerifyRequest{AppID: id, ExpectedID: in.Str("version-id"),
-		ExpectedVersion: in.Str("expected-version"), Since: since})
+	r, err := ops.Verify(ctx, deploy.VerifyRequest{AppID: id, ExpectedID: in.VersionID,
+		ExpectedVersion: in.ExpectedVersion, Since: since})
 	if err != nil {
 		return nil, err
 	}

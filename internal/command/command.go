@@ -10,6 +10,7 @@ package command
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -276,6 +277,10 @@ type Command struct {
 	// Features a plugin command requires of the core.
 	Features []string
 	Run      Handler
+
+	// input is the type of the handler's typed input (Handle), whose tags
+	// Catalog.Add checks.
+	input reflect.Type
 }
 
 // Name is the CLI path joined with spaces, or the tool name.
@@ -312,12 +317,14 @@ type Catalog struct {
 	sorted []*Command // cmds by name, built on demand
 }
 
-// Add registers commands; a duplicate CLI path or tool name is a
-// programming error for core commands.
+// Add registers commands; a duplicate CLI path or tool name, or a typed
+// input that reads an argument the command does not declare, is a
+// programming error.
 func (c *Catalog) Add(cmds ...*Command) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, cmd := range cmds {
+		checkInput(cmd)
 		for _, have := range c.cmds {
 			if len(cmd.Path) > 0 && slices.Equal(have.Path, cmd.Path) {
 				panic(fmt.Sprintf("command: CLI path %q declared twice", cmd.Name()))
