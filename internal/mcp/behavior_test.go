@@ -205,9 +205,16 @@ func TestProgressNotificationsAndLog(t *testing.T) {
 	if fmt.Sprint(got.Value("log")) != "[step 1]" {
 		t.Errorf("log %v", got.Value("log"))
 	}
-	time.Sleep(50 * time.Millisecond)
-	if len(h.progressNotes()) != before {
-		t.Errorf("no progress without a progress token")
+	// A call with a token after it: once its notification is here, any
+	// of the call before would be too (one session, in order).
+	if _, err := h.callWith(ctx, "test_steps", map[string]any{"steps": 1}, &mcpgo.Meta{ProgressToken: "barrier"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the barrier's notification", func() bool { return len(h.progressNotes()) > before })
+	for _, n := range h.progressNotes()[before:] {
+		if n["progressToken"] != "barrier" {
+			t.Errorf("a call without a progress token was told its progress: %v", n)
+		}
 	}
 	// A slow command that logged nothing still has its (empty) log; a
 	// quick one that logged nothing has none.

@@ -225,13 +225,34 @@ func smokeArguments(h *harness, c *command.Command) map[string]any {
 	return args
 }
 
+// smokeRefusals are the tools the smoke arguments leave nothing to do,
+// with what each answers: every other tool succeeds.
+var smokeRefusals = map[string]string{
+	"apply_build":         "Can't update application",                               // the version id names no build
+	"build_assembly":      "каталог проекта не найден",                              // the server's directory holds no project
+	"configure_user_list": "не задан список",                                        // neither list_id nor app_id
+	"create_app":          "не из чего создавать приложение",                        // no build and no project
+	"deploy":              "каталог проекта не найден",                              // no project to build
+	"export_extension":    "не найдено среди применённых",                           // the demo has no extension
+	"inspect_assembly":    "не найден: ",                                            // no such archive
+	"merge_branch":        "/branches/00000000-0000-4000-8000-000000000000: Branch", // no such branch
+	"probe":               "каталог проекта не найден",                              // no project to probe
+	"probe_cleanup":       "оставлено не пробой",                                    // the demo's application is no probe's
+}
+
 // TestEveryToolAnswers calls every tool of the catalog once against the
 // demo stand, read-only ones first and destructive ones last: each call
-// returns a well-formed result (an answer, or an error that is the
-// elemctl message), object answers come with matching structuredContent
-// and text, list answers with one text block per item.
+// gives its expected outcome – an answer, or the refusal of
+// smokeRefusals in the shape of an elemctl error – object answers come
+// with matching structuredContent and text, list answers with one text
+// block per item.
 func TestEveryToolAnswers(t *testing.T) {
 	h := start(t, setup{})
+	for tool := range smokeRefusals {
+		if h.srv.command(tool) == nil {
+			t.Errorf("smokeRefusals names %s, which is no tool", tool)
+		}
+	}
 	tools := coreTools()
 	sort.SliceStable(tools, func(i, j int) bool {
 		rank := func(c *command.Command) int {
@@ -254,9 +275,17 @@ func TestEveryToolAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatalf("protocol error: %v", err)
 			}
-			if res.IsError {
+			refusal, refused := smokeRefusals[c.Tool]
+			switch {
+			case res.IsError && !refused:
+				t.Fatalf("%s %v failed: %s", c.Tool, args, textOf(res))
+			case refused && !res.IsError:
+				t.Fatalf("%s %v answered instead of refusing with %q: %s", c.Tool, args, refusal, textOf(res))
+			case refused:
 				checkErrorShape(t, c.Tool, res)
-				t.Logf("%s %v → error %s", c.Tool, args, textOf(res))
+				if !strings.Contains(textOf(res), refusal) {
+					t.Errorf("%s %v: want the refusal %q, got %s", c.Tool, args, refusal, textOf(res))
+				}
 				return
 			}
 			obj := structured(t, res)

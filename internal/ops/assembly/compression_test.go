@@ -113,15 +113,16 @@ func TestArchiveIsNoBiggerThanDefaultDeflate(t *testing.T) {
 			if ours > reference {
 				t.Errorf("the archive's entries take %d bytes, more than the %d of compress/flate's default level", ours, reference)
 			}
-			zlib, ok := zlibSizes(t, r.File)
-			if !ok {
-				t.Logf("%d bytes of deflated entries, %d with compress/flate's default level; python3 is absent, zlib not compared", ours, reference)
-				return
-			}
-			t.Logf("%d bytes of deflated entries, %d with compress/flate's default level, %d with zlib's", ours, reference, zlib)
-			if ours > zlib {
-				t.Errorf("the archive's entries take %d bytes, more than the %d of zlib's default level (the Python tool's archive)", ours, zlib)
-			}
+			t.Run("zlib", func(t *testing.T) {
+				zlib, ok := zlibSizes(t, r.File)
+				if !ok {
+					t.Skip("python3 is absent: zlib's level is not compared")
+				}
+				t.Logf("%d bytes of deflated entries, %d with compress/flate's default level, %d with zlib's", ours, reference, zlib)
+				if ours > zlib {
+					t.Errorf("the archive's entries take %d bytes, more than the %d of zlib's default level (the Python tool's archive)", ours, zlib)
+				}
+			})
 		})
 	}
 }

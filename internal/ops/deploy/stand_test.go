@@ -303,9 +303,19 @@ func TestDeployWaitsOutAStartingServerAndDroppedReads(t *testing.T) {
 			return
 		}
 		once.Do(func() {
-			s.BreakNextResponses("GET", "/console/api/v2/applications/"+demo.AppID, 2)
+			path := "/console/api/v2/applications/" + demo.AppID
+			from := len(s.Calls())
+			s.BreakNextResponses("GET", path, 2)
 			go func() {
-				time.Sleep(150 * time.Millisecond)
+				// The outage begins once both reads were cut short.
+				for cut := 0; cut < 2; time.Sleep(5 * time.Millisecond) {
+					cut = 0
+					for _, c := range s.Calls()[from:] {
+						if c.Method == "GET" && c.Path == path {
+							cut++
+						}
+					}
+				}
 				s.SetStarting(500 * time.Millisecond)
 			}()
 		})
