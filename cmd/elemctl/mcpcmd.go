@@ -193,7 +193,7 @@ func absFrom(wd, path string) string {
 
 // mcpInstallCommand writes elemctl into an agent client's configuration.
 func (a *app) mcpInstallCommand(ctx context.Context) *cobra.Command {
-	var client, scope, name, command string
+	var client, scope, name, command, launcher string
 	var print bool
 	cmd := &cobra.Command{
 		Args: cobra.NoArgs,
@@ -222,6 +222,9 @@ func (a *app) mcpInstallCommand(ctx context.Context) *cobra.Command {
 				envFile = abs
 			}
 			switch {
+			case launcher != "" && command != "":
+				return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.install-command-or-launcher")}
+			case launcher != "":
 			case command == "":
 				command = thisExecutable()
 			case strings.ContainsAny(command, `/\`):
@@ -230,7 +233,7 @@ func (a *app) mcpInstallCommand(ctx context.Context) *cobra.Command {
 			// A bare name ("elemctl") stays as given: the client finds it
 			// in PATH, as a project file shared by a team needs.
 			res, err := mcpinstall.Install(ctx, mcpinstall.Options{
-				Client: client, Scope: scope, Name: name, Command: command, EnvFile: envFile,
+				Client: client, Scope: scope, Name: name, Command: command, Launcher: launcher, EnvFile: envFile,
 				Print: print, Dir: wd, Getenv: a.getenv,
 			})
 			if err != nil {
@@ -262,6 +265,7 @@ func (a *app) mcpInstallCommand(ctx context.Context) *cobra.Command {
 	f.StringVar(&scope, "scope", mcpinstall.ScopeUser, i18n.T(ctx, "mcp.cli.flag-scope"))
 	f.StringVar(&name, "name", mcpinstall.DefaultName, i18n.T(ctx, "mcp.cli.flag-name"))
 	f.StringVar(&command, "command", "", i18n.T(ctx, "mcp.cli.flag-command"))
+	f.StringVar(&launcher, "launcher", "", i18n.T(ctx, "mcp.cli.flag-launcher", "launchers", strings.Join(mcpinstall.Launchers, ", ")))
 	f.BoolVar(&print, "print", false, i18n.T(ctx, "mcp.cli.flag-print"))
 	return cmd
 }

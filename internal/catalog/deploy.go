@@ -205,13 +205,13 @@ func deployDiagnostics(ctx context.Context, dir string, clean bool, texts []stri
 // the configuration can be read.
 func deployDryRun(ctx context.Context, cc *command.Context, in deployInput, projectDir, output string) (_ any, err error) {
 	if output == "" {
-		tmp, remove, tmpErr := deploy.TempOutput(ctx, deploy.TempBuildPrefix)
+		tmp, remove, tmpErr := deploy.TempOutput(ctx, deploy.TempBuildPrefix, cc.Log)
 		if tmpErr != nil {
 			return nil, tmpErr
 		}
-		defer remove()
 		defer func() {
-			if err == nil {
+			// Said only once the folder is really gone.
+			if remove() && err == nil {
 				cc.Log(i18n.T(ctx, "deploy.temp-archive-removed"))
 			}
 		}()

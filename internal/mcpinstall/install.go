@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -143,6 +144,31 @@ func (e env) configDir(ctx context.Context, app string) (string, error) {
 	return filepath.Join(home, ".config", app), err
 }
 
+// Launchers are the package runners an entry may start elemctl with.
+var Launchers = []string{"npx", "uvx", "pipx"}
+
+// launch is the command and arguments of the entry: elemctl itself, or a
+// package runner that starts the elemctl package of its registry (npx -y
+// elemctl, uvx elemctl, pipx run elemctl). On Windows npx is a batch file
+// (npx.cmd) that clients cannot start without a shell, so cmd /c runs it.
+func launch(launcher, command string, args []any, goos string) (string, []any) {
+	var prefix []any
+	switch launcher {
+	case "":
+		return command, args
+	case "npx":
+		command, prefix = "npx", []any{"-y", "elemctl"}
+		if goos == "windows" {
+			command, prefix = "cmd", []any{"/c", "npx", "-y", "elemctl"}
+		}
+	case "uvx":
+		command, prefix = "uvx", []any{"elemctl"}
+	case "pipx":
+		command, prefix = "pipx", []any{"run", "elemctl"}
+	}
+	return command, append(prefix, args...)
+}
+
 // Options say what to install where.
 type Options struct {
 	Client string
@@ -152,6 +178,10 @@ type Options struct {
 	Name string
 	// Command is the absolute path of the elemctl the client is to run.
 	Command string
+	// Launcher, when set, makes the client start elemctl through a package
+	// runner instead of Command: npx (the npm package), uvx or pipx (the
+	// Python package), which fetch and update it themselves.
+	Launcher string
 	// EnvFile is the absolute .env the server is to start with ("" = the
 	// client's working directory's .env, as elemctl mcp reads it).
 	EnvFile string
@@ -224,6 +254,9 @@ func Install(ctx context.Context, o Options) (Result, error) {
 	if o.Scope != ScopeUser && o.Scope != ScopeProject {
 		return Result{}, platform.ConfigErrorf(ctx, "mcpinstall.bad-scope", "scope", o.Scope)
 	}
+	if o.Launcher != "" && !slices.Contains(Launchers, o.Launcher) {
+		return Result{}, platform.ConfigErrorf(ctx, "mcpinstall.bad-launcher", "launcher", o.Launcher, "launchers", strings.Join(Launchers, ", "))
+	}
 	if strings.TrimSpace(o.Name) == "" || strings.ContainsAny(o.Name, "\"\\\n\r\t") {
 		return Result{}, platform.ConfigErrorf(ctx, "mcpinstall.bad-name", "name", o.Name)
 	}
@@ -235,11 +268,12 @@ func Install(ctx context.Context, o Options) (Result, error) {
 	if o.EnvFile != "" {
 		args = []any{options.EnvFile.Flag(), o.EnvFile, "mcp"}
 	}
+	command, args := launch(o.Launcher, o.Command, args, o.GOOS)
 	entry := jsonx.New()
 	if c.withType {
 		entry.Set("type", "stdio")
 	}
-	entry.Set("command", o.Command).Set("args", args)
+	entry.Set("command", command).Set("args", args)
 
 	r := Result{Client: o.Client, Scope: o.Scope, File: path, Name: o.Name, Entry: entry}
 	r.Snippet = render(jsonx.New(c.container, jsonx.New(o.Name, entry)), "", style{unit: "  ", nl: "\n"}) + "\n"

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/textenc"
 	"github.com/elemctl/elemctl/plugin/protocol"
 )
 
@@ -208,8 +209,15 @@ func Load(ctx context.Context, dir string, opts Options) (*Plugin, error) {
 
 func parseFile(ctx context.Context, dir string, data []byte, readErr error, opts Options) (*Plugin, error) {
 	source := filepath.Base(dir)
+	file := filepath.Join(dir, protocol.ManifestFile)
 	if readErr != nil {
-		return nil, pluginErr(ctx, source, "plugins.manifest-unreadable", "file", filepath.Join(dir, protocol.ManifestFile), "error", readErr)
+		return nil, pluginErr(ctx, source, "plugins.manifest-unreadable", "file", file, "error", readErr)
 	}
-	return Parse(ctx, dir, data, opts)
+	// Windows PowerShell 5.1's `>` writes UTF-16 LE: read it as the .env
+	// reader does.
+	text, _, err := textenc.Decode(data)
+	if err != nil {
+		return nil, pluginErr(ctx, source, "plugins.manifest-encoding", "file", file, "encoding", err.(*textenc.Error).Encoding)
+	}
+	return Parse(ctx, dir, []byte(text), opts)
 }
