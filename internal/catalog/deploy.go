@@ -15,7 +15,7 @@ import (
 func deployCommand() *command.Command {
 	return command.Handle(&command.Command{
 		Path: []string{"deploy"}, Order: 8, Examples: []string{"elemctl deploy --project-dir src/Acme/CRM", "elemctl deploy --app-id crm-test --project-id PROJECT_ID --require-clean"}, Tool: "deploy", LSP: "deploy",
-		Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true,
+		Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true, Lens: "lsp.lens-deploy",
 		Args: []command.Argument{
 			{Name: "app-id", Help: "cli.arg.deploy-app-id", Type: command.String, Metavar: "APP_ID"},
 			{Name: "project-id", Help: "cli.arg.deploy-project-id", Type: command.String, Metavar: "PROJECT_ID"},
@@ -255,6 +255,10 @@ func logBuildWarnings(ctx context.Context, cc *command.Context, res *assembly.Bu
 }
 
 var deployMessages = []i18n.Message{
+	// The code lenses of a project descriptor.
+	{Key: "lsp.lens-deploy", RU: "▶ Развернуть (elemctl)", EN: "▶ Deploy (elemctl)"},
+	{Key: "lsp.lens-probe", RU: "Проверить компиляцию", EN: "Probe compilation"},
+	{Key: "lsp.lens-verify", RU: "Проверить применение", EN: "Verify the deploy"},
 	// The headlines of a deploy and a probe.
 	{Key: "verdict.deploy-ok",
 		RU: "elemctl deploy: сборка {version} применена, {app} работает на ней",

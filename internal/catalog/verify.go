@@ -11,7 +11,7 @@ import (
 func verifyDeployCommand() *command.Command {
 	return command.Handle(&command.Command{
 		Path: []string{"verify-deploy"}, Order: 11, Examples: []string{"elemctl verify-deploy crm-test --expected-version 1.0-12", "elemctl verify-deploy --since-minutes 60"}, Tool: "verify_deploy", LSP: "verifyDeploy",
-		Help: "cli.help.verify-deploy", ToolHelp: "mcp.help.verify-deploy", ReadOnly: true, Idempotent: true,
+		Help: "cli.help.verify-deploy", ToolHelp: "mcp.help.verify-deploy", ReadOnly: true, Idempotent: true, Lens: "lsp.lens-verify",
 		Args: []command.Argument{
 			AppArg(false),
 			{Name: "version-id", Help: "cli.arg.verify-version-id", Type: command.String, Metavar: "ID"},

@@ -242,6 +242,10 @@ type Command struct {
 	// flags of their own and no face runs them as operations. Their names
 	// are taken like every other.
 	Face bool
+	// Lens is the message key of the title of the code lens an editor
+	// shows on a project descriptor to run the command there; "" shows
+	// none. Lenses come in the commands' order.
+	Lens string
 	// PlainStderr keeps the CLI's own lines – the plugins that did not
 	// load – off stderr before the command: editors read the output of
 	// `apps get` with stderr mixed in, and `plugins` and `mcp` report the

@@ -1,9 +1,11 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -116,16 +118,10 @@ func (s *Server) folderOf(p string) string {
 // descriptorNames are the project descriptors that get code lenses.
 var descriptorNames = []string{"Проект.yaml", "Project.yaml"}
 
-// lensCommands are the lenses of a descriptor, in order: id and title key.
-var lensCommands = []struct{ id, title string }{
-	{"deploy", "lsp.lens-deploy"},
-	{"probe", "lsp.lens-probe"},
-	{"verifyDeploy", "lsp.lens-verify"},
-}
-
-// codeLens puts Deploy, Probe and Verify on the first line of a project
-// descriptor. Their argument is {cwd, projectDir}: the workspace folder
-// (where .env is looked for) and the descriptor's directory.
+// codeLens puts the lenses of the commands that declare one (Deploy, Probe,
+// Verify) on the first line of a project descriptor, in the commands'
+// order. Their argument is {cwd, projectDir}: the workspace folder (where
+// .env is looked for) and the descriptor's directory.
 func (s *Server) codeLens(ctx context.Context, params json.RawMessage) (any, error) {
 	var p struct {
 		TextDocument struct {
@@ -163,13 +159,19 @@ func (s *Server) codeLens(ctx context.Context, params json.RawMessage) (any, err
 	prefix := s.prefix
 	s.mu.Unlock()
 	arg := map[string]any{"cwd": cwd, "projectDir": projectDir}
-	for _, l := range lensCommands {
-		if s.commands[l.id] == nil {
-			continue
+	var ids []string
+	for id, c := range s.commands {
+		if c.Lens != "" {
+			ids = append(ids, id)
 		}
+	}
+	slices.SortFunc(ids, func(a, b string) int {
+		return cmp.Or(cmp.Compare(s.commands[a].Order, s.commands[b].Order), cmp.Compare(a, b))
+	})
+	for _, id := range ids {
 		lenses = append(lenses, protocol.CodeLens{
 			Range:   protocol.Range{},
-			Command: &protocol.Command{Title: i18n.T(ctx, l.title), Command: prefix + "." + l.id, Arguments: []any{arg}},
+			Command: &protocol.Command{Title: i18n.T(ctx, s.commands[id].Lens), Command: prefix + "." + id, Arguments: []any{arg}},
 		})
 	}
 	return lenses, nil

@@ -27,8 +27,4 @@ var Messages = []i18n.Message{
 		RU: "extraArgs: {flag} задаётся при запуске elemctl lsp или в .env, не в команде",
 		EN: "extraArgs: {flag} belongs to the elemctl lsp command line or the .env, not to a command",
 	},
-
-	{Key: "lsp.lens-deploy", RU: "▶ Развернуть (elemctl)", EN: "▶ Deploy (elemctl)"},
-	{Key: "lsp.lens-probe", RU: "Проверить компиляцию", EN: "Probe compilation"},
-	{Key: "lsp.lens-verify", RU: "Проверить применение", EN: "Verify the deploy"},
 }
