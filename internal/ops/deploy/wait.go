@@ -118,6 +118,7 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 	repeats := o.repeatedLines()
 	defer repeats.flush(ctx)
 	for {
+		sent := clock.Now()
 		card, err := o.readCard(ctx, appID)
 		now := clock.Now()
 		switch {
@@ -145,7 +146,7 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 				o.logf(ctx, "deploy.wait-status", "app", appID, "status", statusWord(st), "elapsed", seconds(now.Sub(start)))
 			}
 			if plan != nil {
-				plan.observe(now, IsStable(st))
+				plan.observe(sent, now, IsStable(st))
 			}
 			if goal.reached(card) {
 				return card, nil
