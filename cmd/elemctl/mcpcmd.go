@@ -15,9 +15,9 @@ import (
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/mcp"
 	"github.com/elemctl/elemctl/internal/mcpinstall"
-	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/options"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/userdir"
 )
 
 // tokenEnv names the environment variable that may hold the HTTP token.
@@ -175,7 +175,7 @@ func (a *app) mcpToken(ctx context.Context, hf mcpHTTPFlags, addr mcp.ListenAddr
 	case !addr.Loopback:
 		return mcpToken{}, platform.ConfigErrorf(ctx, "mcp.cli.needs-token", "addr", hf.addr)
 	}
-	dir, err := registry.Dir(a.getenv, runtime.GOOS)
+	dir, err := userdir.Dir(userdir.State, a.getenv, runtime.GOOS)
 	if err != nil {
 		return mcpToken{}, platform.ConfigErrorf(ctx, "mcp.cli.no-token-dir")
 	}

@@ -145,7 +145,7 @@ func New(ctx context.Context, o Options) *Server {
 	}
 	s.clients = clientcache.New(clientcache.Options{
 		Dir: s.opts.Dir, Getenv: s.opts.Getenv, EnvFile: s.opts.EnvFile,
-		Overrides: s.opts.Overrides, ClientOptions: s.opts.ClientOptions,
+		Overrides: s.opts.Overrides, ClientOptions: s.opts.ClientOptions, Lang: s.lang,
 	})
 	for _, c := range o.Catalog.Commands() {
 		if c.LSP == "" || c.Run == nil {

@@ -105,7 +105,7 @@ func New(ctx context.Context, o Options) *Server {
 	}
 	s.cache = clientcache.New(clientcache.Options{
 		Dir: o.Dir, Getenv: o.Getenv, EnvFile: o.EnvFile, Overrides: o.Overrides,
-		Pinned: o.Config, ClientOptions: s.opts.ClientOptions,
+		Pinned: o.Config, ClientOptions: s.opts.ClientOptions, Lang: s.lang,
 	})
 
 	var core, plugins []*command.Command

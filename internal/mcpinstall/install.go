@@ -24,6 +24,7 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/userdir"
 )
 
 // Clients, in the order help names them.
@@ -107,16 +108,8 @@ type env struct {
 }
 
 func (e env) home(ctx context.Context) (string, error) {
-	var h string
-	if e.goos == "windows" {
-		h = e.getenv("USERPROFILE")
-		if h == "" && e.getenv("HOMEDRIVE") != "" {
-			h = e.getenv("HOMEDRIVE") + e.getenv("HOMEPATH")
-		}
-	} else {
-		h = e.getenv("HOME")
-	}
-	if h == "" {
+	h, err := userdir.Home(e.getenv, e.goos)
+	if err != nil {
 		return "", platform.ConfigErrorf(ctx, "mcpinstall.no-home")
 	}
 	return h, nil

@@ -17,6 +17,7 @@ import (
 	"github.com/elemctl/elemctl/internal/ops/schemaguard"
 	"github.com/elemctl/elemctl/internal/ops/upload"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/platform/clientcache"
 	"github.com/elemctl/elemctl/internal/plugin"
 	"github.com/elemctl/elemctl/internal/plugin/adapter"
 	"github.com/elemctl/elemctl/internal/plugin/manifest"
@@ -27,7 +28,7 @@ import (
 // operations, the catalog, the plugin host, self-update and MCP set-up.
 func Operations() [][]i18n.Message {
 	return [][]i18n.Message{
-		platform.Messages,
+		platform.Messages, clientcache.Messages,
 		assembly.Messages, buildlist.Messages, cards.Messages, debugsession.Messages, deploy.Messages,
 		registry.Messages, schemaguard.Messages, upload.Messages,
 		command.Messages, catalog.Messages,

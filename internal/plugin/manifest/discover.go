@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/textenc"
+	"github.com/elemctl/elemctl/internal/userdir"
 	"github.com/elemctl/elemctl/plugin/protocol"
 )
 
@@ -66,36 +67,18 @@ func Disabled(getenv func(string) string) bool {
 	return true
 }
 
-// DataDir is elemctl's per-user data directory: %LOCALAPPDATA%\elemctl on
-// Windows, else $XDG_DATA_HOME/elemctl or ~/.local/share/elemctl. It is ""
-// when no home directory is known.
+// DataDir is elemctl's per-user data directory (userdir.Data):
+// %LOCALAPPDATA%\elemctl on Windows, else $XDG_DATA_HOME/elemctl or
+// ~/.local/share/elemctl. It is "" when no home directory is known.
 func DataDir(getenv func(string) string, goos string) string {
-	if goos == "windows" {
-		if d := getenv("LOCALAPPDATA"); d != "" {
-			return filepath.Join(d, "elemctl")
-		}
-		if h := getenv("USERPROFILE"); h != "" {
-			return filepath.Join(h, "AppData", "Local", "elemctl")
-		}
-		return ""
-	}
-	if d := getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "elemctl")
-	}
-	home := getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	if home == "" {
-		return ""
-	}
-	return filepath.Join(home, ".local", "share", "elemctl")
+	d, _ := userdir.Dir(userdir.Data, getenv, goos)
+	return d
 }
 
 // UserPluginDir is the user's plugin directory (DataDir/plugins), or "".
 func UserPluginDir(getenv func(string) string, goos string) string {
 	if d := DataDir(getenv, goos); d != "" {
-		return filepath.Join(d, "plugins")
+		return userdir.Join(goos, d, "plugins")
 	}
 	return ""
 }
