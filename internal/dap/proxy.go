@@ -112,6 +112,7 @@ func (p *proxy) recoverMessage(ctx context.Context, side string, env envelope) {
 	if r == nil {
 		return
 	}
+	ctx = p.withLang(ctx)
 	what := env.Command
 	if env.Type == "event" {
 		what = env.Event
