@@ -52,6 +52,7 @@ type app struct {
 	errMu       sync.Mutex // serialises stderr lines from concurrent progress
 	pendingMu   sync.Mutex
 	pendingText string
+	pendingLang i18n.Lang // what an interrupt is answered in
 	// interruptedAgain is closed by a second interrupt.
 	interruptedAgain chan struct{}
 	cacheOnce        sync.Once
@@ -82,7 +83,11 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func (a *app) run(args []string) int {
 	// The messages' language: --lang, ELEMCTL_LANG, the locale.
-	ctx := i18n.WithLang(context.Background(), i18n.Detect(prescanLang(args), a.getenv))
+	ctx := a.speak(context.Background(), i18n.Detect(prescanLang(args), a.getenv))
+	// Signals are caught from the start: one that comes while the command
+	// tree is still being built stops the command before it begins.
+	ctx, stop := a.stopOnSignals(ctx)
+	defer stop()
 	if a.versionAsked(ctx, args) {
 		// Answered before the command tree is built: scripts call it often.
 		io.WriteString(a.stdout, versionLine())
@@ -106,15 +111,13 @@ func (a *app) run(args []string) int {
 		}
 		args = expanded
 		// An abbreviated --lang counts once it is spelled out.
-		ctx = i18n.WithLang(ctx, i18n.Detect(prescanLang(args), a.getenv))
+		ctx = a.speak(ctx, i18n.Detect(prescanLang(args), a.getenv))
 	}
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 
-	ctx, stop := a.stopOnSignals(ctx)
-	defer stop()
 	failed, err := root.ExecuteContextC(ctx)
 	if a.status != nil {
 		a.status.clear()
@@ -172,7 +175,7 @@ func (a *app) stopOnSignals(parent context.Context) (context.Context, func()) {
 					cancel()
 					continue
 				}
-				a.tellPending(ctx, count > 2)
+				a.tellPending(count > 2)
 				if count == 2 {
 					close(a.interruptedAgain)
 				}
@@ -193,9 +196,18 @@ func (a *app) stopOnSignals(parent context.Context) (context.Context, func()) {
 
 // tellPending says what the interrupted command still cleans up, or that
 // it is stopping.
-func (a *app) tellPending(ctx context.Context, now bool) {
+// speak sets the language of the run's messages, interrupts' included.
+func (a *app) speak(ctx context.Context, l i18n.Lang) context.Context {
+	a.pendingMu.Lock()
+	a.pendingLang = l
+	a.pendingMu.Unlock()
+	return i18n.WithLang(ctx, l)
+}
+
+func (a *app) tellPending(now bool) {
 	a.pendingMu.Lock()
 	text := a.pendingText
+	ctx := i18n.WithLang(context.Background(), a.pendingLang)
 	a.pendingMu.Unlock()
 	if text == "" {
 		text = i18n.T(ctx, "cli.stopping")
@@ -586,9 +598,10 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 	}
 	wd, _ := os.Getwd()
 	run := &command.Call{
-		Command: c, Surface: command.CLI, Naming: command.CLINames,
+		Command: c, Catalog: a.catalog, Surface: command.CLI, Naming: command.CLINames,
 		Dir: wd, FaceEnvFile: a.str(options.EnvFile), Stands: a.stands(), Getenv: a.getenv, Version: versionText(),
 		Log: a.progress, Pending: a.pending, Diagnostic: a.warn, Secrets: []string{a.str(options.ClientSecret)},
+		Connection: command.Connection{BaseURL: a.str(options.BaseURL), ClientID: a.str(options.ClientID), Timeout: a.num(options.Timeout), SecretGiven: a.str(options.ClientSecret) != ""},
 	}
 	if !a.on(options.Quiet) && isTerminal(a.stderr) {
 		a.status = newStatusLine(a.stderr, &a.errMu)
@@ -596,9 +609,17 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 	}
 	result, err := run.Run(ctx, in)
 	if err != nil {
+		if note := run.SecretNote(ctx, err.Error()+" "+command.ErrorObject(err).Str("hint")); note != "" {
+			a.progress(note)
+		}
 		return &handlerError{err}
 	}
 	answer := command.Render(result, command.CLIDialect)
+	if out, mErr := jsonx.Marshal(answer.Value); mErr == nil {
+		if note := run.SecretNote(ctx, string(out)); note != "" {
+			a.progress(note)
+		}
+	}
 	if err := a.printAnswer(answer.Value); err != nil {
 		return &handlerError{err}
 	}

@@ -56,6 +56,7 @@ func (a *app) jvmStandIn(ctx context.Context, args []string) (handled bool, code
 		// No --lang here (the editor gives the JVM's arguments): the
 		// editor's language, unless ELEMCTL_LANG names one.
 		AdoptClientLocale: a.getenv("ELEMCTL_LANG") == "",
+		Reaper:            reaperPath(),
 	})
 	if err != nil && ctx.Err() == nil {
 		a.printError(err)

@@ -5,7 +5,6 @@ import (
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/jsonx"
-	"github.com/elemctl/elemctl/internal/ops/deploy"
 )
 
 func appsApplyCommand() *command.Command {
@@ -63,7 +62,7 @@ func runApplyBuild(ctx context.Context, cc *command.Context, in applyBuildInput)
 		return nil, err
 	}
 	app, version := in.AppID, in.VersionID
-	v, err := DeployOps(cc, cl).Apply(ctx, app, deploy.BuildSource(version))
+	v, err := DeployOps(cc, cl).StartApply(ctx, app, version)
 	if err != nil {
 		return nil, err
 	}

@@ -2,11 +2,11 @@ package catalog
 
 import (
 	"context"
-	"net/url"
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/cards"
+	"github.com/elemctl/elemctl/internal/ops/readback"
 )
 
 func appsStartCommand() *command.Command {
@@ -48,7 +48,7 @@ func switchApp(ctx context.Context, cc *command.Context, appRef, action string) 
 	if err != nil {
 		return nil, err
 	}
-	v, err := cl.Put(ctx, "/applications/"+url.PathEscape(id)+"/status/"+action, nil)
+	v, err := readback.SwitchApp(ctx, cl, id, action, cc.Log, cc.Hint(ctx, cards.AppHint(id)))
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func runAppsDelete(ctx context.Context, cc *command.Context, in appInput) (any, 
 	if err != nil {
 		return nil, err
 	}
-	v, err := cards.DeleteApp(ctx, cl, id)
+	v, err := cards.DeleteApp(ctx, cl, id, cc.Log, cc.Hint(ctx, cards.AppHint(id)))
 	if err != nil {
 		return nil, err
 	}

@@ -55,6 +55,7 @@ func DeployOps(cc *command.Context, cl *platform.Client) *deploy.Ops {
 		Registry: Registry(cc),
 		Getenv:   cc.Env,
 		Version:  cc.Version,
+		Hint:     cc.Hint,
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/elemctl/elemctl/internal/ops/buildlist"
 	"github.com/elemctl/elemctl/internal/ops/cards"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
+	"github.com/elemctl/elemctl/internal/ops/readback"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/ops/schemaguard"
 	"github.com/elemctl/elemctl/internal/ops/upload"
@@ -17,6 +18,6 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	i18n.Register(Messages, command.Messages, cards.Messages, platform.Messages, deploy.Messages, assembly.Messages, upload.Messages, registry.Messages, schemaguard.Messages, buildlist.Messages)
+	i18n.Register(Messages, command.Messages, cards.Messages, platform.Messages, deploy.Messages, assembly.Messages, upload.Messages, registry.Messages, schemaguard.Messages, buildlist.Messages, readback.Messages)
 	os.Exit(m.Run())
 }

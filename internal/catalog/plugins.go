@@ -164,6 +164,8 @@ func faceCommands() []*command.Command {
 		{Path: []string{"dap"}, Order: 21, Face: true, Help: "cli.help.dap",
 			Examples: []string{"elemctl dap --adapter ~/.local/share/elemctl/debug-adapter/8.0.30"}},
 		{Path: []string{"stand"}, Order: 22, Face: true, Local: true, Help: "cli.help.stand",
-			Examples: []string{"elemctl stand --seed demo --write-env demo.env", "elemctl stand --seed demo --state stand.json --speed 0.1"}},
+			Examples: []string{"elemctl stand --seed demo --write-env demo.env", "elemctl stand --seed demo --state stand.json --speed 0.1",
+				"elemctl stand --seed demo --write-env ci.env --faults flaky.yaml --log requests.jsonl",
+				"elemctl stand --apps 500 --deleted-apps 4500 --builds 2000 --apply-time 30s --speed 0.1"}},
 	}
 }

@@ -96,7 +96,7 @@ func runProbe(ctx context.Context, cc *command.Context, in probeInput) (any, err
 	}
 	r, err := DeployOps(cc, cl).Probe(ctx, deploy.ProbeOptions{
 		ProjectDir: localPath(cc, in.ProjectDir), OutputDir: output, Version: in.BuildVersion,
-		Name: in.Name, SpaceID: space, Keep: in.Keep, EnvFile: cc.EnvFile,
+		Name: in.Name, SpaceID: space, Keep: in.Keep,
 	})
 	if err != nil {
 		return nil, err

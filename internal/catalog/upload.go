@@ -81,6 +81,7 @@ func runBuildsUpload(ctx context.Context, cc *command.Context, in buildsUploadIn
 		ForceRename: in.ForceRename,
 		Record:      &upload.Record{Registry: Registry(cc), Command: registry.CommandBuildUpload, Elemctl: cc.Version},
 		Log:         cc.Log,
+		Hint:        cc.Hint,
 	})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -52,14 +53,23 @@ type Call struct {
 	// Secrets are values that never leave beside the stand's client
 	// secret (a --client-secret given at start).
 	Secrets []string
+	// Connection is how the command line reached the stand, for hints.
+	Connection Connection
+	// Catalog is the face's catalog, which hints are spelled by.
+	Catalog *Catalog
 
 	resolveOnce sync.Once
-	mu          sync.Mutex
-	cfg         *platform.Config
-	client      *platform.Client
-	cfgErr      error
-	clientErr   error
-	lines       []string
+	// hints are the command-line hints rendered so far; noted tells that
+	// the note on the secret they leave out was given.
+	hints     []string
+	noted     bool
+	lang      i18n.Lang // of the run, for the note progress lines get
+	mu        sync.Mutex
+	cfg       *platform.Config
+	client    *platform.Client
+	cfgErr    error
+	clientErr error
+	lines     []string
 }
 
 // Context is the context the command runs with.
@@ -70,9 +80,10 @@ func (k *Call) Context() *Context {
 	}
 	return &Context{
 		Surface: k.Surface, Getenv: k.Getenv, Dir: k.Dir, EnvFile: envFile, Version: k.Version,
-		Command: k.Command, Naming: k.Naming,
+		Connection: k.Connection, Command: k.Command, Naming: k.Naming, Catalog: k.Catalog,
 		LogFunc: k.log, StatusFunc: k.status, PendingFunc: k.pending, ClientFunc: k.platformClient, ConfigFunc: k.config,
-		scrub: k.Scrub, diagnostic: k.Diagnostic,
+		scrub: k.Scrub, diagnostic: k.Diagnostic, ownEnvFile: k.EnvFile,
+		rendered: k.rendered,
 	}
 }
 
@@ -82,6 +93,9 @@ func (k *Call) Context() *Context {
 // the platform. A panic becomes an error naming the command; its stack
 // goes to Diagnostic.
 func (k *Call) Run(ctx context.Context, in Values) (any, error) {
+	k.mu.Lock()
+	k.lang = i18n.LangOf(ctx)
+	k.mu.Unlock()
 	if k.EnvFile != "" && !k.Command.Local {
 		if _, err := k.config(ctx); err != nil {
 			return nil, err
@@ -105,7 +119,8 @@ func (c *Context) run(ctx context.Context, in Values) (result any, err error) {
 			result, err = nil, &PanicError{&platform.Error{Kind: platform.KindGeneral, Message: i18n.T(ctx, "call.panic", "command", c.Command.Name(), "error", scrub(msg))}}
 		}
 	}()
-	return c.Command.Run(ctx, c, in)
+	result, err = c.Command.Run(ctx, c, in)
+	return result, c.withRepeatHint(ctx, err, in)
 }
 
 // PanicError is a command that panicked: an internal error of elemctl,
@@ -167,11 +182,56 @@ func (k *Call) platformClient(ctx context.Context) (*platform.Client, error) {
 func (k *Call) log(line string) {
 	line = k.Scrub(line)
 	k.mu.Lock()
+	lang := k.lang
+	k.mu.Unlock()
+	if note := k.secretNote(lang, line); note != "" {
+		k.emit(note)
+	}
+	k.emit(line)
+}
+
+func (k *Call) emit(line string) {
+	k.mu.Lock()
 	k.lines = append(k.lines, line)
 	k.mu.Unlock()
 	if k.Log != nil {
 		k.Log(line)
 	}
+}
+
+// rendered records a command-line hint the call rendered.
+func (k *Call) rendered(hint string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.hints = append(k.hints, hint)
+}
+
+// SecretNote is the note that the hints leave the client secret out,
+// once, when the secret came on the command line and text shows one of
+// the call's hints; "" otherwise. Progress lines get it by themselves; a
+// face asks for it before it shows the call's answer or error.
+func (k *Call) SecretNote(ctx context.Context, text string) string {
+	return k.secretNote(i18n.LangOf(ctx), text)
+}
+
+func (k *Call) secretNote(lang i18n.Lang, text string) string {
+	if !k.Connection.SecretGiven {
+		return ""
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.noted {
+		return ""
+	}
+	for _, h := range k.hints {
+		// As it is, or as a JSON answer spells it.
+		quoted, _ := jsonx.Compact(h)
+		if strings.Contains(text, h) || len(quoted) > 2 && strings.Contains(text, string(quoted[1:len(quoted)-1])) {
+			k.noted = true
+			return i18n.TL(lang, "hint.secret-not-repeated")
+		}
+	}
+	return ""
 }
 
 func (k *Call) pending(text string) {

@@ -19,6 +19,9 @@ type Context struct {
 	Dir string
 	// EnvFile is the .env file this call names explicitly ("" = default).
 	EnvFile string
+	// Connection is how the command line reached the stand; hints repeat
+	// it (see Hint).
+	Connection Connection
 	// Version is elemctl's version.
 	Version string
 
@@ -26,6 +29,8 @@ type Context struct {
 	// its arguments, for messages that name them (see ArgName).
 	Command *Command
 	Naming  Naming
+	// Catalog is the face's catalog: hints name its commands (see Hint).
+	Catalog *Catalog
 
 	// Provided by the face.
 	LogFunc    func(line string)
@@ -37,9 +42,13 @@ type Context struct {
 	ClientFunc  func(ctx context.Context) (*platform.Client, error)
 	ConfigFunc  func(ctx context.Context) (*platform.Config, error)
 
-	// Set by Call: the call's scrubber and where a panic's stack goes.
+	// Set by Call: the call's scrubber, where a panic's stack goes, the
+	// .env the call itself names (a tool hint repeats it) and the record
+	// of the hints rendered (see Call.SecretNote).
 	scrub      func(string) string
 	diagnostic func(string)
+	ownEnvFile string
+	rendered   func(hint string)
 }
 
 // Log reports one progress or warning line (CLI: stderr, silenced by

@@ -86,4 +86,11 @@ var Messages = []i18n.Message{
 	{Key: "verdict.done", RU: "готово", EN: "done"},
 	{Key: "verdict.no-detail", RU: "подробности в журнале", EN: "see the log"},
 	{Key: "verdict.failed", RU: "{command}: не удалось – {problem}", EN: "{command}: failed – {problem}"},
+	// Hints.
+	{Key: "hint.then", RU: ", затем {call}", EN: ", then {call}"},
+	{Key: "hint.repeat", RU: "{message}. Сделать: {command}", EN: "{message}. To do it: {command}"},
+	{Key: "hint.secret-not-repeated",
+		RU: "команды, которые предлагает elemctl, не повторяют --client-secret: передайте секрет так же, как сейчас (--client-secret или ELEMENT_CLIENT_SECRET)",
+		EN: "the commands elemctl suggests do not repeat --client-secret: give the secret the way you did now (--client-secret or ELEMENT_CLIENT_SECRET)",
+	},
 }

@@ -284,6 +284,7 @@ func (p *proxy) startAdapter(ctx context.Context) (*adapterProcess, error) {
 		markStandIn(cmd)
 	}
 	beforeStart(cmd)
+	underReaper(cmd, p.opts.Reaper)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -60,7 +60,7 @@ func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (an
 	}
 	k := &call{s: s, c: c, id: id, title: c.Title()}
 	k.run = &command.Call{
-		Command: c, Surface: command.LSP, Naming: command.CamelNames,
+		Command: c, Catalog: s.opts.Catalog, Surface: command.LSP, Naming: command.CamelNames,
 		FaceEnvFile: s.opts.EnvFile, Stands: s.clients,
 		Getenv: s.opts.Getenv, Version: s.opts.Version,
 		Log: k.log, Status: k.status, Diagnostic: s.diagnostic, Secrets: []string{s.opts.Overrides.ClientSecret},

@@ -28,7 +28,7 @@ func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
 			p.token = req.Params.Meta.ProgressToken
 		}
 		run := &command.Call{
-			Command: c, Surface: command.MCP, Naming: command.ToolNames,
+			Command: c, Catalog: s.opts.Catalog, Surface: command.MCP, Naming: command.ToolNames,
 			Dir: s.opts.Dir, FaceEnvFile: s.opts.EnvFile, Stands: s.cache, Getenv: s.opts.Getenv, Version: s.opts.Version,
 			Log: p.notify, Status: p.status, Diagnostic: s.diagnostic, Secrets: s.secrets(),
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/elemctl/elemctl/internal/ops/cards"
 	"github.com/elemctl/elemctl/internal/ops/debugsession"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
+	"github.com/elemctl/elemctl/internal/ops/readback"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/ops/schemaguard"
 	"github.com/elemctl/elemctl/internal/ops/upload"
@@ -29,7 +30,7 @@ import (
 func Operations() [][]i18n.Message {
 	return [][]i18n.Message{
 		platform.Messages, clientcache.Messages,
-		assembly.Messages, buildlist.Messages, cards.Messages, debugsession.Messages, deploy.Messages,
+		assembly.Messages, buildlist.Messages, cards.Messages, debugsession.Messages, deploy.Messages, readback.Messages,
 		registry.Messages, schemaguard.Messages, upload.Messages,
 		command.Messages, catalog.Messages,
 		plugin.Messages, manifest.Messages, adapter.Messages,

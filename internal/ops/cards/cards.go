@@ -8,13 +8,14 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/buildlist"
+	"github.com/elemctl/elemctl/internal/ops/hint"
+	"github.com/elemctl/elemctl/internal/ops/readback"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -86,9 +87,18 @@ func AddressBuild(ctx context.Context, cl *platform.Client, method, project, ref
 // DeleteApp asks the platform to delete an application (the deletion runs
 // on in the background) and returns its answer (nil without a body). The
 // refusal for unpublished development changes (400 FAILED_PRECONDITION)
-// gets a hint, since no API call can force the deletion.
-func DeleteApp(ctx context.Context, cl *platform.Client, id string) (any, error) {
-	v, err := cl.Delete(ctx, "/applications/"+url.PathEscape(id))
+// gets a hint, since no API call can force the deletion. An answer lost on
+// the way is read back: the card gone, or deleting, means it arrived; look
+// is the command that shows the card, log hears the reading back.
+func DeleteApp(ctx context.Context, cl *platform.Client, id string, log func(string), look string) (any, error) {
+	v, err := readback.Change{
+		Settle: readback.SettleOf(cl),
+		What:   i18n.T(ctx, "readback.what-delete", "app", id),
+		Send:   func(ctx context.Context) (any, error) { return cl.Delete(ctx, readback.AppPath(id)) },
+		Check:  readback.AppGoing(cl, id),
+		Look:   look,
+		Log:    log,
+	}.Do(ctx)
 	if err != nil {
 		var ae *platform.APIError
 		if errors.As(err, &ae) && ae.Status == 400 && strings.Contains(bodyString(ae.Body), "FAILED_PRECONDITION") {
@@ -99,6 +109,11 @@ func DeleteApp(ctx context.Context, cl *platform.Client, id string) (any, error)
 		return nil, err
 	}
 	return v, nil
+}
+
+// AppHint is the command that shows an application's card.
+func AppHint(id string) hint.Command {
+	return hint.Command{Path: []string{"apps", "get"}, Args: []hint.Arg{hint.Pos("app-id", id)}}
 }
 
 // bodyString is an error body as text, for looking for markers in it.

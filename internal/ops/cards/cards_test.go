@@ -10,13 +10,14 @@ import (
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/ops/readback"
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
 )
 
 func TestMain(m *testing.M) {
-	i18n.Register(Messages, platform.Messages)
+	i18n.Register(Messages, platform.Messages, readback.Messages)
 	os.Exit(m.Run())
 }
 

@@ -126,7 +126,7 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 			// nothing to do, nothing to claim.
 			continue
 		}
-		if err := o.deleteBuild(ctx, projectID, firstNonEmpty(b.version, b.id)); err != nil {
+		if err := o.deleteBuildCard(ctx, projectID, firstNonEmpty(b.version, b.id)); err != nil {
 			item.Set("error", err.Error())
 			problem("probe.cleanup-build-failed", "id", firstNonEmpty(b.id, b.version), "error", err)
 		} else {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/ops/cards"
+	"github.com/elemctl/elemctl/internal/ops/hint"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/platform"
 )
@@ -59,6 +60,10 @@ type Ops struct {
 	Getenv func(string) string
 	// Version is elemctl's own version, written to registry lines.
 	Version string
+	// Hint spells the commands the operations suggest (to check later, to
+	// finish a cleanup, to apply what was not applied) for the face that
+	// runs them, with the user's connection options; nil spells them plain.
+	Hint hint.Renderer
 	// ServerStart is how long a request refused with "console not found"
 	// is repeated per outage; 0 fails at once (only deploy waits).
 	ServerStart time.Duration
@@ -104,13 +109,13 @@ func (o *Ops) logf(ctx context.Context, key string, args ...any) { o.log(i18n.T(
 
 // deleteApp deletes an application as `apps delete` does.
 func (o *Ops) deleteApp(ctx context.Context, appID string) error {
-	_, err := cards.DeleteApp(ctx, o.Client, appID)
+	_, err := cards.DeleteApp(ctx, o.Client, appID, o.log, o.hint(ctx, cards.AppHint(appID)))
 	return err
 }
 
-// deleteBuild deletes a build named by its version or its id, as
+// deleteBuildCard deletes a build named by its version or its id, as
 // `builds delete` does.
-func (o *Ops) deleteBuild(ctx context.Context, projectID, ref string) error {
+func (o *Ops) deleteBuildCard(ctx context.Context, projectID, ref string) error {
 	_, err := cards.AddressBuild(ctx, o.Client, http.MethodDelete, projectID, ref)
 	return err
 }
@@ -131,13 +136,16 @@ type lineRepeats struct {
 
 func (o *Ops) repeatedLines() *lineRepeats { return &lineRepeats{o: o} }
 
-func (r *lineRepeats) log(ctx context.Context, line string) {
-	if line == r.last {
+// logAs logs line unless the previous line logged was of the same kind:
+// a card read that breaks off one way, then another (the connection cut,
+// then refused) is one failure repeating.
+func (r *lineRepeats) logAs(ctx context.Context, kind, line string) {
+	if kind == r.last {
 		r.n++
 		return
 	}
 	r.flush(ctx)
-	r.last = line
+	r.last = kind
 	r.o.log(line)
 }
 
