@@ -4,6 +4,7 @@
 package buildlist
 
 import (
+	"context"
 	"slices"
 
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -149,4 +150,4 @@ func sourced(fromCard, fromRegistry string, remembered bool) (value, source any)
 }
 
 // CutNote is the line printed after a listing cut by --limit.
-func CutNote() string { return i18n.T("client.builds-cut") }
+func CutNote(ctx context.Context) string { return i18n.T(ctx, "client.builds-cut") }

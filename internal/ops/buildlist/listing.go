@@ -3,8 +3,10 @@ package buildlist
 import (
 	"cmp"
 	"container/heap"
+	"context"
 	"slices"
 
+	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 )
@@ -109,10 +111,10 @@ func (l *Listing) Newest() ([]*jsonx.Object, error) {
 
 // Summary is the line after the listing (see Summary) over every card the
 // answer held.
-func (l *Listing) Summary(shown int, extension bool, projectID string, reg []registry.Entry) string {
+func (l *Listing) Summary(ctx context.Context, shown int, extension bool, projectID string, reg []registry.Entry) string {
 	sorted := slices.Clone(l.listed)
 	slices.SortFunc(sorted, func(a, b listed) int { return newerFirst(a.order, b.order) })
-	return summary(sorted, shown, extension, projectID, reg)
+	return summarize(i18n.LangOf(ctx), sorted, shown, extension, projectID, reg)
 }
 
 // keptCard is a card's text and where it sorts.

@@ -2,6 +2,7 @@ package buildlist
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -69,7 +70,7 @@ func TestListingAsItArrivesIsTheSortedList(t *testing.T) {
 		if l.Total() != len(cards) || l.Kind() != "Extension" {
 			t.Errorf("limit %d: total %d kind %q", limit, l.Total(), l.Kind())
 		}
-		if gotLine, wantLine := l.Summary(len(got), true, project, reg), Summary(sorted, len(want), true, project, reg); gotLine != wantLine {
+		if gotLine, wantLine := l.Summary(context.Background(), len(got), true, project, reg), Summary(context.Background(), sorted, len(want), true, project, reg); gotLine != wantLine {
 			t.Errorf("limit %d: summary\n%s\nwant\n%s", limit, gotLine, wantLine)
 		}
 	}

@@ -1,6 +1,7 @@
 package buildlist
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,8 +29,8 @@ const namedLosses = 3
 // its uploads of the project inside, is a jump; with some of them inside
 // it is a jump and a deletion at once. The line says whether holes exist,
 // never how many.
-func Summary(cards []*jsonx.Object, shown int, extension bool, projectID string, reg []registry.Entry) string {
-	return summaryIn(i18n.Current(), cards, shown, extension, projectID, reg)
+func Summary(ctx context.Context, cards []*jsonx.Object, shown int, extension bool, projectID string, reg []registry.Entry) string {
+	return summaryIn(i18n.LangOf(ctx), cards, shown, extension, projectID, reg)
 }
 
 // summaryIn is Summary in lang.
@@ -41,11 +42,6 @@ func summaryIn(lang i18n.Lang, cards []*jsonx.Object, shown int, extension bool,
 		l[i] = listed{version: Version(c), archiveNumbered: remembered && e.Route == registry.RouteNoProjectID}
 	}
 	return summarize(lang, l, shown, extension, projectID, reg)
-}
-
-// summary is the summary line of cards listed newest first.
-func summary(cards []listed, shown int, extension bool, projectID string, reg []registry.Entry) string {
-	return summarize(i18n.Current(), cards, shown, extension, projectID, reg)
 }
 
 func summarize(lang i18n.Lang, cards []listed, shown int, extension bool, projectID string, reg []registry.Entry) string {

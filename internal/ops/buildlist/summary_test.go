@@ -1,6 +1,7 @@
 package buildlist
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -73,8 +74,10 @@ func TestSummaryUnbroken(t *testing.T) {
 	must(t, en, "runs unbroken", "every build the project has")
 	mustNot(t, ru, "НЕ вся история", "Скачок", "расширени")
 	mustNot(t, en, "NOT", "jump", "extension")
-	if Summary(history("1.0", 1), 1, false, project, nil) != summaryIn(i18n.Current(), history("1.0", 1), 1, false, project, nil) {
-		t.Error("Summary speaks the current language")
+	for _, l := range []i18n.Lang{i18n.RU, i18n.EN} {
+		if Summary(i18n.WithLang(context.Background(), l), history("1.0", 1), 1, false, project, nil) != summaryIn(l, history("1.0", 1), 1, false, project, nil) {
+			t.Errorf("Summary does not speak the language of its context (%s)", l)
+		}
 	}
 }
 

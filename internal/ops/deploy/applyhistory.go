@@ -87,14 +87,14 @@ func (o *Ops) forecastApply(ctx context.Context, h *applyHistory, t applyTarget)
 }
 
 // logForecast tells when the apply should end, and by what.
-func (o *Ops) logForecast(f applyForecast) {
-	source := i18n.T("deploy.forecast-" + f.source)
+func (o *Ops) logForecast(ctx context.Context, f applyForecast) {
+	source := i18n.T(ctx, "deploy.forecast-"+f.source)
 	from, to := seconds(f.lo), seconds(f.hi)
 	if from == to {
-		o.logf("deploy.apply-forecast", "seconds", from, "source", source)
+		o.logf(ctx, "deploy.apply-forecast", "seconds", from, "source", source)
 		return
 	}
-	o.logf("deploy.apply-forecast-range", "from", from, "to", to, "source", source)
+	o.logf(ctx, "deploy.apply-forecast-range", "from", from, "to", to, "source", source)
 }
 
 func exactSamples(samples []applySample) []applySample {

@@ -77,7 +77,7 @@ func TestDeployRemembersHowLongTheApplyTook(t *testing.T) {
 	}
 	// The first deploy had nothing to go by; the later ones had the first's
 	// measurement.
-	if want := i18n.T("deploy.forecast-application"); !log.has(want) {
+	if want := i18n.T(context.Background(), "deploy.forecast-application"); !log.has(want) {
 		t.Errorf("no deploy told its forecast by the application's applies (%q):\n%s", want, log)
 	}
 }
@@ -116,21 +116,21 @@ func TestFirstDeployOfAnApplicationIsForecast(t *testing.T) {
 
 	first, firstLog := opsFor(t, s, nil)
 	deployTo(first, firstLog, demo.AppID) // the stand's first apply ever
-	if firstLog.has(i18n.T("deploy.forecast-stand")) || firstLog.has(i18n.T("deploy.forecast-application")) {
+	if firstLog.has(i18n.T(context.Background(), "deploy.forecast-stand")) || firstLog.has(i18n.T(context.Background(), "deploy.forecast-application")) {
 		t.Errorf("the first apply on the stand had a forecast:\n%s", firstLog)
 	}
 
 	fresh, freshLog := opsFor(t, s, nil)
 	other := newApp(fresh, "forecast-new")
 	deployTo(fresh, freshLog, other)
-	if want := i18n.T("deploy.forecast-stand"); !freshLog.has(want) {
+	if want := i18n.T(context.Background(), "deploy.forecast-stand"); !freshLog.has(want) {
 		t.Errorf("a new application's first deploy was not forecast by the stand's record (%q):\n%s", want, freshLog)
 	}
 
 	first2, first2Log := opsFor(t, s, map[string]string{"ELEMCTL_DATA_DIR": dataDirOf(t, first)})
 	third := newApp(first2, "forecast-third")
 	deployTo(first2, first2Log, third)
-	if want := i18n.T("deploy.forecast-project"); !first2Log.has(want) {
+	if want := i18n.T(context.Background(), "deploy.forecast-project"); !first2Log.has(want) {
 		t.Errorf("a machine that deployed the project before did not go by it (%q):\n%s", want, first2Log)
 	}
 }
@@ -173,7 +173,7 @@ func TestAForecastReadThatHangsIsGivenUp(t *testing.T) {
 	if len(s.Firings()) != 1 {
 		t.Fatalf("the task list was not held: %v", s.Firings())
 	}
-	if freshLog.has(i18n.T("deploy.forecast-stand")) || freshLog.has(i18n.T("deploy.forecast-platform")) {
+	if freshLog.has(i18n.T(context.Background(), "deploy.forecast-stand")) || freshLog.has(i18n.T(context.Background(), "deploy.forecast-platform")) {
 		t.Errorf("a forecast from a task list that never came:\n%s", freshLog)
 	}
 }

@@ -116,7 +116,7 @@ func runApplyWait(t *testing.T, policy PollPolicy, d time.Duration, forecast fun
 
 func fakeStandClient(t *testing.T, url string) *platform.Client {
 	t.Helper()
-	cl, err := platform.NewClient(&platform.Config{BaseURL: url, ClientID: "id", ClientSecret: "secret",
+	cl, err := platform.NewClient(context.Background(), &platform.Config{BaseURL: url, ClientID: "id", ClientSecret: "secret",
 		TLSVerify: true, NoProxy: true, Timeout: 5 * time.Second}, platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)

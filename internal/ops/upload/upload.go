@@ -157,18 +157,18 @@ func (l *Landed) JSON() *jsonx.Object {
 }
 
 // Line is the one stderr line that tells the user where the build landed.
-func (l *Landed) Line() string {
+func (l *Landed) Line(ctx context.Context) string {
 	switch {
 	case l.ID == "":
-		return i18n.T("upload.landed-unknown")
+		return i18n.T(ctx, "upload.landed-unknown")
 	case l.Created == nil:
-		return i18n.T("upload.landed-unsure", "project", l.ID, "name", l.Name)
+		return i18n.T(ctx, "upload.landed-unsure", "project", l.ID, "name", l.Name)
 	case *l.Created:
-		return i18n.T("upload.landed-created", "project", l.ID, "name", l.Name)
+		return i18n.T(ctx, "upload.landed-created", "project", l.ID, "name", l.Name)
 	case l.RenamedFrom != nil:
-		return i18n.T("upload.landed-renamed", "project", l.ID, "from", *l.RenamedFrom, "name", l.Name, "cid", l.ConfigurationID)
+		return i18n.T(ctx, "upload.landed-renamed", "project", l.ID, "from", *l.RenamedFrom, "name", l.Name, "cid", l.ConfigurationID)
 	}
-	return i18n.T("upload.landed-existing", "project", l.ID, "name", l.Name, "cid", l.ConfigurationID)
+	return i18n.T(ctx, "upload.landed-existing", "project", l.ID, "name", l.Name, "cid", l.ConfigurationID)
 }
 
 // Upload sends the archive by the route opts name and reports what
@@ -194,7 +194,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	// one of a megabyte takes.
 	var file *io.SectionReader
 	if data == nil {
-		f, size, err := openArchiveFile(opts.File)
+		f, size, err := openArchiveFile(ctx, opts.File)
 		if err != nil {
 			return nil, err
 		}
@@ -208,21 +208,21 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	var arch *assembly.Archive
 	var err error
 	if file != nil {
-		arch, err = assembly.OpenArchiveAt(opts.File, file, file.Size())
+		arch, err = assembly.OpenArchiveAt(ctx, opts.File, file, file.Size())
 	} else {
-		arch, err = assembly.OpenArchive(opts.File, data)
+		arch, err = assembly.OpenArchive(ctx, opts.File, data)
 	}
 	if err != nil {
-		return nil, refused(opts.File, err)
+		return nil, refused(ctx, opts.File, err)
 	}
 	if _, ok := arch.DescriptorEntry(); ok {
-		if _, err := arch.Descriptor(); err != nil {
-			return nil, refused(opts.File, err)
+		if _, err := arch.Descriptor(ctx); err != nil {
+			return nil, refused(ctx, opts.File, err)
 		}
 	}
 	res.Manifest = arch.Manifest()
-	res.Presentation = arch.Presentation()
-	res.ConfigurationID = arch.ID()
+	res.Presentation = arch.Presentation(ctx)
+	res.ConfigurationID = arch.ID(ctx)
 	res.ArchiveVersion = res.Manifest.Str("Version")
 
 	var snapshot map[string]string
@@ -244,7 +244,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 			}
 			if from != "" {
 				res.RenamedFrom = from
-				log(i18n.T("upload.rename-forced", "project", opts.ProjectID, "from", from, "name", res.Presentation))
+				log(i18n.T(ctx, "upload.rename-forced", "project", opts.ProjectID, "from", from, "name", res.Presentation))
 			}
 		}
 	} else {
@@ -256,8 +256,8 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	var found *landing
 	change := readback.Change{
 		Settle:   readback.SettleOf(cl),
-		What:     i18n.T("upload.what", "file", filepath.Base(firstNonEmpty(res.File, opts.File))),
-		Checking: func(err error) string { return i18n.T("upload.may-have-landed", "error", err) },
+		What:     i18n.T(ctx, "upload.what", "file", filepath.Base(firstNonEmpty(res.File, opts.File))),
+		Checking: func(err error) string { return i18n.T(ctx, "upload.may-have-landed", "error", err) },
 		Send:     func(ctx context.Context) (any, error) { return cl.Do(ctx, req) },
 		Check: func(ctx context.Context) (bool, error) {
 			var err error
@@ -267,7 +267,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 		Log: log,
 	}
 	if opts.ProjectID != "" {
-		change.Look = opts.Hint.Render(hint.Command{Path: []string{"builds", "list"}, Args: []hint.Arg{hint.Opt("project-id", opts.ProjectID)}})
+		change.Look = opts.Hint.Render(ctx, hint.Command{Path: []string{"builds", "list"}, Args: []hint.Arg{hint.Opt("project-id", opts.ProjectID)}})
 	}
 	answered, err := change.Do(ctx)
 	if err != nil {
@@ -275,7 +275,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	}
 	var answer *jsonx.Object
 	if found != nil {
-		log(i18n.T("upload.landed-found", "version", buildlist.Version(found.build), "id", buildlist.ID(found.build)))
+		log(i18n.T(ctx, "upload.landed-found", "version", buildlist.Version(found.build), "id", buildlist.ID(found.build)))
 		answer = jsonx.New("id", buildlist.ID(found.build), "assembly-version", buildlist.Version(found.build))
 		if found.project != nil {
 			answer.Set("project-id", found.project.Str("id"))
@@ -303,7 +303,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	}
 
 	if opts.Record != nil {
-		res.RegistryWarning = record(cl, opts, res)
+		res.RegistryWarning = record(ctx, cl, opts, res)
 		if res.RegistryWarning != "" {
 			log(res.RegistryWarning)
 		}
@@ -322,26 +322,26 @@ var archiveSizeLimit int64 = MaxArchiveSize
 
 // openArchiveFile opens the archive at path and tells its size, refusing
 // a file larger than the limit.
-func openArchiveFile(path string) (*os.File, int64, error) {
+func openArchiveFile(ctx context.Context, path string) (*os.File, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, 0, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.unreadable", "path", path, "error", err), Err: err}
+		return nil, 0, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T(ctx, "upload.unreadable", "path", path, "error", err), Err: err}
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.unreadable", "path", path, "error", err), Err: err}
+		return nil, 0, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T(ctx, "upload.unreadable", "path", path, "error", err), Err: err}
 	}
 	if st.Size() > archiveSizeLimit {
 		f.Close()
-		return nil, 0, platform.NewError(platform.KindGeneral, "upload.too-large", "path", path, "size", st.Size(), "limit", archiveSizeLimit)
+		return nil, 0, platform.NewError(ctx, platform.KindGeneral, "upload.too-large", "path", path, "size", st.Size(), "limit", archiveSizeLimit)
 	}
 	return f, st.Size(), nil
 }
 
 // refused is an archive refused before the upload, with inspect's reason.
-func refused(file string, cause error) error {
-	return &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.refused", "error", cause.Error()), Err: cause}
+func refused(ctx context.Context, file string, cause error) error {
+	return &platform.Error{Kind: platform.KindGeneral, Message: i18n.T(ctx, "upload.refused", "error", cause.Error()), Err: cause}
 }
 
 // uploadRequest is the upload's request; the archive is data, or file
@@ -381,7 +381,7 @@ func guardRename(ctx context.Context, cl *platform.Client, opts Options, present
 		return "", nil
 	}
 	if !opts.ForceRename {
-		return "", platform.ConfigErrorf("upload.rename-refused", "project", opts.ProjectID, "name", name, "archive", presentation)
+		return "", platform.ConfigErrorf(ctx, "upload.rename-refused", "project", opts.ProjectID, "name", name, "archive", presentation)
 	}
 	return name, nil
 }
@@ -436,7 +436,7 @@ func firstString(o *jsonx.Object, keys ...string) string {
 
 // record appends the registry line of the upload and returns the warning
 // a failed write leaves.
-func record(cl *platform.Client, opts Options, res *Result) string {
+func record(ctx context.Context, cl *platform.Client, opts Options, res *Result) string {
 	rec := opts.Record
 	reg := rec.Registry
 	if reg == nil {
@@ -460,7 +460,7 @@ func record(cl *platform.Client, opts Options, res *Result) string {
 	if res.File != "" {
 		file = registry.String(res.File)
 	}
-	return reg.Append(registry.Entry{
+	return reg.Append(ctx, registry.Entry{
 		AssemblyID: res.AssemblyID,
 		ProjectID:  res.ProjectID,
 		Version:    res.Version,
