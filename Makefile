@@ -53,9 +53,10 @@ demo: build
 	./scripts/demo.sh
 
 # BEFORE=REV (a git revision, e.g. main) runs REV's binary beside this
-# tree's in the benchmarks that compare, and adds its column to the table.
+# tree's in the benchmarks that compare, and adds its column to the table;
+# BENCH=PATTERN runs only the benchmarks it matches (go test -bench).
 bench: build
-	$(GO) run ./internal/benchtable $(if $(BEFORE),-before '$(BEFORE)')
+	$(GO) run ./internal/benchtable $(if $(BEFORE),-before '$(BEFORE)') $(if $(BENCH),-bench '$(BENCH)')
 
 # The release in dist/: every platform's archive, Python wheel, npm package,
 # .deb and .rpm, SHA256SUMS signed with ELEMCTL_SIGNING_KEY (refused without
