@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand"
 	"reflect"
 	"runtime"
@@ -190,22 +191,29 @@ func TestEachElementStops(t *testing.T) {
 // caller drops costs nothing.
 func TestEachElementHoldsLittle(t *testing.T) {
 	data := []byte(cardsDocument(20000, 7))
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	n := 0
-	err := EachElement(bytes.NewReader(data), nil, func(_ string, obj *RawObject) error {
-		if obj.Str("status") == "Running" {
-			n++
+	// The least of three reads: the allocation counter is the process's,
+	// and whatever else runs in it meanwhile counts too.
+	least := uint64(math.MaxUint64)
+	for range 3 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		n := 0
+		err := EachElement(bytes.NewReader(data), nil, func(_ string, obj *RawObject) error {
+			// Compared where it lies: the visitor itself allocates nothing.
+			if v, _ := obj.raw("status"); string(v) == `"Running"` {
+				n++
+			}
+			return nil
+		})
+		runtime.ReadMemStats(&after)
+		if err != nil || n == 0 {
+			t.Fatal(n, err)
 		}
-		return nil
-	})
-	runtime.ReadMemStats(&after)
-	if err != nil || n == 0 {
-		t.Fatal(n, err)
+		least = min(least, after.TotalAlloc-before.TotalAlloc)
 	}
-	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > uint64(len(data))/8 {
-		t.Errorf("reading %d bytes allocated %d", len(data), allocated)
+	if least > uint64(len(data))/8 {
+		t.Errorf("reading %d bytes allocated %d", len(data), least)
 	}
 }
 
