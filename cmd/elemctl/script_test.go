@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/binary"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -140,6 +142,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"standctl": standctl,
+			"archive":  archiveCmd,
 		},
 	})
 }
@@ -333,6 +336,72 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 	default:
 		ts.Fatalf("unknown standctl action %q", args[0])
 	}
+}
+
+// archiveCmd makes and reads build archives in a script:
+//
+//	archive make FILE outside   the demo's archive with entries whose names
+//	                            point outside its folder (../, an absolute path)
+//	archive make FILE bomb      the demo's archive with 70 MiB of zeros in
+//	                            five entries (a few hundred KB packed)
+//	archive list FILE           print the archive's entry names, one a line
+func archiveCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("archive does not fail on purpose")
+	}
+	switch {
+	case len(args) == 3 && args[0] == "make":
+		demo := stand.MakeArchive(stand.ArchiveSpec{Vendor: stand.DemoVendor, Name: stand.DemoName, Version: "1.0-90",
+			ID: stand.DemoConfigurationID, Presentation: stand.DemoPresentation})
+		extra := map[string][]byte{}
+		switch args[2] {
+		case "outside":
+			extra["../outside.xbsl"] = []byte("метод А()\n;\n")
+			extra["/etc/elemctl-absolute.yaml"] = []byte("Имя: x\n")
+		case "bomb":
+			zeros := make([]byte, 14<<20)
+			for i := range 5 {
+				extra[fmt.Sprintf("Acme/Tasks/Ресурсы/zeros%d.bin", i)] = zeros
+			}
+		default:
+			ts.Fatalf("usage: archive make FILE outside|bomb")
+		}
+		ts.Check(os.WriteFile(ts.MkAbs(args[1]), withEntries(ts, demo, extra), 0o644))
+	case len(args) == 2 && args[0] == "list":
+		data, err := os.ReadFile(ts.MkAbs(args[1]))
+		ts.Check(err)
+		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		ts.Check(err)
+		for _, f := range zr.File {
+			fmt.Fprintln(ts.Stdout(), f.Name)
+		}
+	default:
+		ts.Fatalf("usage: archive make FILE outside|bomb | archive list FILE")
+	}
+}
+
+// withEntries copies an archive and adds entries, in sorted order.
+func withEntries(ts *testscript.TestScript, data []byte, extra map[string][]byte) []byte {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	ts.Check(err)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		ts.Check(zw.Copy(f))
+	}
+	names := make([]string, 0, len(extra))
+	for n := range extra {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		w, err := zw.Create(n)
+		ts.Check(err)
+		_, err = w.Write(extra[n])
+		ts.Check(err)
+	}
+	ts.Check(zw.Close())
+	return buf.Bytes()
 }
 
 // encodeText writes text in one of the encodings Windows editors save .env

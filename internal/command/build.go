@@ -90,7 +90,7 @@ func runBuildAssembly(ctx context.Context, cc *Context, in Values) (any, error) 
 
 func runInspect(ctx context.Context, cc *Context, in Values) (any, error) {
 	file := in.Str("file")
-	out, err := assembly.Inspect(localPath(cc, file))
+	out, err := assembly.Inspect(localPath(cc, file), cc.Log)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 )
 
@@ -133,13 +134,19 @@ func (a *Archive) Elements() ([]Element, []Subsystem, error) {
 }
 
 // Inspect reads the archive at file and describes it: the `inspect`
-// answer, keys in their documented order.
-func Inspect(file string) (*jsonx.Object, error) {
+// answer, keys in their documented order. warn (nil: dropped) gets a line
+// for each of the archive's Refusals: what an upload refuses.
+func Inspect(file string, warn func(string)) (*jsonx.Object, error) {
 	a, err := ReadArchiveFile(file)
 	if err != nil {
 		return nil, err
 	}
 	defer a.Close()
+	if warn != nil {
+		for _, r := range a.Refusals() {
+			warn(i18n.T("inspect.warning", "problem", r.Error()))
+		}
+	}
 	return inspectArchive(a, file)
 }
 

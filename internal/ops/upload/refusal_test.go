@@ -70,13 +70,21 @@ func TestUploadRefusesWhatInspectRefusesBeforeSendingAnything(t *testing.T) {
 		"Acme/Tasks/Проект.yaml": bytes.Repeat([]byte("#"), 17<<20),
 	})
 	noManifest := zipFile(t, "bare.xasm", map[string][]byte{"Acme/Tasks/Проект.yaml": []byte("Ид: x\n")})
+	demoManifest := []byte("ManifestVersion: 1.0\nVendor: Acme\nName: Tasks\nVersion: 1.0-1\n")
+	outside := zipFile(t, "outside.xasm", map[string][]byte{"Assembly.yaml": demoManifest, "../Задача.xbsl": []byte("метод А()\n;\n")})
+	zeros := make([]byte, 13<<20)
+	bomb := zipFile(t, "zeros.xasm", map[string][]byte{"Assembly.yaml": demoManifest,
+		"Acme/Tasks/Ресурсы/1": zeros, "Acme/Tasks/Ресурсы/2": zeros, "Acme/Tasks/Ресурсы/3": zeros,
+		"Acme/Tasks/Ресурсы/4": zeros, "Acme/Tasks/Ресурсы/5": zeros})
 
 	for _, c := range []struct{ file, want string }{
 		{garbage, "the file is not a build archive: " + garbage + ". Nothing was uploaded"},
 		{huge, "is too large: 268435457 bytes, the limit is 268435456. Nothing was uploaded"},
 		{manifestBomb, "the entry Assembly.yaml is too large to read (17825792 bytes, the limit is 16777216)"},
-		{descriptorBomb, "the entry Acme/Tasks/Проект.yaml is too large to read"},
+		{descriptorBomb, "the entry Acme/Tasks/Проект.yaml unpacks to 17825792 bytes, and the platform unpacks at most 16777216 bytes of one entry"},
 		{noManifest, "has no manifest Assembly.yaml. Nothing was uploaded"},
+		{outside, "entries whose paths point outside the archive's folder (../, an absolute path, a drive or a backslash) (1): ../Задача.xbsl – the platform does not take such an archive. Nothing was uploaded"},
+		{bomb, "unpacks to 68157501 bytes, and the platform unpacks at most 67108864 bytes of an archive – a zip bomb or a damaged archive. Nothing was uploaded"},
 	} {
 		for _, project := range []string{demo.ProjectID, ""} {
 			_, err := upload.Upload(context.Background(), cl, upload.Options{File: c.file, ProjectID: project, GuardRename: true})

@@ -183,12 +183,16 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 		}
 	}
 	// What `inspect` refuses – not a ZIP, no manifest, a manifest or
-	// descriptor too large to read, too many entries – is refused here,
-	// before anything is sent: the platform would refuse it too, or worse,
-	// take it.
+	// descriptor too large to read, too many entries – and what it warns
+	// of – entries outside the archive's folder, a zip bomb – is refused
+	// here, before anything is sent: the platform would refuse it too, or
+	// worse, take it.
 	arch, err := assembly.OpenArchive(opts.File, data)
 	if err != nil {
 		return nil, refused(opts.File, err)
+	}
+	if refusals := arch.Refusals(); len(refusals) > 0 {
+		return nil, refused(opts.File, refusalList(refusals))
 	}
 	if _, ok := arch.DescriptorEntry(); ok {
 		if _, err := arch.Descriptor(); err != nil {
@@ -280,6 +284,19 @@ func readArchiveFile(path string) ([]byte, error) {
 func refused(file string, cause error) error {
 	return &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.refused", "error", cause.Error()), Err: cause}
 }
+
+// refusalList is the archive's Refusals as one error, in one line.
+type refusalList []error
+
+func (l refusalList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func (l refusalList) Unwrap() []error { return l }
 
 func uploadRequest(opts Options, manifestCommit string, data []byte) platform.Request {
 	req := platform.Request{Method: http.MethodPost, Raw: data}
