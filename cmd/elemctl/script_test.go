@@ -229,7 +229,8 @@ func TestSecretLeaksAreFound(t *testing.T) {
 //	standctl apply-error on|off   a failed apply leaves status Error instead of rolling back
 //	standctl env FILE [ENCODING]  write a .env for the stand into FILE (CRLF lines), in
 //	                              utf-8 (default), utf-8-bom, utf-16le or utf-16be with
-//	                              a byte-order mark (Notepad's "Unicode"), or utf-32le
+//	                              a byte-order mark (Notepad's "Unicode"), utf-32le, or
+//	                              cp1251 (Notepad's "ANSI", with a Cyrillic ELEMENT_APP_ID)
 //	standctl calls METHOD RE N    the stand answered exactly N METHOD calls whose path matches RE
 //	standctl jsonenv VAR FILE PATH  set VAR to a value of the JSON in FILE (e.g. after
 //	                              "cp stdout FILE"); PATH is dot-separated keys and
@@ -282,12 +283,16 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(s.SetAppDrafts(args[1], onOff(args[2])))
 	case "env":
 		if len(args) < 2 || len(args) > 3 {
-			ts.Fatalf("usage: standctl env FILE [utf-8-bom|utf-16le|utf-16be|utf-32le]")
+			ts.Fatalf("usage: standctl env FILE [utf-8-bom|utf-16le|utf-16be|utf-32le|cp1251]")
 		}
 		text := fmt.Sprintf("ELEMENT_BASE_URL=%s\r\nELEMENT_CLIENT_ID=%s\r\nELEMENT_CLIENT_SECRET=%s\r\n", s.URL(), s.ClientID(), s.ClientSecret())
 		encoding := "utf-8"
 		if len(args) == 3 {
 			encoding = args[2]
+		}
+		if encoding == "cp1251" {
+			// Notepad's "ANSI" matters for letters outside ASCII.
+			text += "ELEMENT_APP_ID=Задачи команды\r\n"
 		}
 		data, err := encodeText(text, encoding)
 		ts.Check(err)
@@ -413,6 +418,19 @@ func encodeText(text, encoding string) ([]byte, error) {
 		return []byte(text), nil
 	case "utf-8-bom":
 		return append([]byte("\xef\xbb\xbf"), text...), nil
+	case "cp1251":
+		var b []byte
+		for _, r := range text {
+			switch {
+			case r < 0x80:
+				b = append(b, byte(r))
+			case r >= 'А' && r <= 'я':
+				b = append(b, byte(0xC0+r-'А'))
+			default:
+				return nil, fmt.Errorf("%q is not in the test's Windows-1251 table", r)
+			}
+		}
+		return b, nil
 	case "utf-16le", "utf-32le":
 		order = binary.LittleEndian
 	case "utf-16be":

@@ -83,17 +83,21 @@ func NewClient(cfg *Config, opts ClientOptions) (*Client, error) {
 	if opts.ReadRetryPauses == nil {
 		opts.ReadRetryPauses = []time.Duration{time.Second, 2 * time.Second}
 	}
-	warnTLSOff(cfg, opts)
+	warnConfig(cfg, opts)
 	return &Client{cfg: cfg, http: hc, opts: opts}, nil
 }
 
-// warnTLSOff says, once per client, that certificates go unchecked.
-func warnTLSOff(cfg *Config, opts ClientOptions) {
+// warnConfig says, once per client, what is odd in the .env it was made
+// from and that certificates go unchecked.
+func warnConfig(cfg *Config, opts ClientOptions) {
+	warn := opts.Warn
+	if warn == nil {
+		warn = func(s string) { fmt.Fprintln(os.Stderr, s) }
+	}
+	for _, w := range cfg.Warnings {
+		warn(w)
+	}
 	if !cfg.TLSVerify {
-		warn := opts.Warn
-		if warn == nil {
-			warn = func(s string) { fmt.Fprintln(os.Stderr, s) }
-		}
 		warn(i18n.T("transport.tls-off"))
 	}
 }

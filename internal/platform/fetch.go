@@ -29,7 +29,7 @@ func NewFetcher(cfg *Config, opts ClientOptions) (*Fetcher, error) {
 	if opts.ReadRetryPauses == nil {
 		opts.ReadRetryPauses = []time.Duration{time.Second, 2 * time.Second}
 	}
-	warnTLSOff(cfg, opts)
+	warnConfig(cfg, opts)
 	return following(cfg, hc, opts), nil
 }
 
