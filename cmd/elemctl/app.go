@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -307,10 +308,6 @@ func (a *app) buildRoot() *cobra.Command {
 			}
 			i18n.SetLang(l)
 		}
-		if f := cmd.Flags().Lookup("timeout"); f != nil && f.Changed && a.timeout <= 0 {
-			return fmt.Errorf("%s", i18n.T("cli.parse.invalid-value", "value", f.Value.String(), "flag", "--timeout",
-				"expected", i18n.T("cli.parse.expected-number-positive")))
-		}
 		a.reportPluginFailures(cmd)
 		return nil
 	}
@@ -379,13 +376,40 @@ func (a *app) newRoot() *cobra.Command {
 	pf.StringVar(&a.clientID, "client-id", "", i18n.T("cli.flag.client-id"))
 	pf.StringVar(&a.clientSecret, "client-secret", "", i18n.T("cli.flag.client-secret"))
 	pf.StringVar(&a.envFile, "env-file", "", i18n.T("cli.flag.env-file"))
-	pf.Float64Var(&a.timeout, "timeout", 0, i18n.T("cli.flag.timeout"))
+	pf.Var(&secondsOption{dest: &a.timeout, name: "timeout"}, "timeout", i18n.T("cli.flag.timeout"))
 	pf.StringVar(&a.lang, "lang", "", i18n.T("cli.flag.lang"))
 	pf.BoolVar(&a.jsonOut, "json", false, i18n.T("cli.flag.json"))
 	pf.BoolVar(&a.quiet, "quiet", false, i18n.T("cli.flag.quiet"))
 	root.Flags().BoolVar(&a.showVersion, "version", false, i18n.T("cli.flag.version"))
 	return root
 }
+
+// secondsOption is a global option that takes a number of seconds above 0
+// (--timeout). Its words are checked as a command's own options are
+// (command.CheckWord), so "0", "-1", "nan" and "inf" get one refusal.
+type secondsOption struct {
+	dest *float64
+	name string
+}
+
+func (o *secondsOption) Set(word string) error {
+	v, err := command.CheckWord(command.Argument{Name: o.name, Type: command.Float, Bound: command.Positive}, "--"+o.name, word)
+	if err != nil {
+		return err
+	}
+	*o.dest = v.(float64)
+	return nil
+}
+
+// String is the default help shows: none (the help text names it).
+func (o *secondsOption) String() string {
+	if *o.dest == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(*o.dest, 'g', -1, 64)
+}
+
+func (o *secondsOption) Type() string { return "float64" }
 
 // isCompletion tells a shell's completion request from a command line.
 func isCompletion(args []string) bool {

@@ -204,7 +204,7 @@ func listOf(a Argument, typed []any) any {
 
 // outOfRange refuses a number outside the argument's bound.
 func outOfRange(a Argument, v any, called, name string) error {
-	return bindErrorf("args.out-of-range", "command", called, "name", name, "want", i18n.T(a.Bound.expectedKey(a.Type)), "value", choiceText(v))
+	return bindErrorf("args.out-of-range", "command", called, "name", name, "want", i18n.T(expectedKey(a.Bound, a.Type)), "value", choiceText(v))
 }
 
 func wrongType(a Argument, got any, called, name string) error {

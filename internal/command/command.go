@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/elemctl/elemctl/internal/argvalue"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
 )
@@ -82,43 +83,18 @@ type Argument struct {
 	Fixed bool
 }
 
-// Bound is the range a number argument may take.
-type Bound int
+// Bound is the range a number argument may take (argvalue's table).
+type Bound = argvalue.Bound
 
 const (
-	// Unbounded: any number.
-	Unbounded Bound = iota
-	// NonNegative: 0 or more (a count, a limit).
-	NonNegative
-	// Positive: more than 0 (a timeout).
-	Positive
+	Unbounded   = argvalue.Unbounded
+	NonNegative = argvalue.NonNegative
+	Positive    = argvalue.Positive
 )
-
-// Holds tells whether a converted value is within the bound.
-func (b Bound) Holds(v any) bool {
-	var f float64
-	switch x := v.(type) {
-	case int:
-		f = float64(x)
-	case int64:
-		f = float64(x)
-	case float64:
-		f = x
-	default:
-		return true
-	}
-	switch b {
-	case NonNegative:
-		return f >= 0
-	case Positive:
-		return f > 0
-	}
-	return true
-}
 
 // expectedKey names what an argument of this type and bound takes, for
 // messages.
-func (b Bound) expectedKey(t Type) string {
+func expectedKey(b Bound, t Type) string {
 	switch {
 	case b == NonNegative && t == Int:
 		return "cli.parse.expected-integer-non-negative"

@@ -169,16 +169,19 @@ func sharePositionals(pos []Argument, words []string) ([][]string, []string) {
 	return out, words[next:]
 }
 
+// CheckWord converts a command-line word for an option declared outside a
+// command – a global option such as --timeout – by the rules of every
+// command's own options: argvalue's table of the type, the bound, the
+// choices. name is the option as the command line spells it.
+func CheckWord(a Argument, name, word string) (any, error) { return convertWord(a, name, word) }
+
 // convertWord converts one command-line word to the argument's type and
 // checks it against the choices; name is the option or positional as the
 // command line spells it.
 func convertWord(a Argument, name, word string) (any, error) {
 	v, ok := convert(a.Type, word)
-	switch {
-	case !ok:
-		return nil, usagef("cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(Unbounded.expectedKey(a.Type)))
-	case !a.Bound.Holds(v):
-		return nil, usagef("cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(a.Bound.expectedKey(a.Type)))
+	if !ok || !a.Bound.Holds(v) {
+		return nil, usagef("cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(expectedKey(a.Bound, a.Type)))
 	}
 	if !inChoices(a, v) {
 		return nil, usagef("cli.bad-choice", "name", name, "value", word, "choices", strings.Join(a.Choices, ", "))

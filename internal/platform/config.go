@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/argvalue"
 	"github.com/elemctl/elemctl/internal/i18n"
 )
 
@@ -156,7 +157,7 @@ func LoadConfig(o LoadOptions) (*Config, error) {
 		return nil, err
 	}
 	c.NoProxy = PermissiveBool(lookup("ELEMCTL_NO_PROXY", ""))
-	if o.Overrides.Timeout < 0 {
+	if o.Overrides.Timeout != 0 && !argvalue.Positive.Holds(o.Overrides.Timeout) {
 		return nil, ConfigErrorf("config.invalid-timeout", "value", o.Overrides.Timeout)
 	}
 	if o.Overrides.Timeout > 0 {
