@@ -163,6 +163,9 @@ func checkNoSecrets(t *testing.T, logDir string) {
 	for _, g := range emptyValues(logDir) {
 		t.Error(g)
 	}
+	for _, g := range packageNames(t, logDir) {
+		t.Error(g)
+	}
 	if logs == 0 {
 		t.Error("no script output was logged; the secrets check saw nothing")
 	}
@@ -199,6 +202,43 @@ func emptyValues(logDir string) []string {
 			}
 			if g, ok := strings.CutPrefix(line, emptyValueMark); ok {
 				found = append(found, fmt.Sprintf("%s: %s: the message %s got an empty value", filepath.Base(p), command, g))
+			}
+		}
+	}
+	return found
+}
+
+// packageNames lists the output lines that start a message with the name
+// of one of elemctl's own packages ("jsonx: invalid JSON"): words for the
+// code's readers, not for users.
+func packageNames(t *testing.T, logDir string) []string {
+	var names []string
+	for _, dir := range []string{"../../internal", "../../internal/ops", "../../internal/platform", "../../internal/plugin"} {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if e.IsDir() && e.Name() != "testdata" && e.Name() != "e2e" {
+				names = append(names, regexp.QuoteMeta(e.Name()))
+			}
+		}
+	}
+	// At the start of a message: a line, a JSON string, or after a ": "
+	// that wraps a cause.
+	re := regexp.MustCompile(`(^|"|: )(` + strings.Join(names, "|") + `): `)
+	paths, _ := filepath.Glob(filepath.Join(logDir, "*.log"))
+	var found []string
+	for _, p := range paths {
+		data, _ := os.ReadFile(p)
+		command := ""
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "$ elemctl ") {
+				command = line
+				continue
+			}
+			if m := re.FindStringSubmatch(line); m != nil {
+				found = append(found, fmt.Sprintf("%s: %s: a message names the package %s: %s", filepath.Base(p), command, m[2], strings.TrimSpace(line)))
 			}
 		}
 	}
