@@ -248,7 +248,7 @@ func (o *Ops) logOutcome(r *Report, extension bool, schemaReason string, removal
 		return
 	}
 	o.log(verdict[0])
-	if schemaReason != "" {
+	if schemaReason != "" && !nothingToCompareYet(schemaReason) {
 		o.logf("deploy.schema-not-checked", "reason", schemaReason)
 	}
 	if removals > 0 {
