@@ -131,6 +131,10 @@ const (
 	PlatformEntries      = 100_000  // entries
 )
 
+// platformEntries is PlatformEntries; a variable so a test reaches it with
+// a small archive.
+var platformEntries = PlatformEntries
+
 // Refusals are what makes the platform refuse the archive although its
 // manifest reads: entries whose names point outside the archive's folder
 // ("../", an absolute path, a drive, a backslash), and contents that
@@ -144,8 +148,8 @@ func (a *Archive) Refusals() []error {
 		out = append(out, newError("archive.outside-entries", "file", a.name, "count", len(a.outside), "entries", listFiles(a.outside)))
 	}
 	switch {
-	case a.declaredFiles > PlatformEntries:
-		out = append(out, newError("archive.too-many-entries", "file", a.name, "count", a.declaredFiles, "limit", PlatformEntries))
+	case a.declaredFiles > platformEntries:
+		out = append(out, newError("archive.too-many-entries", "file", a.name, "count", a.declaredFiles, "limit", platformEntries))
 	case a.largestSize > PlatformEntrySize:
 		out = append(out, newError("archive.entry-unpacks-past-limit", "file", a.name, "entry", a.largest,
 			"size", fmt.Sprint(a.largestSize), "limit", PlatformEntrySize))
