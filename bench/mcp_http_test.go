@@ -16,8 +16,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/elemctl/elemctl/internal/stand"
 )
 
 // benchToken is the bearer token of the benchmarked HTTP server.
@@ -163,10 +161,8 @@ var httpTargets = map[int]struct{ p50, p99, mib float64 }{
 }
 
 func benchMCPHTTPListApps(b *testing.B, sessions int) {
-	s := benchStand(b, stand.Options{})
-	if err := s.SeedApps(1000, 100); err != nil {
-		b.Fatal(err)
-	}
+	// elemctl stand --apps 100 --deleted-apps 900
+	s := benchStand(b, "--apps", "100", "--deleted-apps", "900")
 	srv := startMCPHTTP(b, standEnv(b, s))
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: sessions + 8, MaxConnsPerHost: sessions + 8}}
 	defer client.CloseIdleConnections()
