@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -13,6 +14,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/platform"
 )
 
 // mcpHTTPProcess is `elemctl mcp --http` running as a child process.
@@ -263,7 +267,9 @@ func TestMCPOverHTTPSecondInterruptStopsWaiting(t *testing.T) {
 	envFile := filepath.Join(dir, "stand.env")
 	// Ten times slower than the platform: the probe's application is
 	// still being created, and busy, when the call is interrupted.
-	startStandProcess(t, bin, "--seed", "demo", "--write-env", envFile, "--speed", "10")
+	stand, _ := startStandProcess(t, bin, "--seed", "demo", "--write-env", envFile, "--speed", "10")
+	apps := standApps(t, stand)
+	seeded := len(apps())
 	env := append(os.Environ(), "ELEMCTL_NO_PLUGINS=1", "ELEMCTL_DATA_DIR="+filepath.Join(dir, "data"), "TMPDIR="+dir,
 		"ELEMCTL_LANG=en", "ELEMCTL_MCP_TOKEN=a-token-of-the-test-0123456789")
 	p := startMCPHTTP(t, bin, env, "--env-file", envFile, "mcp", "--http", "127.0.0.1:0")
@@ -284,11 +290,15 @@ func TestMCPOverHTTPSecondInterruptStopsWaiting(t *testing.T) {
 			res.Body.Close()
 		}
 	}()
-	time.Sleep(2 * time.Second) // built and uploaded; the create takes minutes
+	// Built and uploaded: the probe's application is being created (which
+	// takes minutes) when the interrupt comes.
+	waitFor(t, "the probe's application", func() bool { return len(apps()) > seeded })
 	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	waitFor(t, "the server to wait for the probe's cleanup", func() bool {
+		return strings.Contains(p.stderr.String(), "stopping: 1 calls in progress are interrupted")
+	})
 	select {
 	case err := <-p.done:
 		t.Fatalf("the server stopped at the first interrupt, not waiting for the probe's cleanup: %v\n%s", err, p.stderr.String())
@@ -299,5 +309,41 @@ func TestMCPOverHTTPSecondInterruptStopsWaiting(t *testing.T) {
 	}
 	if log := p.stderr.String(); !strings.Contains(log, "elemctl is stopping") || !strings.Contains(log, "stopping without waiting") {
 		t.Errorf("the second interrupt is not acknowledged:\n%s", log)
+	}
+}
+
+// standApps lists the applications of a stand process (its answer gives
+// the credentials).
+func standApps(t *testing.T, stand map[string]any) func() []*jsonx.Object {
+	t.Helper()
+	ctx := context.Background()
+	base, _ := stand["base-url"].(string)
+	id, _ := stand["client-id"].(string)
+	secret, _ := stand["client-secret"].(string)
+	cl, err := platform.NewClient(ctx, &platform.Config{BaseURL: base, ClientID: id, ClientSecret: secret,
+		TLSVerify: true, NoProxy: true, Timeout: 10 * time.Second}, platform.ClientOptions{TokenCacheDir: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return func() []*jsonx.Object {
+		apps, err := cl.ListApps(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return apps
+	}
+}
+
+// waitFor polls cond until it holds; after two minutes – no machine is
+// that slow – the state is taken as never coming.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never came", what)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -31,12 +32,12 @@ func NewToken() string {
 // CheckToken refuses a token that is too short or that could not travel in
 // an Authorization header. source names where it came from, never its
 // value.
-func CheckToken(token, source string) error {
+func CheckToken(ctx context.Context, token, source string) error {
 	if strings.IndexFunc(token, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
-		return platform.ConfigErrorf("mcp.http.token-bad", "source", source)
+		return platform.ConfigErrorf(ctx, "mcp.http.token-bad", "source", source)
 	}
 	if len(token) < MinTokenLength {
-		return platform.ConfigErrorf("mcp.http.token-short", "source", source, "min", MinTokenLength)
+		return platform.ConfigErrorf(ctx, "mcp.http.token-short", "source", source, "min", MinTokenLength)
 	}
 	return nil
 }
@@ -46,10 +47,10 @@ func CheckToken(token, source string) error {
 // An existing file must be private to its owner (checked where the system
 // has Unix permissions) and hold one token; surrounding whitespace is
 // ignored.
-func LoadTokenFile(path string) (token string, created bool, err error) {
+func LoadTokenFile(ctx context.Context, path string) (token string, created bool, err error) {
 	fail := func(err error) error {
 		return &platform.Error{Kind: platform.KindConfig, Err: err,
-			Message: i18n.T("mcp.http.token-file-open", "path", path, "error", describeFileError(err))}
+			Message: i18n.T(ctx, "mcp.http.token-file-open", "path", path, "error", describeFileError(err))}
 	}
 	st, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -67,9 +68,9 @@ func LoadTokenFile(path string) (token string, created bool, err error) {
 		return "", false, fail(err)
 	}
 	if st.IsDir() {
-		return "", false, platform.ConfigErrorf("mcp.http.token-file-dir", "path", path)
+		return "", false, platform.ConfigErrorf(ctx, "mcp.http.token-file-dir", "path", path)
 	}
-	if err := checkPrivate(path, st); err != nil {
+	if err := checkPrivate(ctx, path, st); err != nil {
 		return "", false, err
 	}
 	data, err := os.ReadFile(path)
@@ -77,7 +78,7 @@ func LoadTokenFile(path string) (token string, created bool, err error) {
 		return "", false, fail(err)
 	}
 	token = strings.TrimSpace(string(data))
-	if err := CheckToken(token, path); err != nil {
+	if err := CheckToken(ctx, token, path); err != nil {
 		return "", false, err
 	}
 	return token, false, nil

@@ -75,11 +75,11 @@ type HTTPServer struct {
 
 // NewHTTP checks the options (token, --env-dir, certificate) and builds
 // the HTTP transport; nothing listens yet.
-func (s *Server) NewHTTP(o HTTPOptions) (*HTTPServer, error) {
-	if err := CheckToken(o.Token, "--token-file / ELEMCTL_MCP_TOKEN"); err != nil {
+func (s *Server) NewHTTP(ctx context.Context, o HTTPOptions) (*HTTPServer, error) {
+	if err := CheckToken(ctx, o.Token, "--token-file / ELEMCTL_MCP_TOKEN"); err != nil {
 		return nil, err
 	}
-	envDir, err := resolveEnvDir(o.EnvDir, s.opts.Dir)
+	envDir, err := resolveEnvDir(ctx, o.EnvDir, s.opts.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func (s *Server) NewHTTP(o HTTPOptions) (*HTTPServer, error) {
 	if o.TLSCertFile != "" || o.TLSKeyFile != "" {
 		cert, err := tls.LoadX509KeyPair(o.TLSCertFile, o.TLSKeyFile)
 		if err != nil {
-			return nil, platform.ConfigErrorf("mcp.http.tls-bad", "cert", o.TLSCertFile, "key", o.TLSKeyFile, "error", err.Error())
+			return nil, platform.ConfigErrorf(ctx, "mcp.http.tls-bad", "cert", o.TLSCertFile, "key", o.TLSKeyFile, "error", err.Error())
 		}
 		h.tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
@@ -106,7 +106,7 @@ func (s *Server) NewHTTP(o HTTPOptions) (*HTTPServer, error) {
 
 // ServeOverHTTP is NewHTTP and Serve.
 func (s *Server) ServeOverHTTP(ctx context.Context, ln net.Listener, o HTTPOptions) error {
-	h, err := s.NewHTTP(o)
+	h, err := s.NewHTTP(ctx, o)
 	if err != nil {
 		ln.Close()
 		return err
@@ -158,7 +158,7 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	}
 
 	if n := t.inFlight.Load(); n > 0 {
-		s.diagnostic(i18n.T("mcp.http.stopping", "count", n, "seconds", int(o.ShutdownGrace.Seconds())))
+		s.diagnostic(i18n.T(ctx, "mcp.http.stopping", "count", n, "seconds", int(o.ShutdownGrace.Seconds())))
 	}
 	cancelCalls()
 	wait, stopWaiting := context.WithTimeout(context.Background(), o.ShutdownGrace)
@@ -177,9 +177,9 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	_ = t.streamable.Shutdown(wait)
 	if err := srv.Shutdown(wait); err != nil {
 		if forced.Load() {
-			s.diagnostic(i18n.T("mcp.http.shutdown-forced"))
+			s.diagnostic(i18n.T(ctx, "mcp.http.shutdown-forced"))
 		} else {
-			s.diagnostic(i18n.T("mcp.http.shutdown-timeout", "seconds", int(o.ShutdownGrace.Seconds())))
+			s.diagnostic(i18n.T(ctx, "mcp.http.shutdown-timeout", "seconds", int(o.ShutdownGrace.Seconds())))
 		}
 		srv.Close()
 	}
@@ -333,6 +333,6 @@ func (h *diagnosticHandler) WithGroup(string) slog.Handler { return h }
 // client gets when it initializes over HTTP.
 func remoteInstructions(ctx context.Context, _ any, _ *mcpgo.InitializeRequest, result *mcpgo.InitializeResult) {
 	if result != nil && remoteOf(ctx) != nil {
-		result.Instructions = strings.TrimSpace(result.Instructions + " " + i18n.T("mcp.http.instructions-env"))
+		result.Instructions = strings.TrimSpace(result.Instructions + " " + i18n.T(ctx, "mcp.http.instructions-env"))
 	}
 }

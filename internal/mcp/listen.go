@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"net"
 	"net/netip"
 	"strconv"
@@ -29,8 +30,8 @@ type ListenAddress struct {
 //     reachable from other machines.
 //
 // Everything but loopback needs a token the user named on purpose.
-func ParseListenAddress(addr string) (ListenAddress, error) {
-	bad := platform.ConfigErrorf("mcp.http.bad-address", "addr", addr)
+func ParseListenAddress(ctx context.Context, addr string) (ListenAddress, error) {
+	bad := platform.ConfigErrorf(ctx, "mcp.http.bad-address", "addr", addr)
 	addr = strings.TrimSpace(addr)
 	if addr == "" {
 		return ListenAddress{}, bad

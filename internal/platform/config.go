@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -58,7 +59,7 @@ type Config struct {
 // EnvFilePath resolves which .env file a configuration reads: the explicit
 // one (absolute; an error if it is missing) or ./.env in dir when present
 // ("" when absent).
-func EnvFilePath(explicit, dir string) (string, error) {
+func EnvFilePath(ctx context.Context, explicit, dir string) (string, error) {
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
@@ -72,11 +73,11 @@ func EnvFilePath(explicit, dir string) (string, error) {
 		case err == nil && st.IsDir():
 			inside := filepath.Join(abs, ".env")
 			if st, err := os.Stat(inside); err == nil && !st.IsDir() {
-				return "", ConfigErrorf("config.env-file-is-dir-with-env", "path", explicit, "absolute", abs, "inside", inside)
+				return "", ConfigErrorf(ctx, "config.env-file-is-dir-with-env", "path", explicit, "absolute", abs, "inside", inside)
 			}
-			return "", ConfigErrorf("config.env-file-is-dir", "path", explicit, "absolute", abs)
+			return "", ConfigErrorf(ctx, "config.env-file-is-dir", "path", explicit, "absolute", abs)
 		case err != nil:
-			return "", ConfigErrorf("config.env-file-missing", "path", explicit, "absolute", abs, "cwd", dir)
+			return "", ConfigErrorf(ctx, "config.env-file-missing", "path", explicit, "absolute", abs, "cwd", dir)
 		}
 		return abs, nil
 	}
@@ -91,12 +92,12 @@ func EnvFilePath(explicit, dir string) (string, error) {
 // explicit overrides > process environment (non-empty values only) > the
 // .env file. Missing connection values are not an error here: Require says
 // so when a request is about to be made.
-func LoadConfig(o LoadOptions) (*Config, error) {
+func LoadConfig(ctx context.Context, o LoadOptions) (*Config, error) {
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	path, err := EnvFilePath(o.EnvFile, o.Dir)
+	path, err := EnvFilePath(ctx, o.EnvFile, o.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -105,16 +106,16 @@ func LoadConfig(o LoadOptions) (*Config, error) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil, ConfigErrorf("config.env-file-missing", "path", o.EnvFile, "absolute", path, "cwd", o.Dir)
+				return nil, ConfigErrorf(ctx, "config.env-file-missing", "path", o.EnvFile, "absolute", path, "cwd", o.Dir)
 			}
-			return nil, ConfigErrorf("config.env-file-unreadable", "path", path, "error", err)
+			return nil, ConfigErrorf(ctx, "config.env-file-unreadable", "path", path, "error", err)
 		}
 		if file, err = ParseDotEnv(data); err != nil {
 			var enc *DotEnvEncodingError
 			if errors.As(err, &enc) {
-				return nil, ConfigErrorf("config.env-file-encoding", "path", path, "encoding", enc.Encoding)
+				return nil, ConfigErrorf(ctx, "config.env-file-encoding", "path", path, "encoding", enc.Encoding)
 			}
-			return nil, ConfigErrorf("config.env-file-unreadable", "path", path, "error", err)
+			return nil, ConfigErrorf(ctx, "config.env-file-unreadable", "path", path, "error", err)
 		}
 	}
 	lookup := func(name, override string) string {
@@ -145,20 +146,20 @@ func LoadConfig(o LoadOptions) (*Config, error) {
 		EnvFile:         path,
 		ExplicitEnvFile: o.EnvFile,
 		EnvDir:          envDir,
-		Warnings:        dotEnvWarnings(path, file.Notes),
+		Warnings:        dotEnvWarnings(ctx, path, file.Notes),
 	}
 	if c.BaseURL != "" && !strings.HasPrefix(c.BaseURL, "http://") && !strings.HasPrefix(c.BaseURL, "https://") {
-		return nil, ConfigErrorf("config.invalid-base-url", "url", c.BaseURL)
+		return nil, ConfigErrorf(ctx, "config.invalid-base-url", "url", c.BaseURL)
 	}
-	if c.TLSVerify, err = strictBool("ELEMENT_TLS_VERIFY", lookup("ELEMENT_TLS_VERIFY", ""), true); err != nil {
+	if c.TLSVerify, err = strictBool(ctx, "ELEMENT_TLS_VERIFY", lookup("ELEMENT_TLS_VERIFY", ""), true); err != nil {
 		return nil, err
 	}
-	if c.TLSStrict, err = strictBool("ELEMENT_TLS_STRICT", lookup("ELEMENT_TLS_STRICT", ""), true); err != nil {
+	if c.TLSStrict, err = strictBool(ctx, "ELEMENT_TLS_STRICT", lookup("ELEMENT_TLS_STRICT", ""), true); err != nil {
 		return nil, err
 	}
 	c.NoProxy = PermissiveBool(lookup("ELEMCTL_NO_PROXY", ""))
 	if o.Overrides.Timeout != 0 && !argvalue.Positive.Holds(o.Overrides.Timeout) {
-		return nil, ConfigErrorf("config.invalid-timeout", "value", o.Overrides.Timeout)
+		return nil, ConfigErrorf(ctx, "config.invalid-timeout", "value", o.Overrides.Timeout)
 	}
 	if o.Overrides.Timeout > 0 {
 		c.Timeout = time.Duration(o.Overrides.Timeout * float64(time.Second))
@@ -168,7 +169,7 @@ func LoadConfig(o LoadOptions) (*Config, error) {
 
 // Require checks that the connection values are there and names the
 // missing ones.
-func (c *Config) Require() error {
+func (c *Config) Require(ctx context.Context) error {
 	var missing []string
 	if c.BaseURL == "" {
 		missing = append(missing, "ELEMENT_BASE_URL")
@@ -183,13 +184,13 @@ func (c *Config) Require() error {
 		var where string
 		switch {
 		case c.EnvFile != "":
-			where = i18n.T("config.missing-read", "path", c.EnvFile)
+			where = i18n.T(ctx, "config.missing-read", "path", c.EnvFile)
 		case c.EnvDir != "":
-			where = i18n.T("config.missing-no-env", "dir", c.EnvDir)
+			where = i18n.T(ctx, "config.missing-no-env", "dir", c.EnvDir)
 		default: // a configuration made without a .env in mind
-			return ConfigErrorf("config.missing", "names", strings.Join(missing, ", "))
+			return ConfigErrorf(ctx, "config.missing", "names", strings.Join(missing, ", "))
 		}
-		return ConfigErrorf("config.missing-where", "names", strings.Join(missing, ", "), "where", where)
+		return ConfigErrorf(ctx, "config.missing-where", "names", strings.Join(missing, ", "), "where", where)
 	}
 	return nil
 }
@@ -198,7 +199,7 @@ func (c *Config) Require() error {
 // set elemctl's own variables (ELEMENT_*, ELEMCTL_*); the file may serve
 // other tools too, whose grammar is theirs. No value is shown: it may be a
 // secret.
-func dotEnvWarnings(path string, notes []DotEnvNote) []string {
+func dotEnvWarnings(ctx context.Context, path string, notes []DotEnvNote) []string {
 	var out []string
 	for _, n := range notes {
 		if !strings.HasPrefix(n.Key, "ELEMENT_") && !strings.HasPrefix(n.Key, "ELEMCTL_") {
@@ -206,9 +207,9 @@ func dotEnvWarnings(path string, notes []DotEnvNote) []string {
 		}
 		switch n.Kind {
 		case InlineComment:
-			out = append(out, i18n.T("config.env-inline-comment", "path", path, "line", n.Line, "name", n.Key))
+			out = append(out, i18n.T(ctx, "config.env-inline-comment", "path", path, "line", n.Line, "name", n.Key))
 		case Duplicate:
-			out = append(out, i18n.T("config.env-duplicate", "path", path, "line", n.Line, "name", n.Key, "earlier", n.Earlier))
+			out = append(out, i18n.T(ctx, "config.env-duplicate", "path", path, "line", n.Line, "name", n.Key, "earlier", n.Earlier))
 		}
 	}
 	return out
@@ -216,7 +217,7 @@ func dotEnvWarnings(path string, notes []DotEnvNote) []string {
 
 // strictBool accepts 1/true/yes/on and 0/false/no/off in any case; anything
 // else is an error naming the variable, never a silent downgrade.
-func strictBool(name, value string, def bool) (bool, error) {
+func strictBool(ctx context.Context, name, value string, def bool) (bool, error) {
 	switch strings.ToLower(strings.TrimSpace(value)) {
 	case "":
 		return def, nil
@@ -225,7 +226,7 @@ func strictBool(name, value string, def bool) (bool, error) {
 	case "0", "false", "no", "off":
 		return false, nil
 	}
-	return false, &Error{Kind: KindConfig, Message: i18n.T("config.invalid-bool", "name", name, "value", value)}
+	return false, &Error{Kind: KindConfig, Message: i18n.T(ctx, "config.invalid-bool", "name", name, "value", value)}
 }
 
 // PermissiveBool is the rule of switches such as ELEMCTL_NO_PROXY and
@@ -239,10 +240,10 @@ func PermissiveBool(value string) bool {
 }
 
 // ParseSeconds reads a float number of seconds.
-func ParseSeconds(s string) (time.Duration, error) {
+func ParseSeconds(ctx context.Context, s string) (time.Duration, error) {
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || f < 0 {
-		return 0, ConfigErrorf("config.invalid-timeout", "value", s)
+		return 0, ConfigErrorf(ctx, "config.invalid-timeout", "value", s)
 	}
 	return time.Duration(f * float64(time.Second)), nil
 }

@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"context"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -23,10 +24,11 @@ func writeFile(t *testing.T, dir, name, text string) string {
 func envMap(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestConfigPrecedence(t *testing.T) {
+	ctx := context.Background()
 	dir := t.TempDir()
 	writeFile(t, dir, ".env", "ELEMENT_BASE_URL=https://file.example/\nELEMENT_CLIENT_ID=file-id\nELEMENT_CLIENT_SECRET=file-secret\nELEMENT_APP_ID=file-app\nELEMENT_PROJECT_ID=file-project\n")
 	env := map[string]string{"ELEMENT_CLIENT_ID": "env-id", "ELEMENT_APP_ID": ""}
-	cfg, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(env), Overrides: Overrides{ClientSecret: "flag-secret", Timeout: 2.5}})
+	cfg, err := LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(env), Overrides: Overrides{ClientSecret: "flag-secret", Timeout: 2.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,10 +53,11 @@ func TestConfigPrecedence(t *testing.T) {
 }
 
 func TestConfigExplicitEnvFileMissing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
 	dir := t.TempDir()
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
-	_, err := LoadConfig(LoadOptions{Dir: dir, EnvFile: "stands/a.env", Getenv: envMap(nil)})
+	ctx = i18n.WithLang(ctx, i18n.EN)
+	_, err := LoadConfig(ctx, LoadOptions{Dir: dir, EnvFile: "stands/a.env", Getenv: envMap(nil)})
 	if err == nil || !IsConfig(err) {
 		t.Fatalf("want a config error, got %v", err)
 	}
@@ -63,50 +66,53 @@ func TestConfigExplicitEnvFileMissing(t *testing.T) {
 			t.Errorf("message %q lacks %q", err, want)
 		}
 	}
-	i18n.SetLang(i18n.RU)
-	_, err = LoadConfig(LoadOptions{Dir: dir, EnvFile: "x.env", Getenv: envMap(nil)})
+	ctx = i18n.WithLang(ctx, i18n.RU)
+	_, err = LoadConfig(ctx, LoadOptions{Dir: dir, EnvFile: "x.env", Getenv: envMap(nil)})
 	if err == nil || !strings.Contains(err.Error(), "не найден") {
 		t.Fatalf("ru message: %v", err)
 	}
 }
 
 func TestConfigWithoutFileIsFine(t *testing.T) {
-	cfg, err := LoadConfig(LoadOptions{Dir: t.TempDir(), Getenv: envMap(nil)})
+	ctx := context.Background()
+	cfg, err := LoadConfig(ctx, LoadOptions{Dir: t.TempDir(), Getenv: envMap(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cfg.Require(); err == nil || !strings.Contains(err.Error(), "ELEMENT_BASE_URL, ELEMENT_CLIENT_ID, ELEMENT_CLIENT_SECRET") {
+	if err := cfg.Require(ctx); err == nil || !strings.Contains(err.Error(), "ELEMENT_BASE_URL, ELEMENT_CLIENT_ID, ELEMENT_CLIENT_SECRET") {
 		t.Fatalf("Require names the missing variables: %v", err)
 	}
 }
 
 func TestConfigStrictBooleans(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
 	for _, v := range []string{"1", "TRUE", "yes", "On"} {
-		cfg, err := LoadConfig(LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_TLS_VERIFY": v})})
+		cfg, err := LoadConfig(ctx, LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_TLS_VERIFY": v})})
 		if err != nil || !cfg.TLSVerify {
 			t.Errorf("%q: %v %v", v, cfg, err)
 		}
 	}
 	for _, v := range []string{"0", "False", "no", "OFF"} {
-		cfg, err := LoadConfig(LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_TLS_STRICT": v})})
+		cfg, err := LoadConfig(ctx, LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_TLS_STRICT": v})})
 		if err != nil || cfg.TLSStrict {
 			t.Errorf("%q: %v %v", v, cfg, err)
 		}
 	}
 	dir := t.TempDir()
 	writeFile(t, dir, ".env", "ELEMENT_TLS_VERIFY=maybe\n")
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
-	_, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(nil)})
+	ctx = i18n.WithLang(ctx, i18n.EN)
+	_, err := LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(nil)})
 	if err == nil || err.Error() != "invalid boolean value ELEMENT_TLS_VERIFY='maybe'; use true or false" {
 		t.Fatalf("got %v", err)
 	}
 }
 
 func TestConfigNoProxyIsPermissiveAndReadFromTheFile(t *testing.T) {
+	ctx := context.Background()
 	dir := t.TempDir()
 	writeFile(t, dir, ".env", "ELEMCTL_NO_PROXY=whatever\n")
-	cfg, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(nil)})
+	cfg, err := LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(nil)})
 	if err != nil || !cfg.NoProxy {
 		t.Fatalf("no-proxy from the file: %v %v", cfg.NoProxy, err)
 	}
@@ -118,7 +124,8 @@ func TestConfigNoProxyIsPermissiveAndReadFromTheFile(t *testing.T) {
 }
 
 func TestConfigRejectsBaseURLWithoutScheme(t *testing.T) {
-	_, err := LoadConfig(LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_BASE_URL": "1cmycloud.com"})})
+	ctx := context.Background()
+	_, err := LoadConfig(ctx, LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_BASE_URL": "1cmycloud.com"})})
 	if err == nil || !IsConfig(err) {
 		t.Fatalf("got %v", err)
 	}
@@ -160,15 +167,16 @@ func TestNormalizeList(t *testing.T) {
 }
 
 func TestConfigReadsANotepadUnicodeEnvFile(t *testing.T) {
+	ctx := context.Background()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, ".env"), encodeUTF16(notepadEnv, binary.LittleEndian, true), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(nil)})
+	cfg, err := LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cfg.Require(); err != nil {
+	if err := cfg.Require(ctx); err != nil {
 		t.Fatalf("a UTF-16 .env must be read, not reported as parameters not set: %v", err)
 	}
 	if cfg.BaseURL != "https://stand.example" || cfg.ClientSecret != "s e c r e t" || cfg.AppID != "Задачи" {
@@ -177,14 +185,14 @@ func TestConfigReadsANotepadUnicodeEnvFile(t *testing.T) {
 }
 
 func TestConfigRefusesAUTF32EnvFileNamingTheEncoding(t *testing.T) {
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
+	t.Parallel()
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	dir := t.TempDir()
 	p := filepath.Join(dir, "utf32.env")
 	if err := os.WriteFile(p, []byte{0xFF, 0xFE, 0, 0, 'A', 0, 0, 0}, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := LoadConfig(LoadOptions{Dir: dir, EnvFile: p, Getenv: envMap(nil)})
+	_, err := LoadConfig(ctx, LoadOptions{Dir: dir, EnvFile: p, Getenv: envMap(nil)})
 	if err == nil || !IsConfig(err) {
 		t.Fatalf("want a config error, got %v", err)
 	}
@@ -203,8 +211,7 @@ func TestConfigRefusesAUTF32EnvFileNamingTheEncoding(t *testing.T) {
 // Such a line, and a key set twice, are said – for elemctl's variables
 // only, and without their values (a secret may be among them).
 func TestConfigWarnsOfInlineCommentsAndDuplicates(t *testing.T) {
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	dir := t.TempDir()
 	p := writeFile(t, dir, ".env", "ELEMENT_BASE_URL=https://stand.example\n"+
 		"ELEMENT_CLIENT_SECRET=top-secret #1\n"+
@@ -213,7 +220,7 @@ func TestConfigWarnsOfInlineCommentsAndDuplicates(t *testing.T) {
 		"COMPOSE_PROJECT=web # another tool's grammar\n"+
 		"ELEMENT_APP_ID=crm\n"+
 		"OTHER=1\nOTHER=2\n")
-	cfg, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(nil)})
+	cfg, err := LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +246,7 @@ func TestConfigWarnsOfInlineCommentsAndDuplicates(t *testing.T) {
 	// The client says them, once, where the transport's warnings go.
 	var said []string
 	cfg.ClientID = "id"
-	cl, err := NewClient(cfg, ClientOptions{Warn: func(s string) { said = append(said, s) }, TokenCacheDir: "-"})
+	cl, err := NewClient(ctx, cfg, ClientOptions{Warn: func(s string) { said = append(said, s) }, TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,51 +257,48 @@ func TestConfigWarnsOfInlineCommentsAndDuplicates(t *testing.T) {
 }
 
 func TestConfigNamesWhereTheEnvFileWasLookedFor(t *testing.T) {
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	dir := t.TempDir()
-	cfg, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(nil)})
+	cfg, err := LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = cfg.Require()
+	err = cfg.Require(ctx)
 	if err == nil || !strings.Contains(err.Error(), "there is no .env in the current directory "+dir+": elemctl reads the .env of the directory it runs in, not the project's") {
 		t.Errorf("Require: %v", err)
 	}
 	p := writeFile(t, dir, ".env", "ELEMENT_BASE_URL=https://stand.example\n")
-	if cfg, err = LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(nil)}); err != nil {
+	if cfg, err = LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(nil)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := cfg.Require(); err == nil || !strings.Contains(err.Error(), "ELEMENT_CLIENT_ID, ELEMENT_CLIENT_SECRET (environment variables, the .env file or CLI flags; the file read was "+p+")") {
+	if err := cfg.Require(ctx); err == nil || !strings.Contains(err.Error(), "ELEMENT_CLIENT_ID, ELEMENT_CLIENT_SECRET (environment variables, the .env file or CLI flags; the file read was "+p+")") {
 		t.Errorf("Require: %v", err)
 	}
 }
 
 func TestConfigEnvFileThatIsADirectory(t *testing.T) {
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "stand"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := LoadConfig(LoadOptions{Dir: dir, EnvFile: "stand", Getenv: envMap(nil)})
+	_, err := LoadConfig(ctx, LoadOptions{Dir: dir, EnvFile: "stand", Getenv: envMap(nil)})
 	if err == nil || !IsConfig(err) || err.Error() != "--env-file stand is a directory ("+filepath.Join(dir, "stand")+"), not a file: name the .env file itself" {
 		t.Errorf("got %v", err)
 	}
 	inside := writeFile(t, filepath.Join(dir, "stand"), ".env", "A=1\n")
-	_, err = LoadConfig(LoadOptions{Dir: dir, EnvFile: "stand", Getenv: envMap(nil)})
+	_, err = LoadConfig(ctx, LoadOptions{Dir: dir, EnvFile: "stand", Getenv: envMap(nil)})
 	if err == nil || !strings.HasSuffix(err.Error(), "name the file itself, e.g. --env-file "+inside) {
 		t.Errorf("got %v", err)
 	}
 }
 
 func TestConfigNamesTheCodePageOfAnEnvFile(t *testing.T) {
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	dir := t.TempDir()
 	// ELEMENT_APP_ID=Задачи as Notepad's "ANSI" writes it on a Russian Windows
 	p := writeFile(t, dir, "ansi.env", "ELEMENT_APP_ID=\xc7\xe0\xe4\xe0\xf7\xe8\r\n")
-	_, err := LoadConfig(LoadOptions{Dir: dir, EnvFile: p, Getenv: envMap(nil)})
+	_, err := LoadConfig(ctx, LoadOptions{Dir: dir, EnvFile: p, Getenv: envMap(nil)})
 	if err == nil || !strings.Contains(err.Error(), p+" is saved in Windows-1251 (ANSI), and elemctl reads UTF-8 and UTF-16: save it as UTF-8") {
 		t.Errorf("got %v", err)
 	}

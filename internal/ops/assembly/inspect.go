@@ -1,6 +1,7 @@
 package assembly
 
 import (
+	"context"
 	"path"
 	"slices"
 	"strings"
@@ -39,10 +40,10 @@ type Subsystem struct {
 // other than project and subsystem descriptors, that declare an element
 // kind. Subsystems come from the directories of those elements and of
 // subsystem descriptors, sorted by name.
-func (a *Archive) Elements() ([]Element, []Subsystem, error) {
+func (a *Archive) Elements(ctx context.Context) ([]Element, []Subsystem, error) {
 	entry, ok := a.DescriptorEntry()
 	if !ok {
-		return nil, nil, newError("inspect.no-project-file", "file", a.name, "vendor", a.Vendor(), "name", a.ProjectName())
+		return nil, nil, newError(ctx, "inspect.no-project-file", "file", a.name, "vendor", a.Vendor(), "name", a.ProjectName())
 	}
 	root := path.Dir(entry) + "/"
 	ns := a.Vendor() + "::" + a.ProjectName()
@@ -78,7 +79,7 @@ func (a *Archive) Elements() ([]Element, []Subsystem, error) {
 			addDirs(dirs)
 			continue
 		}
-		data, err := a.ReadEntry(name)
+		data, err := a.ReadEntry(ctx, name)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -136,27 +137,27 @@ func (a *Archive) Elements() ([]Element, []Subsystem, error) {
 // Inspect reads the archive at file and describes it: the `inspect`
 // answer, keys in their documented order. warn (nil: dropped) gets a line
 // for each of the archive's Refusals: what an upload refuses.
-func Inspect(file string, warn func(string)) (*jsonx.Object, error) {
-	a, err := ReadArchiveFile(file)
+func Inspect(ctx context.Context, file string, warn func(string)) (*jsonx.Object, error) {
+	a, err := ReadArchiveFile(ctx, file)
 	if err != nil {
 		return nil, err
 	}
 	defer a.Close()
 	if warn != nil {
-		for _, r := range a.Refusals() {
-			warn(i18n.T("inspect.warning", "problem", r.Error()))
+		for _, r := range a.Refusals(ctx) {
+			warn(i18n.T(ctx, "inspect.warning", "problem", r.Error()))
 		}
 	}
-	return inspectArchive(a, file)
+	return inspectArchive(ctx, a, file)
 }
 
 // inspectArchive describes an opened archive; file is how the answer names it.
-func inspectArchive(a *Archive, file string) (*jsonx.Object, error) {
-	d, err := a.Descriptor()
+func inspectArchive(ctx context.Context, a *Archive, file string) (*jsonx.Object, error) {
+	d, err := a.Descriptor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	elements, subs, err := a.Elements()
+	elements, subs, err := a.Elements(ctx)
 	if err != nil {
 		return nil, err
 	}

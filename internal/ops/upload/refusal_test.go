@@ -77,8 +77,8 @@ func zerosBomb(t *testing.T, name string, manifest []byte, n, size int) string {
 }
 
 func TestUploadRefusesWhatInspectRefusesBeforeSendingAnything(t *testing.T) {
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
+	t.Parallel()
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	s := standtest.Start(t, stand.Options{})
 	demo, err := s.SeedDemo()
 	if err != nil {
@@ -121,7 +121,7 @@ func TestUploadRefusesWhatInspectRefusesBeforeSendingAnything(t *testing.T) {
 		{bomb, "unpacks to 68157501 bytes, and the platform unpacks at most 67108864 bytes of an archive – a zip bomb or a damaged archive. Nothing was uploaded"},
 	} {
 		for _, project := range []string{demo.ProjectID, ""} {
-			_, err := upload.Upload(context.Background(), cl, upload.Options{File: c.file, ProjectID: project, GuardRename: true})
+			_, err := upload.Upload(ctx, cl, upload.Options{File: c.file, ProjectID: project, GuardRename: true})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("%s (project %q): want a refusal with %q, got %v", filepath.Base(c.file), project, c.want, err)
 			}
