@@ -21,6 +21,7 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/options"
+	"github.com/elemctl/elemctl/internal/spelling"
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/platform/clientcache"
 	"github.com/elemctl/elemctl/internal/plugin"
@@ -261,20 +262,31 @@ func prescanLang(args []string) string {
 	return ""
 }
 
+// languages are the words --lang takes.
+var languages = []string{"ru", "en"}
+
 // buildRoot builds the whole command tree.
 func (a *app) buildRoot(ctx context.Context) *cobra.Command {
 	root := a.newRoot(ctx)
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		if a.str(options.Lang) != "" {
-			if a.str(options.Lang) != "ru" && a.str(options.Lang) != "en" {
-				return fmt.Errorf("%s", i18n.T(ctx, "cli.bad-lang", "value", a.str(options.Lang)))
+			if !slices.Contains(languages, a.str(options.Lang)) {
+				return fmt.Errorf("%s%s", i18n.T(ctx, "cli.bad-lang", "value", a.str(options.Lang)), spelling.DidYouMean(ctx, a.str(options.Lang), languages))
 			}
 		}
 		a.reportPluginFailures(ctx, cmd)
 		return nil
 	}
 	localizeHelp(ctx, root)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return command.FlagError(ctx, err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// "elemctl apps lis --brief": the group's action is what is
+		// mistyped, not the option the group lacks.
+		if words := c.Flags().Args(); c.HasSubCommands() && c != root && len(words) > 0 {
+			return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-action", "group", c.Name(), "name", words[0], "actions", strings.Join(actionNames(c), ", ")),
+				spelling.DidYouMean(ctx, words[0], actionNames(c)))
+		}
+		return command.FlagErrorAmong(ctx, err, c.Flags())
+	})
 	a.loadPlugins(ctx)
 
 	a.addTree(ctx, root)
@@ -356,7 +368,7 @@ func (a *app) newRoot(ctx context.Context) *cobra.Command {
 				if err := a.refuseUnknownWithFailures(ctx, args[0]); err != nil {
 					return err
 				}
-				return fmt.Errorf("%s", i18n.T(ctx, "cli.unknown-command", "name", args[0]))
+				return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-command", "name", args[0]), spelling.DidYouMean(ctx, args[0], actionNames(cmd)))
 			}
 			if a.showVersion {
 				io.WriteString(a.stdout, versionLine())
@@ -456,7 +468,8 @@ func (a *app) groupCommand(ctx context.Context, g command.Group) *cobra.Command 
 			if len(args) == 0 {
 				return fmt.Errorf("%s", i18n.T(ctx, "cli.group-needs-action", "group", g.Name, "actions", strings.Join(actionNames(cmd), ", ")))
 			}
-			return fmt.Errorf("%s", i18n.T(ctx, "cli.unknown-action", "group", g.Name, "name", args[0], "actions", strings.Join(actionNames(cmd), ", ")))
+			return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-action", "group", g.Name, "name", args[0], "actions", strings.Join(actionNames(cmd), ", ")),
+				spelling.DidYouMean(ctx, args[0], actionNames(cmd)))
 		},
 	}
 	if g.Description != "" {

@@ -189,7 +189,7 @@ func convertWord(ctx context.Context, a Argument, name, word string) (any, error
 		return nil, usagef(ctx, "cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(ctx, expectedKey(a.Bound, a.Type)))
 	}
 	if !inChoices(a, v) {
-		return nil, usagef(ctx, "cli.bad-choice", "name", name, "value", word, "choices", strings.Join(a.Choices, ", "))
+		return nil, withSuggestion(ctx, usagef(ctx, "cli.bad-choice", "name", name, "value", word, "choices", strings.Join(a.Choices, ", ")), word, a.Choices)
 	}
 	return v, nil
 }
