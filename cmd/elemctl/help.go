@@ -77,10 +77,87 @@ func globalFlags(c *cobra.Command) *pflag.FlagSet {
 	return out
 }
 
-// flagUsages is a flag set's usage lines with the flag library's
-// "(default …)" in the user's language.
+// flagUsages is a flag set's usage lines, drawn here rather than by the
+// flag library so that nothing in them is the library's English: the
+// value's kind in the user's language, a repeatable key marked, the
+// default in the user's words – and only when the help text does not name
+// one itself.
 func flagUsages(ctx context.Context, fs *pflag.FlagSet) string {
-	return strings.ReplaceAll(fs.FlagUsages(), " (default ", " ("+i18n.T(ctx, "cli.help.default")+" ")
+	type line struct{ left, usage string }
+	var lines []line
+	width := 0
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		left := "      --" + f.Name
+		if f.Shorthand != "" {
+			left = "  -" + f.Shorthand + ", --" + f.Name
+		}
+		if kind := valueKind(ctx, f); kind != "" {
+			if f.NoOptDefVal != "" {
+				left += "[=" + kind + "]"
+			} else {
+				left += " " + kind
+			}
+		}
+		usage := f.Usage
+		if shown := shownDefault(f); shown != "" && !namesDefault(ctx, usage) {
+			usage += " (" + i18n.T(ctx, "cli.help.default") + " " + shown + ")"
+		}
+		lines = append(lines, line{left, usage})
+		width = max(width, len([]rune(left)))
+	})
+	var b strings.Builder
+	for _, l := range lines {
+		pad := strings.Repeat(" ", width-len([]rune(l.left))+3)
+		usage := strings.ReplaceAll(l.usage, "\n", "\n"+strings.Repeat(" ", width+3))
+		b.WriteString(l.left + pad + usage + "\n")
+	}
+	return b.String()
+}
+
+// valueKind names what an option takes, in the user's language: "" for a
+// switch; a repeatable key's kind ends in "...".
+func valueKind(ctx context.Context, f *pflag.Flag) string {
+	if f.NoOptDefVal != "" && f.Value.Type() == "bool" {
+		return ""
+	}
+	key := "cli.help.kind-text"
+	switch f.Value.Type() {
+	case "int", "int64", "int32", "uint", "uint64":
+		key = "cli.help.kind-integer"
+	case "float64", "float32":
+		key = "cli.help.kind-number"
+	case "duration":
+		key = "cli.help.kind-duration"
+	case "bool":
+		key = "cli.help.kind-bool"
+	}
+	kind := i18n.T(ctx, key)
+	if r, ok := f.Value.(interface{ Repeatable() bool }); ok && r.Repeatable() {
+		kind += "..."
+	}
+	return kind
+}
+
+// shownDefault is the default help shows: none for a zero value.
+func shownDefault(f *pflag.Flag) string {
+	switch f.DefValue {
+	case "", "0", "false", "0s", "[]":
+		return ""
+	}
+	if f.Value.Type() == "string" {
+		return fmt.Sprintf("%q", f.DefValue)
+	}
+	return f.DefValue
+}
+
+// namesDefault tells a help text that says its default itself ("default:
+// the previous address, else a free port"): the flag's own would
+// contradict it.
+func namesDefault(ctx context.Context, usage string) bool {
+	return strings.Contains(strings.ToLower(usage), strings.ToLower(i18n.T(ctx, "cli.help.default")))
 }
 
 // useLine is a command's usage line with cobra's "[flags]" in the user's
@@ -106,8 +183,14 @@ func localizeScaffolding(ctx context.Context, root *cobra.Command) {
 	}
 	walk(root)
 	for _, c := range root.Commands() {
+		if c.Name() == "help" || c.Name() == "completion" {
+			// They reach no stand: their help lists no connection options.
+			markLocal(c)
+		}
 		if c.Name() == "help" {
+			c.Use = "help " + i18n.T(ctx, "cli.help.command-placeholder")
 			c.Short = i18n.T(ctx, "cli.help.help")
+			c.Long = i18n.T(ctx, "cli.help.help-long")
 		}
 		if c.Name() != "completion" {
 			continue
@@ -116,7 +199,22 @@ func localizeScaffolding(ctx context.Context, root *cobra.Command) {
 		c.Long = c.Short
 		for _, shell := range c.Commands() {
 			shell.Short = i18n.T(ctx, "cli.help.completion-shell", "shell", shell.Name())
+			shell.Long = shell.Short + "\n\n" + i18n.T(ctx, "cli.help.completion-"+shell.Name())
+			if f := shell.Flags().Lookup("no-descriptions"); f != nil {
+				f.Usage = i18n.T(ctx, "cli.flag.no-descriptions")
+			}
 		}
+	}
+}
+
+// markLocal marks a command and those under it as reaching no stand.
+func markLocal(c *cobra.Command) {
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[localAnnotation] = "true"
+	for _, sub := range c.Commands() {
+		markLocal(sub)
 	}
 }
 

@@ -227,6 +227,9 @@ func (v *wordValue) Type() string {
 	return "string"
 }
 
+// Repeatable tells help that the key may be given more than once.
+func (v *wordValue) Repeatable() bool { return v.arg.Multiple }
+
 // IsBoolFlag lets a switch stand alone.
 func (v *wordValue) IsBoolFlag() bool { return v.arg.Type == Bool }
 
