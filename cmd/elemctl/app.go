@@ -21,10 +21,10 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/options"
-	"github.com/elemctl/elemctl/internal/spelling"
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/platform/clientcache"
 	"github.com/elemctl/elemctl/internal/plugin"
+	"github.com/elemctl/elemctl/internal/spelling"
 )
 
 // Exit codes.
