@@ -291,6 +291,7 @@ func (a *app) buildRoot(ctx context.Context) *cobra.Command {
 
 	a.addTree(ctx, root)
 	localizeScaffolding(ctx, root)
+	completeFlagValues(root, options.Lang.Name, languages)
 	return root
 }
 
@@ -530,21 +531,7 @@ func (a *app) leafCommand(ctx context.Context, c *command.Command) *cobra.Comman
 	}
 	declare(cc, c)
 	binder := command.NewWordBinder(ctx, c, cc.Flags())
-	for _, arg := range c.Args {
-		if arg.Positional || arg.Type == command.Bool || len(arg.Choices) == 0 {
-			continue
-		}
-		choices := arg.Choices
-		_ = cc.RegisterFlagCompletionFunc(arg.Name, func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			return choices, cobra.ShellCompDirectiveNoFileComp
-		})
-	}
-	if wantsAppCompletion(c) {
-		cc.ValidArgsFunction = a.completeAppNames
-		if cc.Flags().Lookup("app-id") != nil {
-			_ = cc.RegisterFlagCompletionFunc("app-id", a.completeAppNames)
-		}
-	}
+	a.declareCompletion(cc, c)
 	cc.RunE = func(cmd *cobra.Command, args []string) error {
 		in, err := binder.Bind(ctx, args)
 		var usage *command.UsageError

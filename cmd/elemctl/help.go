@@ -5,16 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
-	"time"
 	"unicode"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/options"
-	"github.com/elemctl/elemctl/internal/platform"
 )
 
 // usageTemplate is cobra's usage text with the catalog's words.
@@ -216,46 +213,4 @@ func markLocal(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		markLocal(sub)
 	}
-}
-
-// wantsAppCompletion tells whether a command's first positional is an
-// application.
-func wantsAppCompletion(c *command.Command) bool {
-	for _, arg := range c.Args {
-		if arg.Positional {
-			return arg.KeyName() == "app-id"
-		}
-	}
-	return false
-}
-
-// completeAppNames offers the live application names of the configured
-// stand; it stays quiet and quick when the stand cannot be reached.
-func (a *app) completeAppNames(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	if len(args) > 0 {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	a.turnOn(options.Quiet)
-	cl, err := a.platformClient(cmd.Context())
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), 3*time.Second)
-	defer cancel()
-	apps, err := cl.ListApps(ctx)
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	var out []cobra.Completion
-	for _, app := range apps {
-		if platform.IsDeletedApp(app) {
-			continue
-		}
-		name := platform.AppName(app)
-		if name == "" {
-			continue
-		}
-		out = append(out, cobra.CompletionWithDesc(name, app.Str("status")))
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp
 }

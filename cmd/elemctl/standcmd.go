@@ -139,6 +139,7 @@ func (a *app) standCommand(ctx context.Context) *cobra.Command {
 	f.StringVar(&addr, "addr", "127.0.0.1:0", i18n.T(ctx, "cli.flag.stand-addr"))
 	f.StringVar(&writeEnv, "write-env", "", i18n.T(ctx, "cli.flag.stand-write-env"))
 	f.StringVar(&seed, "seed", "", i18n.T(ctx, "cli.flag.stand-seed"))
+	completeFlagValues(cmd, "seed", standSeeds)
 	f.StringVar(&state, "state", "", i18n.T(ctx, "cli.flag.stand-state"))
 	f.Float64Var(&speed, "speed", 1, i18n.T(ctx, "cli.flag.stand-speed"))
 	f.StringVar(&faultsFile, "faults", "", i18n.T(ctx, "cli.flag.stand-faults"))

@@ -32,7 +32,7 @@ func appsListCommand() *command.Command {
 		Help: "cli.help.apps-list", ToolHelp: "mcp.help.list-apps", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
 			{Name: "name", Help: "cli.arg.apps-name", Type: command.String},
-			{Name: "status", Help: "cli.arg.apps-status", Type: command.String, Multiple: true},
+			{Name: "status", Help: "cli.arg.apps-status", Type: command.String, Multiple: true, Suggest: platform.AppStatuses},
 			{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: command.Bool},
 			{Name: "brief", Help: "cli.arg.apps-brief", Type: command.Bool},
 		},

@@ -82,6 +82,32 @@ type Argument struct {
 	// gets Default. A tool fixes this way what a command-line option
 	// chooses (create_app always starts from the newest build).
 	Fixed bool
+	// Suggest are values shell completion offers beyond Choices: words the
+	// argument usually takes without being limited to them.
+	Suggest []string
+	// Complete names where shell completion reads the argument's values
+	// from the stand; an application's id (app-id) needs none declared.
+	Complete Completion
+}
+
+// Completion names the values shell completion reads from the stand.
+type Completion string
+
+const (
+	// CompleteApps: the names of the stand's applications.
+	CompleteApps Completion = "apps"
+	// CompleteBuildVersions: the versions of the builds of the project the
+	// command line names (--project-id) or the configuration does.
+	CompleteBuildVersions Completion = "build-versions"
+)
+
+// Completes is where completion reads the argument's values: its Complete,
+// or the stand's applications for an application's id.
+func (a Argument) Completes() Completion {
+	if a.Complete == "" && a.KeyName() == "app-id" {
+		return CompleteApps
+	}
+	return a.Complete
 }
 
 // Bound is the range a number argument may take (argvalue's table).

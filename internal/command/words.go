@@ -227,6 +227,10 @@ func (v *wordValue) Type() string {
 	return "string"
 }
 
+// Given are the words the command line gave the option, as typed (shell
+// completion reads the other options of the line it completes).
+func (v *wordValue) Given() []string { return v.raw }
+
 // Repeatable tells help that the key may be given more than once.
 func (v *wordValue) Repeatable() bool { return v.arg.Multiple }
 
