@@ -12,6 +12,7 @@ import (
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/options"
+	"github.com/elemctl/elemctl/internal/spelling"
 )
 
 // usageTemplate is cobra's usage text with the catalog's words.
@@ -188,6 +189,7 @@ func localizeScaffolding(ctx context.Context, root *cobra.Command) {
 			c.Use = "help " + i18n.T(ctx, "cli.help.command-placeholder")
 			c.Short = i18n.T(ctx, "cli.help.help")
 			c.Long = i18n.T(ctx, "cli.help.help-long")
+			c.Run, c.RunE = nil, func(_ *cobra.Command, args []string) error { return helpOf(ctx, root, args) }
 		}
 		if c.Name() != "completion" {
 			continue
@@ -197,10 +199,42 @@ func localizeScaffolding(ctx context.Context, root *cobra.Command) {
 		for _, shell := range c.Commands() {
 			shell.Short = i18n.T(ctx, "cli.help.completion-shell", "shell", shell.Name())
 			shell.Long = shell.Short + "\n\n" + i18n.T(ctx, "cli.help.completion-"+shell.Name())
+			shell.Args = noArgs(ctx)
 			if f := shell.Flags().Lookup("no-descriptions"); f != nil {
 				f.Usage = i18n.T(ctx, "cli.flag.no-descriptions")
 			}
 		}
+	}
+}
+
+// helpOf is "elemctl help WORDS": the help of the command they name, or
+// the refusal of the word no command has, with the nearest one.
+func helpOf(ctx context.Context, root *cobra.Command, words []string) error {
+	target, rest, err := root.Find(words)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(rest) == 0:
+		target.InitDefaultHelpFlag()
+		return target.Help()
+	case target == root:
+		return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-command", "name", rest[0]), spelling.DidYouMean(ctx, rest[0], actionNames(root)))
+	case target.HasSubCommands():
+		return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-action", "group", target.Name(), "name", rest[0], "actions", strings.Join(actionNames(target), ", ")),
+			spelling.DidYouMean(ctx, rest[0], actionNames(target)))
+	}
+	return noArgs(ctx)(target, rest)
+}
+
+// noArgs refuses any word after a command that takes none, in the user's
+// language.
+func noArgs(ctx context.Context) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return fmt.Errorf("%s", i18n.T(ctx, "cli.too-many-args", "args", strings.Join(args, " ")))
+		}
+		return nil
 	}
 }
 
