@@ -83,6 +83,8 @@ func (a *app) argumentCompletion(arg command.Argument) (completeFunc, bool) {
 		return a.completeAppNames, true
 	case command.CompleteBuildVersions:
 		return a.completeBuildVersions, true
+	case command.CompleteProjects:
+		return a.completeProjects, true
 	}
 	if words := append(slices.Clone(arg.Choices), arg.Suggest...); len(words) > 0 {
 		return fixedCompletion(words), true
@@ -161,6 +163,30 @@ func (a *app) completeAppNames(cmd *cobra.Command, args []string, toComplete str
 		if name := platform.AppName(app); name != "" && startsAs(name, toComplete) {
 			out = append(out, cobra.CompletionWithDesc(name, app.Str("status")))
 		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeProjects offers the ids of the stand's projects – not groups,
+// not deleted ones – with their names beside them.
+func (a *app) completeProjects(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+	cl := a.liveClient(cmd)
+	if cl == nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), liveCompletionTimeout)
+	defer cancel()
+	projects, err := cl.ListProjects(ctx)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []cobra.Completion
+	for _, p := range projects {
+		id := p.Str("id")
+		if id == "" || platform.IsDeletedProject(p) || strings.EqualFold(p.Str("project-kind"), "Group") || !startsAs(id, toComplete) {
+			continue
+		}
+		out = append(out, cobra.CompletionWithDesc(id, p.Str("name")))
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
 }

@@ -86,7 +86,8 @@ type Argument struct {
 	// argument usually takes without being limited to them.
 	Suggest []string
 	// Complete names where shell completion reads the argument's values
-	// from the stand; an application's id (app-id) needs none declared.
+	// from the stand; an application's or a project's id (app-id,
+	// project-id) needs none declared.
 	Complete Completion
 }
 
@@ -96,18 +97,27 @@ type Completion string
 const (
 	// CompleteApps: the names of the stand's applications.
 	CompleteApps Completion = "apps"
+	// CompleteProjects: the ids of the stand's projects, their names
+	// beside them.
+	CompleteProjects Completion = "projects"
 	// CompleteBuildVersions: the versions of the builds of the project the
 	// command line names (--project-id) or the configuration does.
 	CompleteBuildVersions Completion = "build-versions"
 )
 
 // Completes is where completion reads the argument's values: its Complete,
-// or the stand's applications for an application's id.
+// or the stand's applications for an application's id, its projects for a
+// project's.
 func (a Argument) Completes() Completion {
-	if a.Complete == "" && a.KeyName() == "app-id" {
+	switch {
+	case a.Complete != "":
+		return a.Complete
+	case a.KeyName() == "app-id":
 		return CompleteApps
+	case a.KeyName() == "project-id":
+		return CompleteProjects
 	}
-	return a.Complete
+	return ""
 }
 
 // Bound is the range a number argument may take (argvalue's table).
