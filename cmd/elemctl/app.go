@@ -282,8 +282,7 @@ func (a *app) buildRoot(ctx context.Context) *cobra.Command {
 		// "elemctl apps lis --brief": the group's action is what is
 		// mistyped, not the option the group lacks.
 		if words := c.Flags().Args(); c.HasSubCommands() && c != root && len(words) > 0 {
-			return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-action", "group", c.Name(), "name", words[0], "actions", strings.Join(actionNames(c), ", ")),
-				spelling.DidYouMean(ctx, words[0], actionNames(c)))
+			return unknownAction(ctx, c, words[0])
 		}
 		return command.FlagErrorAmong(ctx, err, c.Flags())
 	})
@@ -369,7 +368,7 @@ func (a *app) newRoot(ctx context.Context) *cobra.Command {
 				if err := a.refuseUnknownWithFailures(ctx, args[0]); err != nil {
 					return err
 				}
-				return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-command", "name", args[0]), spelling.DidYouMean(ctx, args[0], actionNames(cmd)))
+				return unknownCommand(ctx, cmd, args[0])
 			}
 			if a.showVersion {
 				io.WriteString(a.stdout, versionLine())
@@ -469,14 +468,27 @@ func (a *app) groupCommand(ctx context.Context, g command.Group) *cobra.Command 
 			if len(args) == 0 {
 				return fmt.Errorf("%s", i18n.T(ctx, "cli.group-needs-action", "group", g.Name, "actions", strings.Join(actionNames(cmd), ", ")))
 			}
-			return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-action", "group", g.Name, "name", args[0], "actions", strings.Join(actionNames(cmd), ", ")),
-				spelling.DidYouMean(ctx, args[0], actionNames(cmd)))
+			return unknownAction(ctx, cmd, args[0])
 		},
 	}
 	if g.Description != "" {
 		gc.Long = i18n.T(ctx, g.Description)
 	}
 	return gc
+}
+
+// unknownCommand refuses a word no command of root's has, naming the
+// nearest one.
+func unknownCommand(ctx context.Context, root *cobra.Command, word string) error {
+	return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-command", "name", word), spelling.DidYouMean(ctx, word, actionNames(root)))
+}
+
+// unknownAction refuses a word no action of the group has, listing them
+// and naming the nearest one.
+func unknownAction(ctx context.Context, group *cobra.Command, word string) error {
+	actions := actionNames(group)
+	return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-action", "group", group.Name(), "name", word, "actions", strings.Join(actions, ", ")),
+		spelling.DidYouMean(ctx, word, actions))
 }
 
 func actionNames(group *cobra.Command) []string {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/options"
-	"github.com/elemctl/elemctl/internal/spelling"
 )
 
 // usageTemplate is cobra's usage text with the catalog's words.
@@ -219,10 +218,9 @@ func helpOf(ctx context.Context, root *cobra.Command, words []string) error {
 		target.InitDefaultHelpFlag()
 		return target.Help()
 	case target == root:
-		return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-command", "name", rest[0]), spelling.DidYouMean(ctx, rest[0], actionNames(root)))
+		return unknownCommand(ctx, root, rest[0])
 	case target.HasSubCommands():
-		return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-action", "group", target.Name(), "name", rest[0], "actions", strings.Join(actionNames(target), ", ")),
-			spelling.DidYouMean(ctx, rest[0], actionNames(target)))
+		return unknownAction(ctx, target, rest[0])
 	}
 	return noArgs(ctx)(target, rest)
 }
