@@ -19,7 +19,7 @@ const liveCompletionTimeout = 3 * time.Second
 
 // declareCompletion tells the shell what each argument of a catalog
 // command takes: its choices and usual values, or what the stand holds
-// (applications, build versions). An option or positional with none of
+// (applications, projects, build versions). An option or positional with none of
 // these keeps the shell's own completion of file names.
 func (a *app) declareCompletion(cc *cobra.Command, c *command.Command) {
 	var positionals []command.Argument
