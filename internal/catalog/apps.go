@@ -182,7 +182,7 @@ func warnUnknownStatuses(ctx context.Context, cc *command.Context, statuses []st
 		if seen[s] || slices.ContainsFunc(platform.AppStatuses, func(k string) bool { return strings.EqualFold(k, s) }) {
 			continue
 		}
-		cc.Log(i18n.T(ctx, "apps.unknown-status", "status", s, "known", strings.Join(platform.AppStatuses, ", "),
+		cc.Log(i18n.T(ctx, "client.apps-unknown-status", "status", s, "known", strings.Join(platform.AppStatuses, ", "),
 			"suggestion", spelling.DidYouMean(ctx, s, platform.AppStatuses)))
 	}
 }

@@ -23,7 +23,7 @@ var appsMessages = []i18n.Message{
 		EN: "brief cards: id, name, status, uri, project-version, project-version-id",
 	},
 	{Key: "cli.arg.find-name", RU: "точное имя приложения", EN: "exact application name"},
-	{Key: "apps.unknown-status",
+	{Key: "client.apps-unknown-status",
 		RU: "предупреждение: статуса \"{status}\" нет ни у одного приложения, и платформа такого не показывает ({known}){suggestion}",
 		EN: "warning: no application has the status \"{status}\", and the platform shows none such ({known}){suggestion}",
 	},
