@@ -34,7 +34,7 @@ deps:
 test: deps
 	$(MAKE) --no-print-directory lint cross build
 	GO=$(GO) ./scripts/test-go.sh
-	./scripts/e2e.sh
+	./scripts/private-tmp.sh e2e ./scripts/e2e.sh
 
 # The whole fault matrix and 200 interrupts per command (make test runs a
 # sample of both); see docs/faults.md.

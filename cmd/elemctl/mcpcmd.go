@@ -267,6 +267,9 @@ func (a *app) mcpInstallCommand(ctx context.Context) *cobra.Command {
 	f.StringVar(&command, "command", "", i18n.T(ctx, "mcp.cli.flag-command"))
 	f.StringVar(&launcher, "launcher", "", i18n.T(ctx, "mcp.cli.flag-launcher", "launchers", strings.Join(mcpinstall.Launchers, ", ")))
 	f.BoolVar(&print, "print", false, i18n.T(ctx, "mcp.cli.flag-print"))
+	completeFlagValues(cmd, "client", mcpinstall.Clients)
+	completeFlagValues(cmd, "scope", []string{mcpinstall.ScopeUser, mcpinstall.ScopeProject})
+	completeFlagValues(cmd, "launcher", mcpinstall.Launchers)
 	return cmd
 }
 

@@ -113,7 +113,7 @@ type inspectInput struct {
 
 func runInspect(ctx context.Context, cc *command.Context, in inspectInput) (any, error) {
 	file := in.File
-	out, err := assembly.Inspect(ctx, localPath(cc, file))
+	out, err := assembly.Inspect(ctx, localPath(cc, file), cc.Log)
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,7 @@ func buildsGetCommand() *command.Command {
 		Path: []string{"builds", "get"}, Order: 2, Examples: []string{"elemctl builds get 1.0-12"}, Tool: "get_build",
 		Help: "cli.help.builds-get", ToolHelp: "mcp.help.get-build", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
-			{Name: "version", Help: "cli.arg.build-version-ref", Type: command.String, Positional: true, Required: true, Metavar: "VERSION"},
+			{Name: "version", Help: "cli.arg.build-version-ref", Type: command.String, Positional: true, Required: true, Metavar: "VERSION", Complete: command.CompleteBuildVersions},
 			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: command.String, Metavar: "PROJECT_ID"},
 		},
 		ToolArgs: []command.Argument{
@@ -67,7 +67,7 @@ func buildsDeleteCommand() *command.Command {
 		Path: []string{"builds", "delete"}, Order: 4, Examples: []string{"elemctl builds delete 1.0-12 --project-id PROJECT_ID"},
 		Help: "cli.help.builds-delete", Destructive: true,
 		Args: []command.Argument{
-			{Name: "version", Help: "cli.arg.build-version-ref", Type: command.String, Positional: true, Required: true, Metavar: "VERSION"},
+			{Name: "version", Help: "cli.arg.build-version-ref", Type: command.String, Positional: true, Required: true, Metavar: "VERSION", Complete: command.CompleteBuildVersions},
 			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: command.String, Metavar: "PROJECT_ID"},
 		},
 	}, func(ctx context.Context, cc *command.Context, in buildsDeleteInput) (any, error) {

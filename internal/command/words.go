@@ -172,19 +172,24 @@ func sharePositionals(pos []Argument, words []string) ([][]string, []string) {
 	return out, words[next:]
 }
 
+// CheckWord converts a command-line word for an option declared outside a
+// command – a global option such as --timeout – by the rules of every
+// command's own options: argvalue's table of the type, the bound, the
+// choices. name is the option as the command line spells it.
+func CheckWord(ctx context.Context, a Argument, name, word string) (any, error) {
+	return convertWord(ctx, a, name, word)
+}
+
 // convertWord converts one command-line word to the argument's type and
 // checks it against the choices; name is the option or positional as the
 // command line spells it.
 func convertWord(ctx context.Context, a Argument, name, word string) (any, error) {
 	v, ok := convert(a.Type, word)
-	switch {
-	case !ok:
-		return nil, usagef(ctx, "cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(ctx, Unbounded.expectedKey(a.Type)))
-	case !a.Bound.Holds(v):
-		return nil, usagef(ctx, "cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(ctx, a.Bound.expectedKey(a.Type)))
+	if !ok || !a.Bound.Holds(v) {
+		return nil, usagef(ctx, "cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(ctx, expectedKey(a.Bound, a.Type)))
 	}
 	if !inChoices(a, v) {
-		return nil, usagef(ctx, "cli.bad-choice", "name", name, "value", word, "choices", strings.Join(a.Choices, ", "))
+		return nil, withSuggestion(ctx, usagef(ctx, "cli.bad-choice", "name", name, "value", word, "choices", strings.Join(a.Choices, ", ")), word, a.Choices)
 	}
 	return v, nil
 }
@@ -221,6 +226,13 @@ func (v *wordValue) Type() string {
 	}
 	return "string"
 }
+
+// Given are the words the command line gave the option, as typed (shell
+// completion reads the other options of the line it completes).
+func (v *wordValue) Given() []string { return v.raw }
+
+// Repeatable tells help that the key may be given more than once.
+func (v *wordValue) Repeatable() bool { return v.arg.Multiple }
 
 // IsBoolFlag lets a switch stand alone.
 func (v *wordValue) IsBoolFlag() bool { return v.arg.Type == Bool }

@@ -259,7 +259,7 @@ func (o *Ops) logOutcome(ctx context.Context, r *Report, extension bool, schemaR
 		return
 	}
 	o.log(verdict[0])
-	if schemaReason != "" {
+	if schemaReason != "" && !nothingToCompareYet(schemaReason) {
 		o.logf(ctx, "deploy.schema-not-checked", "reason", schemaReason)
 	}
 	if removals > 0 {

@@ -55,8 +55,25 @@ type schemaOutcome struct {
 // skip ends the guard with a reason, telling it.
 func (o *Ops) schemaSkip(ctx context.Context, out *schemaOutcome, reason string, detail string) *schemaOutcome {
 	out.check, out.reason = SchemaSkipped+reason, reason
-	o.logf(ctx, "deploy.schema-skipped", "reason", reason, "detail", detail)
+	key := "deploy.schema-skipped"
+	if nothingToCompareYet(reason) {
+		key = "deploy.schema-not-yet"
+	}
+	o.logf(ctx, key, "reason", reason, "detail", detail)
 	return out
+}
+
+// nothingToCompareYet tells the skips of an application's first deploys
+// – it runs no build of the project yet, or one whose commit nobody
+// recorded – from those that need the user's attention: the check starts
+// by itself once a deploy from a git repository has recorded its commit,
+// so the report says it once, calmly, and not again after the verdict.
+func nothingToCompareYet(reason string) bool {
+	switch reason {
+	case SkipNoAppliedBuild, SkipNoAppliedExtension, SkipNoCommitID:
+		return true
+	}
+	return false
 }
 
 // schemaGuard compares the project's metadata with the commit of the build

@@ -202,9 +202,10 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 		file = io.NewSectionReader(f, 0, size)
 	}
 	// What `inspect` refuses – not a ZIP, no manifest, a manifest or
-	// descriptor too large to read, too many entries – is refused here,
-	// before anything is sent: the platform would refuse it too, or worse,
-	// take it.
+	// descriptor too large to read, too many entries – and what it warns
+	// of – entries outside the archive's folder, a zip bomb – is refused
+	// here, before anything is sent: the platform would refuse it too, or
+	// worse, take it.
 	var arch *assembly.Archive
 	var err error
 	if file != nil {
@@ -214,6 +215,9 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	}
 	if err != nil {
 		return nil, refused(ctx, opts.File, err)
+	}
+	if refusals := arch.Refusals(ctx); len(refusals) > 0 {
+		return nil, refused(ctx, opts.File, refusalList(refusals))
 	}
 	if _, ok := arch.DescriptorEntry(); ok {
 		if _, err := arch.Descriptor(ctx); err != nil {
@@ -343,6 +347,19 @@ func openArchiveFile(ctx context.Context, path string) (*os.File, int64, error) 
 func refused(ctx context.Context, file string, cause error) error {
 	return &platform.Error{Kind: platform.KindGeneral, Message: i18n.T(ctx, "upload.refused", "error", cause.Error()), Err: cause}
 }
+
+// refusalList is the archive's Refusals as one error, in one line.
+type refusalList []error
+
+func (l refusalList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func (l refusalList) Unwrap() []error { return l }
 
 // uploadRequest is the upload's request; the archive is data, or file
 // read as it goes out.
