@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"math"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -29,7 +32,15 @@ const defaultTokenFile = "mcp-token"
 // mcpHTTPFlags are the options of the HTTP transport.
 type mcpHTTPFlags struct {
 	addr, tokenFile, envDir, tlsCert, tlsKey string
+	allowHosts, allowOrigins                 []string
+	stateless                                bool
+	maxSessions, maxSessionsPerToken         int
+	sessionIdle, maxCalls                    int
 }
+
+// httpOnlyFlags are the options that mean something with --http alone.
+var httpOnlyFlags = []string{"token-file", "env-dir", "tls-cert", "tls-key", "allow-host", "allow-origin", "stateless",
+	"max-sessions", "max-sessions-per-token", "session-idle", "max-calls"}
 
 // mcpCommand serves the catalog to AI agents over stdio, or over
 // streamable HTTP with --http. No configuration is read at startup: each
@@ -38,6 +49,8 @@ type mcpHTTPFlags struct {
 // first, so a typo fails here instead of on every call.
 func (a *app) mcpCommand() *cobra.Command {
 	var hf mcpHTTPFlags
+	var readOnly bool
+	var memoryLimit int
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: i18n.T("mcp.server.cli-help"),
@@ -48,11 +61,17 @@ func (a *app) mcpCommand() *cobra.Command {
 					return &handlerError{platform.ConfigErrorf("mcp.cli.http-only", "flags", strings.Join(given, ", "))}
 				}
 			}
+			if memoryLimit < 0 {
+				return &handlerError{platform.ConfigErrorf("mcp.cli.memory-limit-bad", "value", memoryLimit)}
+			}
 			wd, out, done, err := a.startProtocol()
 			if err != nil {
 				return err
 			}
 			defer done()
+			if memoryLimit > 0 {
+				debug.SetMemoryLimit(int64(memoryLimit) << 20)
+			}
 			srv := mcp.New(mcp.Options{
 				Catalog: a.catalog,
 				// Plugins that did not load (or whose tool name is taken)
@@ -64,6 +83,7 @@ func (a *app) mcpCommand() *cobra.Command {
 				EnvFile:        a.envFile,
 				Overrides:      a.overrides(),
 				Stderr:         a.stderr,
+				ReadOnly:       readOnly,
 			})
 			defer srv.Close()
 			if hf.addr != "" {
@@ -81,6 +101,15 @@ func (a *app) mcpCommand() *cobra.Command {
 	f.StringVar(&hf.envDir, "env-dir", "", i18n.T("mcp.cli.flag-env-dir"))
 	f.StringVar(&hf.tlsCert, "tls-cert", "", i18n.T("mcp.cli.flag-tls-cert"))
 	f.StringVar(&hf.tlsKey, "tls-key", "", i18n.T("mcp.cli.flag-tls-key"))
+	f.StringArrayVar(&hf.allowHosts, "allow-host", nil, i18n.T("mcp.cli.flag-allow-host"))
+	f.StringArrayVar(&hf.allowOrigins, "allow-origin", nil, i18n.T("mcp.cli.flag-allow-origin"))
+	f.BoolVar(&hf.stateless, "stateless", false, i18n.T("mcp.cli.flag-stateless"))
+	f.IntVar(&hf.maxSessions, "max-sessions", mcp.DefaultMaxSessions, i18n.T("mcp.cli.flag-max-sessions"))
+	f.IntVar(&hf.maxSessionsPerToken, "max-sessions-per-token", mcp.DefaultMaxSessionsPerToken, i18n.T("mcp.cli.flag-max-sessions-per-token"))
+	f.IntVar(&hf.sessionIdle, "session-idle", int(mcp.DefaultSessionIdleTTL/time.Minute), i18n.T("mcp.cli.flag-session-idle"))
+	f.IntVar(&hf.maxCalls, "max-calls", mcp.DefaultMaxCalls, i18n.T("mcp.cli.flag-max-calls"))
+	f.BoolVar(&readOnly, "read-only", false, i18n.T("mcp.cli.flag-read-only"))
+	f.IntVar(&memoryLimit, "memory-limit", 0, i18n.T("mcp.cli.flag-memory-limit", "default", serverMemoryLimit>>20))
 	cmd.AddCommand(a.mcpInstallCommand())
 	return cmd
 }
@@ -88,7 +117,7 @@ func (a *app) mcpCommand() *cobra.Command {
 // httpOnlyGiven lists the HTTP options given without --http.
 func (hf mcpHTTPFlags) httpOnlyGiven(cmd *cobra.Command) []string {
 	var out []string
-	for _, name := range []string{"token-file", "env-dir", "tls-cert", "tls-key"} {
+	for _, name := range httpOnlyFlags {
 		if cmd.Flags().Changed(name) {
 			out = append(out, "--"+name)
 		}
@@ -107,17 +136,30 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 	if (hf.tlsCert == "") != (hf.tlsKey == "") {
 		return &handlerError{platform.ConfigErrorf("mcp.cli.tls-pair")}
 	}
+	for name, v := range map[string]int{"--max-sessions": hf.maxSessions, "--max-sessions-per-token": hf.maxSessionsPerToken,
+		"--session-idle": hf.sessionIdle, "--max-calls": hf.maxCalls} {
+		if v < 1 {
+			return &handlerError{platform.ConfigErrorf("mcp.cli.bound-bad", "flag", name, "value", v)}
+		}
+	}
 	tok, err := a.mcpToken(hf, addr, wd)
 	if err != nil {
 		return &handlerError{err}
 	}
+	allowHosts := hf.allowHosts
+	if addr.Name != "" {
+		allowHosts = append([]string{addr.Name}, allowHosts...)
+	}
 	httpSrv, err := srv.NewHTTP(mcp.HTTPOptions{
-		Token: tok.value, EnvDir: hf.envDir, TLSCertFile: hf.tlsCert, TLSKeyFile: hf.tlsKey, Force: a.interruptedAgain,
+		Tokens: tok.tokens, EnvDir: hf.envDir, TLSCertFile: hf.tlsCert, TLSKeyFile: hf.tlsKey, Force: a.interruptedAgain,
+		AllowHosts: allowHosts, AllowOrigins: hf.allowOrigins, Stateless: hf.stateless,
+		MaxSessions: hf.maxSessions, MaxSessionsPerToken: hf.maxSessionsPerToken,
+		SessionIdleTTL: time.Duration(hf.sessionIdle) * time.Minute, MaxCalls: hf.maxCalls,
 	})
 	if err != nil {
 		return &handlerError{err}
 	}
-	ln, err := net.Listen("tcp", addr.HostPort)
+	ln, err := net.Listen(addr.Network, addr.HostPort)
 	if err != nil {
 		return &handlerError{&platform.Error{Kind: platform.KindGeneral, Err: err,
 			Message: i18n.T("mcp.cli.listen-failed", "addr", addr.HostPort, "error", err.Error())}}
@@ -127,13 +169,24 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 		scheme = "https"
 	}
 	url := scheme + "://" + ln.Addr().String() + mcp.EndpointPath
-	answer := jsonx.New("url", url, "loopback", addr.Loopback, "tls", hf.tlsCert != "",
-		"token-source", tok.source, "token-file", nil, "token-created", tok.created, "env-dir", nil)
+	tokens := make([]any, len(tok.tokens))
+	for i, t := range tok.tokens {
+		tokens[i] = jsonx.New("name", t.Name, "scope", string(t.Scope))
+	}
+	limit := debug.SetMemoryLimit(-1)
+	answer := jsonx.New("url", url, "listen", ln.Addr().String(), "network", addr.Network, "loopback", addr.Loopback, "tls", hf.tlsCert != "",
+		"token-source", tok.source, "token-file", nil, "token-created", tok.created, "tokens", tokens, "env-dir", nil,
+		"read-only", srv.ReadOnly(), "stateless", hf.stateless,
+		"max-sessions", hf.maxSessions, "max-sessions-per-token", hf.maxSessionsPerToken, "session-idle-minutes", hf.sessionIdle,
+		"max-calls", hf.maxCalls, "memory-limit-mib", nil)
 	if tok.file != "" {
 		answer.Set("token-file", tok.file)
 	}
 	if hf.envDir != "" {
 		answer.Set("env-dir", absFrom(wd, hf.envDir))
+	}
+	if limit > 0 && limit < math.MaxInt64 {
+		answer.Set("memory-limit-mib", limit>>20)
 	}
 
 	served := make(chan error, 1)
@@ -147,7 +200,7 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 	if !addr.Loopback && hf.tlsCert == "" {
 		a.progress(i18n.T("mcp.cli.plain-http"))
 	}
-	a.progress(i18n.T("mcp.cli.serving", "url", url))
+	a.progress(i18n.T("mcp.cli.serving", "url", url, "where", addr.Where(ln.Addr())))
 	err = <-served
 	a.progress(i18n.T("mcp.cli.stopped"))
 	if err != nil {
@@ -156,25 +209,27 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 	return nil
 }
 
-// mcpToken is the bearer token of the HTTP server and where it came from.
+// mcpToken is the bearer tokens of the HTTP server and where they came
+// from.
 type mcpToken struct {
-	value, source, file string
-	created             bool
+	tokens       []mcp.Token
+	source, file string
+	created      bool
 }
 
-// mcpToken chooses the token: --token-file, else ELEMCTL_MCP_TOKEN, else –
-// on loopback only – the token file in elemctl's data directory (created
-// at first use). An address other machines can reach needs a token named
-// on purpose.
+// mcpToken chooses the tokens: --token-file, else ELEMCTL_MCP_TOKEN (one
+// token of full scope), else – on loopback only – the token file in
+// elemctl's data directory (created at first use). An address other
+// machines can reach needs a token named on purpose.
 func (a *app) mcpToken(hf mcpHTTPFlags, addr mcp.ListenAddress, wd string) (mcpToken, error) {
 	switch {
 	case hf.tokenFile != "":
 		path := absFrom(wd, hf.tokenFile)
-		value, created, err := mcp.LoadTokenFile(path)
-		return mcpToken{value: value, source: "file", file: path, created: created}, err
+		tokens, created, err := mcp.LoadTokenFile(path)
+		return mcpToken{tokens: tokens, source: "file", file: path, created: created}, err
 	case a.getenv(tokenEnv) != "":
 		value := strings.TrimSpace(a.getenv(tokenEnv))
-		return mcpToken{value: value, source: "env"}, mcp.CheckToken(value, tokenEnv)
+		return mcpToken{tokens: []mcp.Token{{Value: value, Scope: mcp.ScopeFull, Name: tokenEnv}}, source: "env"}, mcp.CheckToken(value, tokenEnv)
 	case !addr.Loopback:
 		return mcpToken{}, platform.ConfigErrorf("mcp.cli.needs-token", "addr", hf.addr)
 	}
@@ -183,8 +238,8 @@ func (a *app) mcpToken(hf mcpHTTPFlags, addr mcp.ListenAddress, wd string) (mcpT
 		return mcpToken{}, platform.ConfigErrorf("mcp.cli.no-token-dir")
 	}
 	path := filepath.Join(dir, defaultTokenFile)
-	value, created, err := mcp.LoadTokenFile(path)
-	return mcpToken{value: value, source: "file", file: path, created: created}, err
+	tokens, created, err := mcp.LoadTokenFile(path)
+	return mcpToken{tokens: tokens, source: "file", file: path, created: created}, err
 }
 
 func absFrom(wd, path string) string {
