@@ -16,7 +16,7 @@ import (
 func appsExportCommand() *Command {
 	return &Command{
 		Path: []string{"apps", "export"}, Tool: "export_app",
-		Help: "cli.help.apps-export", ToolHelp: "mcp.help.export-app", ReadOnly: true,
+		Help: "cli.help.apps-export", ToolHelp: "mcp.help.export-app", WritesFiles: true,
 		Args: []Argument{
 			AppArg(false),
 			{Name: "output", Help: "cli.arg.export-output", Type: String, Metavar: "PATH"},
@@ -32,7 +32,7 @@ func appsExportCommand() *Command {
 func appsExportExtensionCommand() *Command {
 	return &Command{
 		Path: []string{"apps", "export-extension"}, Tool: "export_extension",
-		Help: "cli.help.apps-export-extension", ToolHelp: "mcp.help.export-extension", ReadOnly: true,
+		Help: "cli.help.apps-export-extension", ToolHelp: "mcp.help.export-extension", WritesFiles: true,
 		Args: []Argument{
 			AppArg(false),
 			{Name: "extension", Help: "cli.arg.export-extension", Type: String, Positional: true, Required: true, Metavar: "EXTENSION"},

@@ -9,7 +9,7 @@ import (
 
 func buildCommand() *Command {
 	return &Command{
-		Path: []string{"build"}, Help: "cli.help.build", Local: true,
+		Path: []string{"build"}, Help: "cli.help.build", Local: true, WritesFiles: true,
 		Args: []Argument{
 			{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
 			{Name: "output", Help: "cli.arg.build-output", Type: String, Metavar: "DIR"},
@@ -27,7 +27,7 @@ func buildCommand() *Command {
 
 func buildAssemblyTool() *Command {
 	return &Command{
-		Tool: "build_assembly", ToolHelp: "mcp.help.build-assembly", Local: true,
+		Tool: "build_assembly", ToolHelp: "mcp.help.build-assembly", Local: true, WritesFiles: true,
 		ToolArgs: []Argument{
 			{Name: "project_dir", Help: "mcp.arg.project-dir", Type: String, Default: ""},
 			{Name: "output_dir", Key: "output", Help: "mcp.arg.build-output-dir", Type: String, Default: ""},

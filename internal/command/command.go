@@ -216,8 +216,11 @@ type Command struct {
 	// Local commands never talk to the platform: the CLI refuses connection
 	// flags for them and MCP gives them no env_file.
 	Local bool
-	// Annotations for MCP clients.
+	// Annotations for MCP clients (checked by CheckAnnotations).
 	ReadOnly, Destructive, Idempotent bool
+	// WritesFiles commands write files on the machine elemctl runs on (an
+	// archive, an export): they are not read-only.
+	WritesFiles bool
 	// Slow operations take minutes; faces show progress for them.
 	Slow bool
 	// Source is "" for core commands, else the plugin that declared it.
@@ -259,12 +262,28 @@ type Catalog struct {
 	sorted []*Command // cmds by name, built on demand
 }
 
-// Add registers commands; a duplicate CLI path or tool name is a
-// programming error for core commands.
+// CheckAnnotations refuses annotations that do not tell the truth: a
+// read-only command neither destroys nor writes files (MCP clients and
+// read-scoped tokens trust readOnlyHint to mean "changes nothing").
+func CheckAnnotations(c *Command) error {
+	if c.ReadOnly && c.Destructive {
+		return fmt.Errorf("command %q is declared read-only and destructive", c.Name())
+	}
+	if c.ReadOnly && c.WritesFiles {
+		return fmt.Errorf("command %q is declared read-only but writes files", c.Name())
+	}
+	return nil
+}
+
+// Add registers commands; a duplicate CLI path or tool name, or
+// annotations that contradict themselves, are programming errors.
 func (c *Catalog) Add(cmds ...*Command) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, cmd := range cmds {
+		if err := CheckAnnotations(cmd); err != nil {
+			panic("command: " + err.Error())
+		}
 		for _, have := range c.cmds {
 			if len(cmd.Path) > 0 && slices.Equal(have.Path, cmd.Path) {
 				panic(fmt.Sprintf("command: CLI path %q declared twice", cmd.Name()))

@@ -15,7 +15,7 @@ import (
 func deployCommand() *Command {
 	return &Command{
 		Path: []string{"deploy"}, Tool: "deploy", LSP: "deploy",
-		Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true,
+		Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true, WritesFiles: true,
 		Args: []Argument{
 			{Name: "app-id", Help: "cli.arg.deploy-app-id", Type: String, Metavar: "APP_ID"},
 			{Name: "project-id", Help: "cli.arg.deploy-project-id", Type: String, Metavar: "PROJECT_ID"},

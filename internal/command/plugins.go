@@ -30,7 +30,7 @@ func debugAdapterTool() *Command {
 // DIR]`: it copies the platform's debug adapter out of a distribution into
 // <output>/<version> and keeps <output>/index.json.
 var DebugAdapterExtract = &Command{
-	Path: []string{"debug-adapter", "extract"}, Help: "cli.help.debug-adapter-extract", Local: true,
+	Path: []string{"debug-adapter", "extract"}, Help: "cli.help.debug-adapter-extract", Local: true, WritesFiles: true,
 	Args: []Argument{
 		{Name: "distro", Help: "cli.arg.adapter-distro", Type: String, Positional: true, Required: true, Metavar: "DISTRO"},
 		{Name: "output", Help: "cli.arg.adapter-output", Type: String, Metavar: "DIR"},

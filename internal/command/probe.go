@@ -13,7 +13,7 @@ import (
 func probeCommand() *Command {
 	return &Command{
 		Path: []string{"probe"}, Tool: "probe", LSP: "probe",
-		Help: "cli.help.probe", ToolHelp: "mcp.help.probe", Slow: true,
+		Help: "cli.help.probe", ToolHelp: "mcp.help.probe", Slow: true, WritesFiles: true,
 		Args: []Argument{
 			{Name: "project-dir", Help: "cli.arg.project-dir", Type: String, Metavar: "DIR"},
 			{Name: "output", Help: "cli.arg.probe-output", Type: String, Metavar: "DIR"},
