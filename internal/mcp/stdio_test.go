@@ -3,6 +3,7 @@ package mcp
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"strings"
 	"sync"
@@ -20,8 +21,7 @@ import (
 // TestStdioWire drives Serve over real pipes with the stdio client:
 // progress notifications cross the wire, notifications/cancelled cancels
 // the running handler at once, the server keeps serving, and the end of
-// the input ends Serve cleanly. (mcp-go's stdio session is one per
-// process: no other test may serve stdio at the same time.)
+// the input ends Serve cleanly.
 func TestStdioWire(t *testing.T) {
 	started := make(chan struct{}, 1)
 	stopped := make(chan error, 1)
@@ -216,6 +216,58 @@ func TestCancelledCallSendsNothingMore(t *testing.T) {
 		log := h.stderr.String()
 		return strings.Contains(log, "test_cleanup: removing the probe application") && strings.Contains(log, "test_cleanup")
 	})
+	clientOut.Close()
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
+// TestStdioProgressComesBeforeTheResponse: over stdio too, a call's
+// progress notifications leave before its response, in order.
+func TestStdioProgressComesBeforeTheResponse(t *testing.T) {
+	catalog := catalogWith(&command.Command{
+		Tool: "test_chatty", Help: "logs many lines at once", Slow: true,
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+			for i := 0; i < 40; i++ {
+				cc.Log("line")
+			}
+			return jsonx.New("ok", true), nil
+		},
+	})
+	h := start(t, setup{catalog: catalog})
+	serverIn, clientOut := io.Pipe()
+	clientIn, serverOut := io.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- h.srv.Serve(context.Background(), serverIn, serverOut) }()
+	lines := bufio.NewScanner(clientIn)
+	send := func(msg string) {
+		if _, err := io.WriteString(clientOut, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	lines.Scan()
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_chatty","arguments":{},"_meta":{"progressToken":"p"}}}`)
+	last := 0.0
+	for lines.Scan() {
+		var m struct {
+			ID     any `json:"id"`
+			Params struct {
+				Progress float64 `json:"progress"`
+			} `json:"params"`
+		}
+		json.Unmarshal(lines.Bytes(), &m)
+		if m.ID != nil {
+			break
+		}
+		if m.Params.Progress <= last {
+			t.Errorf("progress %v after %v", m.Params.Progress, last)
+		}
+		last = m.Params.Progress
+	}
+	if last != 40 {
+		t.Errorf("%v progress notifications before the response, want 40", last)
+	}
 	clientOut.Close()
 	if err := <-served; err != nil {
 		t.Errorf("Serve: %v", err)
