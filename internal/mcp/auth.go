@@ -81,7 +81,8 @@ func LoadTokenFile(path string) (tokens []Token, created bool, err error) {
 	}
 	st, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		token, err := createTokenFile(path)
+		var token string
+		token, err = createTokenFile(path)
 		if err == nil {
 			return []Token{{Value: token, Scope: ScopeFull, Name: tokenLineName(1)}}, true, nil
 		}

@@ -115,7 +115,8 @@ type HTTPServer struct {
 	loose   map[*Token]*inflight
 	// stopping is closed when the server stops: the GET streams end.
 	stopping chan struct{}
-	requests atomic.Int64
+	// logged limits the server log to one line a minute per refusal.
+	logged sync.Map
 }
 
 // NewHTTP checks the options (tokens, --env-dir, certificate) and builds
@@ -320,6 +321,19 @@ type refusal struct {
 
 func (f *refusal) write(w http.ResponseWriter) { refuse(w, f.status, f.retryAfter, f.reason) }
 
+// logRefusal tells the server log that the server is full, at most once a
+// minute per kind of refusal, so an operator learns of it without a line
+// per request.
+func (h *HTTPServer) logRefusal(f *refusal) {
+	kind := strconv.Itoa(f.status) + " " + f.reason
+	now := time.Now()
+	if last, ok := h.logged.Load(kind); ok && now.Sub(last.(time.Time)) < time.Minute {
+		return
+	}
+	h.logged.Store(kind, now)
+	h.s.diagnostic(i18n.T("mcp.http.refused", "status", f.status, "reason", f.reason))
+}
+
 // modernRequest tells whether a request speaks the protocol without
 // sessions (2026-07-28 and later), by its header or by the message.
 func modernRequest(r *http.Request, m *message) bool {
@@ -339,7 +353,12 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 		h.tooLarge(w)
 		return
 	}
+	// A client that sends its body slowly holds a connection: it gets
+	// as long as a whole body takes on a slow line.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(bodyTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.o.MaxBodyBytes))
+	_ = rc.SetReadDeadline(time.Time{})
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
@@ -386,6 +405,7 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 	case m.Method == string(mcpgo.MethodInitialize) && m.isRequest():
 		sess, refused := h.sessions.open(tok)
 		if refused != nil {
+			h.logRefusal(refused)
 			refused.write(w)
 			return
 		}
@@ -419,6 +439,7 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 			if opened != nil {
 				h.sessions.end(opened.id)
 			}
+			h.logRefusal(refused)
 			refused.write(w)
 			return
 		}
@@ -471,6 +492,7 @@ func (h *HTTPServer) postModern(ctx context.Context, w http.ResponseWriter, r *h
 	if heavy(m.Method) {
 		leave, refused := h.gate.enter(ctx)
 		if refused != nil {
+			h.logRefusal(refused)
 			refused.write(w)
 			return
 		}
@@ -480,6 +502,9 @@ func (h *HTTPServer) postModern(ctx context.Context, w http.ResponseWriter, r *h
 	h.s.request(ctx, cl, m, out, &h.running, false)
 	out.finish()
 }
+
+// bodyTimeout bounds the reading of a request body.
+const bodyTimeout = 30 * time.Second
 
 // tooLarge refuses a body over the limit.
 func (h *HTTPServer) tooLarge(w http.ResponseWriter) {

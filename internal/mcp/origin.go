@@ -86,12 +86,12 @@ func (g *hostGuard) check(r *http.Request) string {
 	}
 	norm, ok := normalizeOrigin(origins[0])
 	if len(origins) > 1 || !ok {
-		return i18n.T("mcp.http.origin-refused", "origin", shortHeader(strings.Join(origins, ", ")))
+		return i18n.T("mcp.http.origin-refused", "origin", clip(strings.Join(origins, ", "), 100))
 	}
 	if g.origins[norm] || loopbackName(hostOfOrigin(norm)) {
 		return ""
 	}
-	return i18n.T("mcp.http.origin-refused", "origin", shortHeader(origins[0]))
+	return i18n.T("mcp.http.origin-refused", "origin", clip(origins[0], 100))
 }
 
 func (g *hostGuard) checkHost(hostport string) string {
@@ -117,7 +117,7 @@ func (g *hostGuard) checkHost(hostport string) string {
 	} else if loopbackName(name) && (g.listenIP.IsLoopback() || g.unspecified) {
 		return ""
 	}
-	return i18n.T("mcp.http.host-refused", "host", shortHeader(hostport))
+	return i18n.T("mcp.http.host-refused", "host", clip(hostport, 100))
 }
 
 // normalizeHost is the lower-case host of a Host header or a name,
@@ -169,19 +169,4 @@ func hostOfOrigin(origin string) string {
 		return ""
 	}
 	return u.Hostname()
-}
-
-// shortHeader keeps a refused header value short and on one line in the
-// answer.
-func shortHeader(v string) string {
-	v = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return -1
-		}
-		return r
-	}, v)
-	if len(v) > 100 {
-		v = v[:100] + "…"
-	}
-	return v
 }

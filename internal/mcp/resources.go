@@ -82,7 +82,7 @@ func uriID(uri, prefix, suffix string) (string, error) {
 			return decoded, nil
 		}
 	}
-	return "", platform.ConfigErrorf("mcp.resource.bad-uri", "uri", shortURI(uri))
+	return "", platform.ConfigErrorf("mcp.resource.bad-uri", "uri", clip(uri, 120))
 }
 
 // uriSegment is the raw segment between prefix and suffix when uri has
@@ -112,17 +112,22 @@ func (s *Server) checkResourceURI(uri string) error {
 	return nil
 }
 
-// shortURI keeps a refused address short in the message.
-func shortURI(uri string) string {
-	const keep = 120
-	if len(uri) <= keep {
-		return uri
+// clip keeps a value the client sent short and on one line in a message:
+// control characters go, and past keep bytes the rest is "…".
+func clip(v string, keep int) string {
+	v = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, v)
+	if len(v) <= keep {
+		return v
 	}
-	cut := keep
-	for cut > 0 && !utf8.RuneStart(uri[cut]) {
-		cut--
+	for keep > 0 && !utf8.RuneStart(v[keep]) {
+		keep--
 	}
-	return uri[:cut] + "…"
+	return v[:keep] + "…"
 }
 
 // toolError is a tool's failure as a resource read sees it: the message
