@@ -273,3 +273,34 @@ func jsonString(v any) string {
 	data, _ := json.Marshal(v)
 	return string(data)
 }
+
+// TestHTTPCancellationBeforeItsRequest: a cancellation that overtook its
+// request on the way in (two POSTs race) still silences it: the request
+// never runs and is never answered.
+func TestHTTPCancellationBeforeItsRequest(t *testing.T) {
+	ran := make(chan struct{}, 1)
+	catalog := catalogWith(&command.Command{
+		Tool: "test_mark", Help: "marks that it ran", ReadOnly: true,
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+			ran <- struct{}{}
+			return jsonx.New("ok", true), nil
+		},
+	})
+	h := start(t, setup{catalog: catalog})
+	hs := serveHTTP(t, h, HTTPOptions{})
+	s := hs.rawSession(t, testToken)
+	if res := hs.post(t, s, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}`); res.StatusCode != http.StatusAccepted {
+		t.Fatalf("cancel: %d", res.StatusCode)
+	}
+	res := hs.post(t, s, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"test_mark","arguments":{}}}`)
+	if body := bodyOf(t, res); strings.Contains(body, `"id":9`) {
+		t.Errorf("the cancelled request was answered: %s", body)
+	}
+	res = hs.post(t, s, `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"test_mark","arguments":{}}}`)
+	if body := bodyOf(t, res); !strings.Contains(body, `"id":10`) {
+		t.Errorf("the next request: %s", body)
+	}
+	if len(ran) != 1 {
+		t.Errorf("the tool ran %d times, want once (for id 10)", len(ran))
+	}
+}

@@ -11,9 +11,19 @@ import (
 type inflight struct {
 	mu    sync.Mutex
 	calls map[string][]*call
+	// unique: an id in progress is refused, and a cancellation that
+	// comes before its request (the two raced on their way in) is kept
+	// for it.
+	unique bool
+	early  []string
 }
 
-func newInflight() *inflight { return &inflight{calls: map[string][]*call{}} }
+// maxEarly bounds the cancellations kept for requests not seen yet.
+const maxEarly = 32
+
+func newInflight(unique bool) *inflight {
+	return &inflight{calls: map[string][]*call{}, unique: unique}
+}
 
 // call is one request in progress. Whatever is sent of it is sent under
 // mu, so a cancellation falls between two messages: once cancel returns,
@@ -50,16 +60,26 @@ func (c *call) drop() {
 	c.cancel()
 }
 
-// begin records a request in progress, which cancel stops; with
-// exclusive an id already in progress is refused (ok false).
-func (r *inflight) begin(key string, exclusive bool, cancel context.CancelFunc) (c *call, ok bool) {
+// begin records a request in progress, which cancel stops. Where ids are
+// unique an id already in progress is refused (ok false), and a request
+// the client cancelled before it arrived begins silenced.
+func (r *inflight) begin(key string, cancel context.CancelFunc) (c *call, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if exclusive && len(r.calls[key]) > 0 {
+	if r.unique && len(r.calls[key]) > 0 {
 		return nil, false
 	}
 	c = &call{key: key, silenced: make(chan struct{}), cancel: cancel}
 	r.calls[key] = append(r.calls[key], c)
+	for i, k := range r.early {
+		if k == key {
+			r.early = append(r.early[:i], r.early[i+1:]...)
+			c.dropped = true
+			close(c.silenced)
+			cancel()
+			break
+		}
+	}
 	return c, true
 }
 
@@ -88,6 +108,12 @@ func (r *inflight) end(c *call) {
 func (r *inflight) cancel(key string) int {
 	r.mu.Lock()
 	list := append([]*call(nil), r.calls[key]...)
+	if len(list) == 0 && r.unique {
+		if len(r.early) == maxEarly {
+			r.early = r.early[1:]
+		}
+		r.early = append(r.early, key)
+	}
 	r.mu.Unlock()
 	if len(list) == 1 {
 		list[0].drop()

@@ -245,22 +245,34 @@ func (c *calls) wait() <-chan struct{} {
 // (progress of a token only ever increasing), then its response. It
 // returns once the response is delivered, the client cancelled the
 // request, or the transport failed; the handler may still be cleaning up
-// then, counted in running. exclusive refuses an id already in progress
-// (a session's ids are unique); without it (requests without a session)
-// ids may repeat.
-func (s *Server) request(ctx context.Context, cl *clientState, m *message, out sender, running *calls, exclusive bool) {
+// then, counted in running.
+func (s *Server) request(ctx context.Context, cl *clientState, m *message, out sender, running *calls) {
+	if run := s.begin(ctx, cl, m, out); run != nil {
+		run(running)
+	}
+}
+
+// begin is the first half of request: the refusals and the record of the
+// request in progress, so that a cancellation read after it finds it. The
+// rest runs when run is called (nil: nothing more to do).
+func (s *Server) begin(ctx context.Context, cl *clientState, m *message, out sender) (run func(running *calls)) {
 	if refusal := s.refusal(ctx, m); refusal != nil {
 		_ = out.answer(refusal)
-		return
+		return nil
 	}
 	transport := ctx
 	ctx, cancel := context.WithCancel(ctx)
-	c, ok := cl.calls.begin(m.key(), exclusive, cancel)
+	c, ok := cl.calls.begin(m.key(), cancel)
 	if !ok {
 		cancel()
 		_ = out.answer(errorResponse(m, mcpgo.INVALID_REQUEST, fmt.Sprintf("the request id %s is already in progress", m.ID)))
-		return
+		return nil
 	}
+	return func(running *calls) { s.exchange(transport, ctx, cancel, cl, c, m, out, running) }
+}
+
+// exchange runs a request that began and delivers what it produces.
+func (s *Server) exchange(transport, ctx context.Context, cancel context.CancelFunc, cl *clientState, c *call, m *message, out sender, running *calls) {
 	rs := &requestSession{clientState: cl, notes: make(chan mcpgo.JSONRPCNotification, noteBuffer)}
 	ctx = s.mcp.WithContext(ctx, rs)
 	code := &errorCode{}
@@ -272,6 +284,11 @@ func (s *Server) request(ctx context.Context, cl *clientState, m *message, out s
 		defer running.done()
 		defer cl.calls.end(c)
 		defer cancel()
+		if ctx.Err() != nil {
+			// Cancelled before it ran.
+			answered <- nil
+			return
+		}
 		answered <- s.mcp.HandleMessage(ctx, m.raw)
 	}()
 

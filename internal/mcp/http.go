@@ -396,12 +396,11 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 	}
 
 	var cl *clientState
-	exclusive := true
 	var opened *httpSession
 	sessionID := r.Header.Get(server.HeaderKeySessionID)
 	switch {
 	case h.o.Stateless:
-		cl, exclusive = h.looseClient(tok), false
+		cl = h.looseClient(tok)
 	case m.Method == string(mcpgo.MethodInitialize) && m.isRequest():
 		sess, refused := h.sessions.open(tok)
 		if refused != nil {
@@ -450,7 +449,7 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 		out.sessionID = opened.id
 		out.failed = func() { h.sessions.end(opened.id) }
 	}
-	h.s.request(ctx, cl, m, out, &h.running, exclusive)
+	h.s.request(ctx, cl, m, out, &h.running)
 	out.finish()
 }
 
@@ -499,7 +498,7 @@ func (h *HTTPServer) postModern(ctx context.Context, w http.ResponseWriter, r *h
 		defer leave()
 	}
 	out := newHTTPSender(w, r, true)
-	h.s.request(ctx, cl, m, out, &h.running, false)
+	h.s.request(ctx, cl, m, out, &h.running)
 	out.finish()
 }
 
@@ -540,7 +539,7 @@ func (h *HTTPServer) looseClient(tok *Token) *clientState {
 	h.looseMu.Lock()
 	calls, ok := h.loose[tok]
 	if !ok {
-		calls = newInflight()
+		calls = newInflight(false)
 		h.loose[tok] = calls
 	}
 	h.looseMu.Unlock()

@@ -93,7 +93,7 @@ func (t *sessionTable) open(tok *Token) (*httpSession, *refusal) {
 	b := make([]byte, 24)
 	_, _ = rand.Read(b)
 	id := base64.RawURLEncoding.EncodeToString(b)
-	sess := &httpSession{clientState: newClientState(id, newInflight()), token: tok, gone: make(chan struct{})}
+	sess := &httpSession{clientState: newClientState(id, newInflight(true)), token: tok, gone: make(chan struct{})}
 	sess.touch()
 	t.byID[id] = sess
 	t.perToken[tok]++

@@ -27,7 +27,7 @@ import (
 // for their cleanup (a probe deletes its application).
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	w := &messageWriter{out: out}
-	cl := newClientState(stdioSessionID(), newInflight())
+	cl := newClientState(stdioSessionID(), newInflight(true))
 	if err := s.mcp.RegisterSession(ctx, cl); err != nil {
 		return err
 	}
@@ -83,11 +83,15 @@ loop:
 				}
 				_ = w.write(mcpgo.NewJSONRPCError(mcpgo.NewRequestId(nil), code, perr.Error(), nil))
 			case m.isRequest():
-				deliveries.Add(1)
-				go func() {
-					defer deliveries.Done()
-					s.request(callCtx, cl, m, stdioSender{w}, &running, true)
-				}()
+				// Recorded here, before the next line is read: a
+				// cancellation that follows finds the request.
+				if run := s.begin(callCtx, cl, m, stdioSender{w}); run != nil {
+					deliveries.Add(1)
+					go func() {
+						defer deliveries.Done()
+						run(&running)
+					}()
+				}
 			case m.Method != "":
 				s.notification(callCtx, cl, m)
 			case m.isResponse():
