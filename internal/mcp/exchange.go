@@ -204,23 +204,26 @@ type sender interface {
 // calls counts the requests being handled, so that a stop can wait for
 // their cleanup.
 type calls struct {
-	wg sync.WaitGroup
-	mu sync.Mutex
-	n  int
+	mu   sync.Mutex
+	n    int
+	idle chan struct{} // closed while n is 0
 }
 
 func (c *calls) add() {
 	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == 0 {
+		c.idle = make(chan struct{})
+	}
 	c.n++
-	c.mu.Unlock()
-	c.wg.Add(1)
 }
 
 func (c *calls) done() {
 	c.mu.Lock()
-	c.n--
-	c.mu.Unlock()
-	c.wg.Done()
+	defer c.mu.Unlock()
+	if c.n--; c.n == 0 {
+		close(c.idle)
+	}
 }
 
 // running is how many requests are being handled.
@@ -232,12 +235,14 @@ func (c *calls) running() int {
 
 // wait returns a channel closed when no request is being handled.
 func (c *calls) wait() <-chan struct{} {
-	done := make(chan struct{})
-	go func() {
-		c.wg.Wait()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n == 0 {
+		done := make(chan struct{})
 		close(done)
-	}()
-	return done
+		return done
+	}
+	return c.idle
 }
 
 // request handles one request of cl: refused before any work when it must
@@ -247,15 +252,16 @@ func (c *calls) wait() <-chan struct{} {
 // request, or the transport failed; the handler may still be cleaning up
 // then, counted in running.
 func (s *Server) request(ctx context.Context, cl *clientState, m *message, out sender, running *calls) {
-	if run := s.begin(ctx, cl, m, out); run != nil {
-		run(running)
+	if run := s.begin(ctx, cl, m, out, running); run != nil {
+		run()
 	}
 }
 
 // begin is the first half of request: the refusals and the record of the
-// request in progress, so that a cancellation read after it finds it. The
-// rest runs when run is called (nil: nothing more to do).
-func (s *Server) begin(ctx context.Context, cl *clientState, m *message, out sender) (run func(running *calls)) {
+// request in progress (counted in running), so that a cancellation read
+// after it finds it. The rest runs when run is called (nil: nothing more
+// to do).
+func (s *Server) begin(ctx context.Context, cl *clientState, m *message, out sender, running *calls) (run func()) {
 	if refusal := s.refusal(ctx, m); refusal != nil {
 		_ = out.answer(refusal)
 		return nil
@@ -268,7 +274,8 @@ func (s *Server) begin(ctx context.Context, cl *clientState, m *message, out sen
 		_ = out.answer(errorResponse(m, mcpgo.INVALID_REQUEST, fmt.Sprintf("the request id %s is already in progress", m.ID)))
 		return nil
 	}
-	return func(running *calls) { s.exchange(transport, ctx, cancel, cl, c, m, out, running) }
+	running.add()
+	return func() { s.exchange(transport, ctx, cancel, cl, c, m, out, running) }
 }
 
 // exchange runs a request that began and delivers what it produces.
@@ -279,7 +286,6 @@ func (s *Server) exchange(transport, ctx context.Context, cancel context.CancelF
 	ctx = context.WithValue(ctx, errorCodeKey{}, code)
 
 	answered := make(chan mcpgo.JSONRPCMessage, 1)
-	running.add()
 	go func() {
 		defer running.done()
 		defer cl.calls.end(c)

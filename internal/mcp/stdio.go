@@ -22,9 +22,10 @@ import (
 // Diagnostics go to Stderr, never to out. Each request runs on its own,
 // so a long call does not hold up the others; its notifications and its
 // response leave in order, and after notifications/cancelled nothing more
-// of it is written. When the input ends (or ctx is cancelled) the calls
-// still running are cancelled, and Serve waits up to DefaultShutdownGrace
-// for their cleanup (a probe deletes its application).
+// of it is written. When the input ends the calls still running finish
+// and answer; when ctx is cancelled they are cancelled, and Serve waits up
+// to DefaultShutdownGrace for their cleanup (a probe deletes its
+// application).
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	w := &messageWriter{out: out}
 	cl := newClientState(stdioSessionID(), newInflight(true))
@@ -85,11 +86,11 @@ loop:
 			case m.isRequest():
 				// Recorded here, before the next line is read: a
 				// cancellation that follows finds the request.
-				if run := s.begin(callCtx, cl, m, stdioSender{w}); run != nil {
+				if run := s.begin(callCtx, cl, m, stdioSender{w}, &running); run != nil {
 					deliveries.Add(1)
 					go func() {
 						defer deliveries.Done()
-						run(&running)
+						run()
 					}()
 				}
 			case m.Method != "":
@@ -112,19 +113,29 @@ loop:
 		}
 	}
 
-	// Nobody is left to hear the calls still running: they are cancelled
-	// and clean up.
-	if n := running.running(); n > 0 {
-		s.diagnostic(i18n.T("mcp.server.stdio-stopping", "count", n, "seconds", int(DefaultShutdownGrace.Seconds())))
+	// The input ended: the calls still running finish and answer (the
+	// client may still read). A stop (ctx) cancels them instead, and
+	// they clean up.
+	finished := make(chan struct{})
+	go func() {
+		deliveries.Wait()
+		close(finished)
+	}()
+	select {
+	case <-finished:
+	case <-ctx.Done():
+		if n := running.running(); n > 0 {
+			s.diagnostic(i18n.T("mcp.server.stdio-stopping", "count", n, "seconds", int(DefaultShutdownGrace.Seconds())))
+		}
+		cl.calls.dropAll()
 	}
-	cl.calls.dropAll()
 	stopCalls()
 	select {
 	case <-running.wait():
 	case <-time.After(DefaultShutdownGrace):
 		s.diagnostic(i18n.T("mcp.server.stdio-timeout", "seconds", int(DefaultShutdownGrace.Seconds())))
 	}
-	deliveries.Wait()
+	<-finished
 	return err
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -271,5 +272,53 @@ func TestStdioProgressComesBeforeTheResponse(t *testing.T) {
 	clientOut.Close()
 	if err := <-served; err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+}
+
+// TestStdioStopCancelsCallsAndWaitsForTheirCleanup: the end of the input
+// lets a running call finish and answer; a stop (an interrupt) cancels it
+// and Serve returns only after its cleanup.
+func TestStdioStopCancelsCallsAndWaitsForTheirCleanup(t *testing.T) {
+	started := make(chan struct{}, 2)
+	release := make(chan struct{})
+	var cleanedUp atomic.Bool
+	catalog := catalogWith(&command.Command{
+		Tool: "test_hold", Help: "holds until released or cancelled", Slow: true,
+		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
+			started <- struct{}{}
+			select {
+			case <-release:
+				return jsonx.New("ok", true), nil
+			case <-ctx.Done():
+				time.Sleep(100 * time.Millisecond) // the cleanup takes a while
+				cleanedUp.Store(true)
+				return nil, ctx.Err()
+			}
+		},
+	})
+	h := start(t, setup{catalog: catalog})
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_hold","arguments":{}}}` + "\n"
+
+	// The input ends while the call runs: it still answers.
+	var out syncBuffer
+	served := make(chan error, 1)
+	go func() { served <- h.srv.Serve(context.Background(), strings.NewReader(call), &out) }()
+	<-started
+	close(release)
+	if err := <-served; err != nil || !strings.Contains(out.String(), `"id":2`) {
+		t.Errorf("after the input ended: %v %s", err, out.String())
+	}
+
+	// A stop cancels it, and Serve waits for the cleanup.
+	release = make(chan struct{})
+	in, feed := io.Pipe()
+	defer feed.Close()
+	ctx, stop := context.WithCancel(context.Background())
+	go func() { served <- h.srv.Serve(ctx, in, io.Discard) }()
+	io.WriteString(feed, call)
+	<-started
+	stop()
+	if err := <-served; err != nil || !cleanedUp.Load() {
+		t.Errorf("Serve returned (%v) before the call cleaned up", err)
 	}
 }
