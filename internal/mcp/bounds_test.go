@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -302,5 +303,71 @@ func TestHTTPCancellationBeforeItsRequest(t *testing.T) {
 	}
 	if len(ran) != 1 {
 		t.Errorf("the tool ran %d times, want once (for id 10)", len(ran))
+	}
+}
+
+// TestConnectionsAreBounded: past the bound a new connection waits to be
+// accepted until one closes; closing the listener ends the wait.
+func TestConnectionsAreBounded(t *testing.T) {
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln := newLimitListener(inner, 2)
+	accepted := make(chan net.Conn, 3)
+	acceptErr := make(chan error, 1)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				acceptErr <- err
+				return
+			}
+			accepted <- c
+		}
+	}()
+	var clients []net.Conn
+	for i := 0; i < 3; i++ {
+		c, err := net.Dial("tcp", inner.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		clients = append(clients, c)
+	}
+	first, second := <-accepted, <-accepted
+	select {
+	case c := <-accepted:
+		t.Fatalf("a third connection was accepted past the bound: %v", c.RemoteAddr())
+	default:
+	}
+	first.Close()
+	third := <-accepted
+	second.Close()
+	third.Close()
+	ln.Close()
+	if err := <-acceptErr; err == nil {
+		t.Error("Accept after Close")
+	}
+}
+
+// TestLargeBodiesTakeAPlace: bodies over smallBody are read only in one of
+// a few places; when all are taken a large body is refused with 503 and
+// Retry-After, a small one still passes.
+func TestLargeBodiesTakeAPlace(t *testing.T) {
+	g := newBodyGate(20 * time.Millisecond)
+	for i := 0; i < largeBodies; i++ {
+		g.slots <- struct{}{}
+	}
+	large := strings.Repeat("x", smallBody+1)
+	if _, refused, err := g.read(context.Background(), strings.NewReader(large), -1, 1<<20); refused == nil || refused.status != http.StatusServiceUnavailable || refused.retryAfter < 1 || err != nil {
+		t.Errorf("a large body with every place taken: %+v %v", refused, err)
+	}
+	if data, refused, err := g.read(context.Background(), strings.NewReader("small"), 5, 1<<20); string(data) != "small" || refused != nil || err != nil {
+		t.Errorf("a small body: %q %+v %v", data, refused, err)
+	}
+	<-g.slots
+	if data, refused, err := g.read(context.Background(), strings.NewReader(large), -1, 1<<20); len(data) != len(large) || refused != nil || err != nil {
+		t.Errorf("a large body with a place free: %d %+v %v", len(data), refused, err)
 	}
 }

@@ -37,8 +37,9 @@ const (
 	// it: clients that vanish without DELETE do not pile up, and one that
 	// comes back after a break starts a new session.
 	DefaultSessionIdleTTL = 30 * time.Minute
-	// DefaultMaxSessions bounds the sessions open at once.
-	DefaultMaxSessions = 1000
+	// DefaultMaxSessions bounds the sessions open at once: a team's agents
+	// at full work stay under the default memory limit with this many.
+	DefaultMaxSessions = 500
 	// DefaultMaxSessionsPerToken bounds one token's sessions (one person's
 	// agents), so one of them cannot take every place.
 	DefaultMaxSessionsPerToken = 100
@@ -108,6 +109,7 @@ type HTTPServer struct {
 	tokens    *tokenSet
 	sessions  *sessionTable
 	gate      *callGate
+	bodies    *bodyGate
 	guard     *hostGuard
 	running   calls
 	// loose are the calls of requests without a session, by token.
@@ -154,6 +156,7 @@ func (s *Server) NewHTTP(o HTTPOptions) (*HTTPServer, error) {
 	h.o, h.remote, h.guard = o, &remote{envDir: envDir}, guard
 	h.sessions = newSessionTable(o.MaxSessions, o.MaxSessionsPerToken, o.SessionIdleTTL, s.endSession)
 	h.gate = newCallGate(o.MaxCalls, o.CallQueue, o.QueueWait, o.MemoryLimit)
+	h.bodies = newBodyGate(o.QueueWait)
 	return h, nil
 }
 
@@ -205,6 +208,8 @@ func (s *Server) ServeOverHTTP(ctx context.Context, ln net.Listener, o HTTPOptio
 func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	s, o := h.s, h.o
 	h.guard.listening(ln.Addr())
+	// Every session may hold a GET stream and a call's POST at once.
+	ln = newLimitListener(ln, 2*o.MaxSessions)
 	// Every request's context descends from base: cancelling it at
 	// shutdown interrupts the calls in progress the way a client's
 	// cancellation does, so they clean up.
@@ -357,8 +362,13 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 	// as long as a whole body takes on a slow line.
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(bodyTimeout))
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.o.MaxBodyBytes))
+	body, refused, err := h.bodies.read(ctx, http.MaxBytesReader(w, r.Body, h.o.MaxBodyBytes), r.ContentLength, h.o.MaxBodyBytes)
 	_ = rc.SetReadDeadline(time.Time{})
+	if refused != nil {
+		h.logRefusal(refused)
+		refused.write(w)
+		return
+	}
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {

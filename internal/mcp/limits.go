@@ -2,10 +2,13 @@ package mcp
 
 import (
 	"context"
+	"io"
 	"math"
+	"net"
 	"net/http"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 	"time"
 
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -79,4 +82,91 @@ func liveHeap() int64 {
 		return 0
 	}
 	return int64(s[0].Value.Uint64())
+}
+
+// smallBody is the size up to which a request body is read without a
+// place of its own: tool arguments are small. Larger ones (up to the
+// body limit) take one of largeBodies places while they are read, so that
+// many clients sending large bodies at once cannot add up past the
+// memory limit.
+const (
+	smallBody   = 64 << 10
+	largeBodies = 4
+)
+
+// bodyGate holds the places of large bodies.
+type bodyGate struct {
+	slots chan struct{}
+	wait  time.Duration
+}
+
+func newBodyGate(wait time.Duration) *bodyGate {
+	return &bodyGate{slots: make(chan struct{}, largeBodies), wait: wait}
+}
+
+// read reads a body of at most limit bytes (see smallBody). A refusal says
+// why it was not read; err is a failure of the body itself.
+func (g *bodyGate) read(ctx context.Context, body io.Reader, length, limit int64) (data []byte, refused *refusal, err error) {
+	if length <= smallBody {
+		data, err = io.ReadAll(io.LimitReader(body, smallBody+1))
+		if err != nil || len(data) <= smallBody {
+			return data, nil, err
+		}
+	}
+	timer := time.NewTimer(g.wait)
+	defer timer.Stop()
+	select {
+	case g.slots <- struct{}{}:
+	case <-timer.C:
+		return nil, &refusal{status: http.StatusServiceUnavailable, retryAfter: 1, reason: i18n.T("mcp.http.bodies-full", "count", largeBodies)}, nil
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	defer func() { <-g.slots }()
+	rest, err := io.ReadAll(io.LimitReader(body, limit+1))
+	return append(data, rest...), nil, err
+}
+
+// limitListener bounds the connections open at once: past the bound,
+// Accept waits for one to close (the new ones wait in the system's
+// queue), so idle connections cannot pile up past the memory limit.
+type limitListener struct {
+	net.Listener
+	slots  chan struct{}
+	closed chan struct{}
+	once   sync.Once
+}
+
+func newLimitListener(ln net.Listener, n int) *limitListener {
+	return &limitListener{Listener: ln, slots: make(chan struct{}, n), closed: make(chan struct{})}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	select {
+	case l.slots <- struct{}{}:
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &limitConn{Conn: c, release: sync.OnceFunc(func() { <-l.slots })}, nil
+}
+
+func (l *limitListener) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return l.Listener.Close()
+}
+
+type limitConn struct {
+	net.Conn
+	release func()
+}
+
+func (c *limitConn) Close() error {
+	err := c.Conn.Close()
+	c.release()
+	return err
 }
