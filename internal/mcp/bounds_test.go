@@ -326,14 +326,12 @@ func TestConnectionsAreBounded(t *testing.T) {
 			accepted <- c
 		}
 	}()
-	var clients []net.Conn
 	for i := 0; i < 3; i++ {
 		c, err := net.Dial("tcp", inner.Addr().String())
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		clients = append(clients, c)
 	}
 	first, second := <-accepted, <-accepted
 	select {
