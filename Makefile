@@ -9,7 +9,7 @@ VERSION  ?= $(or $(shell git describe --tags --exact-match 2>/dev/null | sed "s/
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 export CGO_ENABLED ?= 0
 
-.PHONY: build test deps demo bench lint cross e2e editors editors-platforms editors-publish dist print-version fuzz clean
+.PHONY: build test deps demo bench lint cross e2e editors editors-platforms editors-publish dist dist-unsigned packages print-version fuzz clean
 
 build:
 	@echo "building $(BIN) with $(GO) build: the first build compiles every dependency (a minute or two on 2 cores), later ones take seconds"
@@ -50,9 +50,22 @@ demo: build
 bench: build
 	$(GO) run ./internal/benchtable
 
-# Release archives of every platform and SHA256SUMS in dist/ (docs/install.md).
+# The release in dist/: every platform's archive, Python wheel, npm package,
+# .deb and .rpm, SHA256SUMS signed with ELEMCTL_SIGNING_KEY (refused without
+# it), the Scoop, winget and Homebrew manifests and the container's build
+# context (docs/install.md, "Making a release").
 dist:
 	$(GO) run ./internal/dist/mkdist -version '$(VERSION)' -out dist
+
+# The same, unsigned, in dist-unsigned/: for local tests; self-update
+# refuses it.
+dist-unsigned:
+	$(GO) run ./internal/dist/mkdist -version '$(VERSION)' -out dist-unsigned -unsigned
+
+# Every package of this machine's platform only, unsigned, in
+# dist-unsigned/: a quick look at what the channels install.
+packages:
+	$(GO) run ./internal/dist/mkdist -version '$(VERSION)' -out dist-unsigned -unsigned -targets "$$($(GO) env GOOS)/$$($(GO) env GOARCH)"
 
 print-version:
 	@echo $(VERSION)
@@ -72,4 +85,4 @@ editors-publish:
 	./scripts/editors-publish.sh
 
 clean:
-	rm -rf bin dist
+	rm -rf bin dist dist-unsigned

@@ -18,8 +18,8 @@ import (
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/mcp"
 	"github.com/elemctl/elemctl/internal/mcpinstall"
-	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/userdir"
 )
 
 // tokenEnv names the environment variable that may hold the HTTP token.
@@ -233,7 +233,7 @@ func (a *app) mcpToken(hf mcpHTTPFlags, addr mcp.ListenAddress, wd string) (mcpT
 	case !addr.Loopback:
 		return mcpToken{}, platform.ConfigErrorf("mcp.cli.needs-token", "addr", hf.addr)
 	}
-	dir, err := registry.Dir(a.getenv, runtime.GOOS)
+	dir, err := userdir.Dir(userdir.State, a.getenv, runtime.GOOS)
 	if err != nil {
 		return mcpToken{}, platform.ConfigErrorf("mcp.cli.no-token-dir")
 	}
@@ -251,7 +251,7 @@ func absFrom(wd, path string) string {
 
 // mcpInstallCommand writes elemctl into an agent client's configuration.
 func (a *app) mcpInstallCommand() *cobra.Command {
-	var client, scope, name, command string
+	var client, scope, name, command, launcher string
 	var print bool
 	cmd := &cobra.Command{
 		Use:   "install",
@@ -280,6 +280,9 @@ func (a *app) mcpInstallCommand() *cobra.Command {
 				envFile = abs
 			}
 			switch {
+			case launcher != "" && command != "":
+				return &handlerError{platform.ConfigErrorf("mcp.cli.install-command-or-launcher")}
+			case launcher != "":
 			case command == "":
 				command = thisExecutable()
 			case strings.ContainsAny(command, `/\`):
@@ -288,7 +291,7 @@ func (a *app) mcpInstallCommand() *cobra.Command {
 			// A bare name ("elemctl") stays as given: the client finds it
 			// in PATH, as a project file shared by a team needs.
 			res, err := mcpinstall.Install(mcpinstall.Options{
-				Client: client, Scope: scope, Name: name, Command: command, EnvFile: envFile,
+				Client: client, Scope: scope, Name: name, Command: command, Launcher: launcher, EnvFile: envFile,
 				Print: print, Dir: wd, Getenv: a.getenv,
 			})
 			if err != nil {
@@ -320,6 +323,7 @@ func (a *app) mcpInstallCommand() *cobra.Command {
 	f.StringVar(&scope, "scope", mcpinstall.ScopeUser, i18n.T("mcp.cli.flag-scope"))
 	f.StringVar(&name, "name", mcpinstall.DefaultName, i18n.T("mcp.cli.flag-name"))
 	f.StringVar(&command, "command", "", i18n.T("mcp.cli.flag-command"))
+	f.StringVar(&launcher, "launcher", "", i18n.T("mcp.cli.flag-launcher", "launchers", strings.Join(mcpinstall.Launchers, ", ")))
 	f.BoolVar(&print, "print", false, i18n.T("mcp.cli.flag-print"))
 	return cmd
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/dist"
+	"github.com/elemctl/elemctl/internal/releasekey"
 	"github.com/elemctl/elemctl/internal/selfupdate/updatetest"
 )
 
@@ -31,7 +32,8 @@ func TestSelfUpdateBinary(t *testing.T) {
 	binaries := map[string][]byte{}
 	for _, v := range []string{"1.0.0", "1.1.0"} {
 		out := filepath.Join(builds, v, host.BinaryName())
-		if err := dist.BuildBinary(context.Background(), dist.BuildOptions{ModuleDir: "../..", Target: host, Version: v}, out); err != nil {
+		if err := dist.BuildBinary(context.Background(), dist.BuildOptions{ModuleDir: "../..", Target: host, Version: v,
+			ReleaseKeys: updatetest.PublicKey.String()}, out); err != nil {
 			t.Fatal(err)
 		}
 		data, err := os.ReadFile(out)
@@ -107,6 +109,31 @@ func TestSelfUpdateBinary(t *testing.T) {
 		wantAlone(t, exe)
 	})
 
+	for _, c := range []struct {
+		name      string
+		signature []byte
+		want      string
+	}{
+		{"an unsigned release is refused", nil, "has no signature SHA256SUMS.minisig"},
+		{"a release signed by another key is refused",
+			releasekey.Sign(updatetest.ForeignKey, newer.Files[dist.SumsName], "1.1.0"),
+			"is signed by key " + releasekey.KeyID(updatetest.ForeignKey.ID()) + ", which this elemctl does not trust"},
+		{"a malformed signature is refused", []byte("untrusted comment: signature\nRWQ=\n"), "is no minisign signature"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			feed := newFeed(t)
+			feed.Replace("1.1.0", releasekey.SignatureName, c.signature)
+			exe := install(t)
+			r := runBinary(t, exe, feed, "self-update")
+			r.wantCode(t, 1)
+			if r.stdout != "" || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, "nothing is installed") {
+				t.Fatalf("stdout %q stderr %q", r.stdout, r.stderr)
+			}
+			wantVersion(t, exe, "1.0.0")
+			wantAlone(t, exe)
+		})
+	}
+
 	t.Run("a held binary is reported", func(t *testing.T) {
 		feed := newFeed(t)
 		exe := install(t)
@@ -123,7 +150,7 @@ func TestSelfUpdateBinary(t *testing.T) {
 		if int(h["pid"].(float64)) != server.pid() || !strings.HasSuffix(h["command"].(string), "--client-secret *** mcp") {
 			t.Fatalf("holder %v, want pid %d", h, server.pid())
 		}
-		if !strings.Contains(r.stderr, "processes still run the old version") {
+		if !strings.Contains(r.stderr, "processes still run elemctl") {
 			t.Fatalf("stderr %q", r.stderr)
 		}
 		if strings.Contains(r.stdout+r.stderr, secret) {
@@ -131,6 +158,27 @@ func TestSelfUpdateBinary(t *testing.T) {
 		}
 		if !server.running() {
 			t.Fatal("the server was stopped without --stop-holders")
+		}
+	})
+
+	t.Run("the advised repeat ends the old servers", func(t *testing.T) {
+		feed := newFeed(t)
+		exe := install(t)
+		server := startServer(t, exe, "mcp")
+		r := runBinary(t, exe, feed, "self-update")
+		r.wantCode(t, 0)
+		if !strings.Contains(r.stderr, "elemctl self-update --stop-holders") {
+			t.Fatalf("no command to stop the holders:\n%s", r.stderr)
+		}
+		r = runBinary(t, exe, feed, "self-update", "--stop-holders")
+		r.wantCode(t, 0)
+		answer := r.answer(t)
+		stopped := answer["stopped"].([]any)
+		if answer["updated"] != false || len(stopped) != 1 || int(stopped[0].(map[string]any)["pid"].(float64)) != server.pid() {
+			t.Fatalf("answer %v, want pid %d stopped", answer, server.pid())
+		}
+		if !server.waitExit(10 * time.Second) {
+			t.Fatal("the server still runs")
 		}
 	})
 

@@ -155,13 +155,13 @@ func runDeploy(ctx context.Context, cc *Context, in Values) (any, error) {
 // the configuration can be read.
 func deployDryRun(ctx context.Context, cc *Context, in Values, projectDir, output string) (_ any, err error) {
 	if output == "" {
-		tmp, remove, tmpErr := deploy.TempOutput(deploy.TempBuildPrefix)
+		tmp, remove, tmpErr := deploy.TempOutput(deploy.TempBuildPrefix, cc.Log)
 		if tmpErr != nil {
 			return nil, tmpErr
 		}
-		defer remove()
 		defer func() {
-			if err == nil {
+			// Said only once the folder is really gone.
+			if remove() && err == nil {
 				cc.Log(i18n.T("deploy.temp-archive-removed"))
 			}
 		}()

@@ -3,6 +3,7 @@ package dap
 import (
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -89,4 +90,26 @@ func BenchmarkProxyThroughput(b *testing.B) {
 	}
 	elapsed := time.Since(start)
 	b.ReportMetric(float64(b.N*(burst+2))/elapsed.Seconds(), "msgs/s")
+}
+
+// BenchmarkPeek measures the envelope read of every message the proxy
+// relays: a small event, and a 10 MiB source response (code with quotes
+// and line breaks escaped) whose body is skipped.
+func BenchmarkPeek(b *testing.B) {
+	small := []byte(`{"seq":12,"type":"event","event":"output","body":{"category":"console","output":"Точка останова достигнута\n"}}`)
+	big := []byte(`{"seq":13,"type":"response","request_seq":7,"success":true,"command":"source","body":{"content":"` +
+		strings.Repeat(`    Сообщить(\"Значение: \" + Строка(Счётчик));\n`, 10<<20/56) + `","lines":[1,2,3]}}`)
+	for _, c := range []struct {
+		name string
+		body []byte
+	}{{"small", small}, {"10MiB", big}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.body)))
+			for b.Loop() {
+				if _, err := peek(c.body); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

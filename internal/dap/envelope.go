@@ -5,16 +5,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+
+	"github.com/elemctl/elemctl/internal/jsonx"
 )
 
 // envelope is all the proxy reads of a message it forwards.
 type envelope struct {
-	Seq        int    `json:"seq"`
-	Type       string `json:"type"`
-	Command    string `json:"command"`
-	Event      string `json:"event"`
-	RequestSeq int    `json:"request_seq"`
-	Success    bool   `json:"success"`
+	Seq        int
+	Type       string
+	Command    string
+	Event      string
+	RequestSeq int
+	Success    bool
 }
 
 // peek reads the envelope. It walks only the top level of the object and
@@ -23,43 +26,12 @@ type envelope struct {
 // object at the top level fails.
 func peek(body []byte) (envelope, error) {
 	var env envelope
-	sc := scanner{b: body}
-	sc.space()
-	if !sc.eat('{') {
-		return env, errNotObject
-	}
-	sc.space()
-	if !sc.eat('}') {
-		for {
-			sc.space()
-			key, ok := sc.rawString()
-			if !ok {
-				return env, errNotObject
-			}
-			sc.space()
-			if !sc.eat(':') {
-				return env, errNotObject
-			}
-			sc.space()
-			start := sc.i
-			if !sc.skipValue() {
-				return env, errNotObject
-			}
-			if err := env.set(string(key), body[start:sc.i]); err != nil {
-				return env, err
-			}
-			sc.space()
-			if sc.eat('}') {
-				break
-			}
-			if !sc.eat(',') {
-				return env, errNotObject
-			}
+	if err := jsonx.Members(body, env.set); err != nil {
+		var syntax *jsonx.SyntaxError
+		if errors.As(err, &syntax) {
+			return env, errNotObject
 		}
-	}
-	sc.space()
-	if sc.i != len(body) {
-		return env, errNotObject
+		return env, err
 	}
 	if env.Type == "" {
 		return env, errors.New("no message type")
@@ -69,120 +41,68 @@ func peek(body []byte) (envelope, error) {
 
 var errNotObject = errors.New("not a JSON object")
 
+// set reads one member into the envelope the way encoding/json would: null
+// leaves a field as it is, a value of another type is an error.
 func (env *envelope) set(key string, raw []byte) error {
-	var dst any
+	var err error
 	switch key {
 	case "seq":
-		dst = &env.Seq
-	case "type":
-		dst = &env.Type
-	case "command":
-		dst = &env.Command
-	case "event":
-		dst = &env.Event
+		err = readInt(raw, &env.Seq)
 	case "request_seq":
-		dst = &env.RequestSeq
+		err = readInt(raw, &env.RequestSeq)
+	case "type":
+		err = readString(raw, &env.Type)
+	case "command":
+		err = readString(raw, &env.Command)
+	case "event":
+		err = readString(raw, &env.Event)
 	case "success":
-		dst = &env.Success
-	default:
-		return nil
+		err = readBool(raw, &env.Success)
 	}
-	if err := json.Unmarshal(raw, dst); err != nil {
+	if err != nil {
 		return fmt.Errorf("%s: %w", key, err)
 	}
 	return nil
 }
 
-// scanner steps over JSON without building values.
-type scanner struct {
-	b []byte
-	i int
+func readInt(raw []byte, dst *int) error {
+	if string(raw) == "null" {
+		return nil
+	}
+	n, err := strconv.Atoi(string(raw))
+	if err != nil {
+		return fmt.Errorf("not an integer: %.40s", raw)
+	}
+	*dst = n
+	return nil
 }
 
-func (s *scanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\r', '\n':
-			s.i++
-		default:
-			return
-		}
+func readString(raw []byte, dst *string) error {
+	if string(raw) == "null" {
+		return nil
 	}
+	if len(raw) < 2 || raw[0] != '"' {
+		return fmt.Errorf("not a string: %.40s", raw)
+	}
+	s, ok := jsonx.Unquote(raw[1 : len(raw)-1])
+	if !ok {
+		return fmt.Errorf("bad string: %.40s", raw)
+	}
+	*dst = s
+	return nil
 }
 
-func (s *scanner) eat(c byte) bool {
-	if s.i < len(s.b) && s.b[s.i] == c {
-		s.i++
-		return true
+func readBool(raw []byte, dst *bool) error {
+	switch string(raw) {
+	case "null":
+	case "true":
+		*dst = true
+	case "false":
+		*dst = false
+	default:
+		return fmt.Errorf("not a boolean: %.40s", raw)
 	}
-	return false
-}
-
-// rawString reads a string and returns its bytes between the quotes,
-// escapes left as they are (envelope keys have none).
-func (s *scanner) rawString() ([]byte, bool) {
-	if !s.eat('"') {
-		return nil, false
-	}
-	start := s.i
-	for {
-		j := bytes.IndexByte(s.b[s.i:], '"')
-		if j < 0 {
-			return nil, false
-		}
-		s.i += j + 1
-		// The quote ends the string unless an odd run of backslashes
-		// escapes it.
-		backslashes := 0
-		for k := s.i - 2; k >= start && s.b[k] == '\\'; k-- {
-			backslashes++
-		}
-		if backslashes%2 == 0 {
-			return s.b[start : s.i-1], true
-		}
-	}
-}
-
-func (s *scanner) skipValue() bool {
-	if s.i >= len(s.b) {
-		return false
-	}
-	switch s.b[s.i] {
-	case '"':
-		_, ok := s.rawString()
-		return ok
-	case '{', '[':
-		depth := 0
-		for s.i < len(s.b) {
-			switch s.b[s.i] {
-			case '"':
-				if _, ok := s.rawString(); !ok {
-					return false
-				}
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					s.i++
-					return true
-				}
-			}
-			s.i++
-		}
-		return false
-	default: // number, true, false, null
-		start := s.i
-		for s.i < len(s.b) && isLiteralByte(s.b[s.i]) {
-			s.i++
-		}
-		return s.i > start
-	}
-}
-
-func isLiteralByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'E'
+	return nil
 }
 
 // rawObject is a JSON object whose values stay as they came, in order, so
@@ -194,33 +114,15 @@ type rawObject struct {
 
 func decodeRawObject(data []byte) (*rawObject, error) {
 	o := &rawObject{vals: map[string]json.RawMessage{}}
-	if len(bytes.TrimSpace(data)) == 0 {
+	switch string(bytes.TrimSpace(data)) {
+	case "", "null": // JSON null counts as an empty object
 		return o, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		if tok == nil { // JSON null counts as an empty object
-			return o, nil
-		}
-		return nil, errors.New("not a JSON object")
-	}
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, _ := kt.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
+	err := jsonx.Members(data, func(key string, v []byte) error {
 		o.set(key, v)
-	}
-	if _, err := dec.Token(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	return o, nil

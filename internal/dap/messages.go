@@ -7,6 +7,18 @@ func init() {
 }
 
 var messages = []i18n.Message{
+	{Key: "dap.panic",
+		RU: "внутренняя ошибка elemctl при обработке сообщения {side} ({type} {message}, seq {seq}): {panic}; пропало только это сообщение, сеанс продолжается",
+		EN: "internal elemctl error handling a message of {side} ({type} {message}, seq {seq}): {panic}; only this message is lost, the session goes on",
+	},
+	{Key: "dap.panic-reply",
+		RU: "внутренняя ошибка elemctl при обработке запроса {command}; подробности в журнале elemctl (stderr). Сеанс отладки продолжается",
+		EN: "internal elemctl error handling the {command} request; the details are in elemctl's log (stderr). The debug session goes on",
+	},
+	{Key: "dap.panic-withheld",
+		RU: "значение типа {type} (не показано: в нём может быть секрет)",
+		EN: "a value of type {type} (not shown: it may hold a secret)",
+	},
 	{Key: "dap.adapter-advice",
 		RU: "Установите плагин, который объявляет отладочный адаптер, или выполните `elemctl debug-adapter extract ДИСТРИБУТИВ`, или укажите каталог адаптера: `elemctl dap --adapter КАТАЛОГ` (либо переменная ELEMCTL_DEBUG_ADAPTER).",
 		EN: "Install a plugin that declares the debug adapter, run `elemctl debug-adapter extract DISTRO`, or pass the adapter directory: `elemctl dap --adapter DIR` (or set ELEMCTL_DEBUG_ADAPTER).",

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -79,8 +80,46 @@ func (p *proxy) clientLoop(ctx context.Context) {
 			p.logf("dap.dropped-frame", "side", i18n.T("dap.side-client"), "size", len(body))
 			continue
 		}
-		p.fromClient(ctx, env, body)
+		func() {
+			defer p.recoverMessage("dap.side-client", env)
+			p.fromClient(ctx, env, body)
+		}()
 	}
+}
+
+// recoverMessage, deferred around the handling of one message, turns a
+// panic there into the loss of that message only, as delve's DAP server
+// does per request: the panic is logged with its stack, and the request
+// the message is, or the client's request it answers, gets an
+// ErrorResponse. The log shows the panic's text only when the Go runtime
+// wrote it (an index out of range, a nil dereference): any other value
+// may hold what the message carried, a debug token the proxy has not seen
+// yet included, so only its type is shown.
+func (p *proxy) recoverMessage(side string, env envelope) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	what := env.Command
+	if env.Type == "event" {
+		what = env.Event
+	}
+	p.logText(i18n.T("dap.panic", "side", i18n.T(side), "type", env.Type, "message", what, "seq", env.Seq,
+		"panic", panicText(r)) + "\n" + string(debug.Stack()))
+	switch {
+	case env.Type == "request" && side == "dap.side-client":
+		p.replyError(env, i18n.T("dap.panic-reply", "command", env.Command))
+	case env.Type == "response" && side == "dap.side-adapter" && env.RequestSeq < syntheticSeqBase:
+		p.replyError(envelope{Seq: env.RequestSeq, Command: env.Command}, i18n.T("dap.panic-reply", "command", env.Command))
+	}
+}
+
+// panicText is what the log may show of a recovered value.
+func panicText(r any) string {
+	if err, ok := r.(runtime.Error); ok {
+		return err.Error()
+	}
+	return i18n.T("dap.panic-withheld", "type", fmt.Sprintf("%T", r))
 }
 
 func (p *proxy) fromClient(ctx context.Context, env envelope, body []byte) {
@@ -324,25 +363,33 @@ func (p *proxy) adapterLoop(r io.Reader) {
 			p.logf("dap.dropped-frame", "side", i18n.T("dap.side-adapter"), "size", len(body))
 			continue
 		}
-		switch env.Type {
-		case "response":
-			p.vars.record(body)
-			if merged, swallowed := p.vars.answer(env, body, p.nextSeq); swallowed {
-				if merged != nil {
-					_ = p.client.write(merged)
-				}
-				continue
-			}
-		case "event":
-			if env.Event == "terminated" {
-				p.sawTerminated.Store(true)
-			}
-			// Events carry the adapter's log lines (output); an adapter
-			// that echoes its attach arguments must not show the token.
-			body = p.secrets.redactBytes(body)
-		}
-		_ = p.client.write(body) // a gone client still lets the adapter drain
+		func() {
+			defer p.recoverMessage("dap.side-adapter", env)
+			p.fromAdapter(env, body)
+		}()
 	}
+}
+
+// fromAdapter relays one message of the adapter.
+func (p *proxy) fromAdapter(env envelope, body []byte) {
+	switch env.Type {
+	case "response":
+		p.vars.record(body)
+		if merged, swallowed := p.vars.answer(env, body, p.nextSeq); swallowed {
+			if merged != nil {
+				_ = p.client.write(merged)
+			}
+			return
+		}
+	case "event":
+		if env.Event == "terminated" {
+			p.sawTerminated.Store(true)
+		}
+		// Events carry the adapter's log lines (output); an adapter
+		// that echoes its attach arguments must not show the token.
+		body = p.secrets.redactBytes(body)
+	}
+	_ = p.client.write(body) // a gone client still lets the adapter drain
 }
 
 // adapterExited tells a client that is still there that the session is

@@ -195,13 +195,16 @@ func TestPeek(t *testing.T) {
 		`{"seq":3,"type":"request","command":"attach","arguments":{"x":"}\"{","y":[1,{"z":"\\"}]}}`:                                           {Seq: 3, Type: "request", Command: "attach"},
 		` { "body" : { "s" : "a\\\\" } , "type" : "response" , "request_seq" : 7 , "success" : true , "command" : "variables" , "seq" : 9 } `: {Seq: 9, Type: "response", Command: "variables", RequestSeq: 7, Success: true},
 		`{"type":"event","event":"output","body":{"n":-1.5e+3,"b":false,"z":null}}`:                                                           {Type: "event", Event: "output"},
+		// as encoding/json reads them: escapes decoded, null leaves a field alone
+		`{"t\u0079pe":"resp\u006fnse","seq":null,"success":null,"request_seq":-0}`: {Type: "response"},
 	}
 	for in, want := range good {
 		if got, err := peek([]byte(in)); err != nil || got != want {
 			t.Errorf("peek(%s) = %+v, %v; want %+v", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{``, `hello`, `[1]`, `{"type":"event"`, `{"type":"event"} x`, `{"seq":"one","type":"x"}`, `{"a":1}`, `{"type":"x",}`, `{"s":"unterminated}`} {
+	for _, bad := range []string{``, `hello`, `[1]`, `{"type":"event"`, `{"type":"event"} x`, `{"seq":"one","type":"x"}`, `{"a":1}`, `{"type":"x",}`, `{"s":"unterminated}`,
+		`{"seq":1.5,"type":"x"}`, `{"seq":1e3,"type":"x"}`, `{"type":1}`, `{"type":"x","success":"yes"}`, `{"type":"x","body":{"a" 1}}`, "{\"type\":\"a\tb\"}"} {
 		if env, err := peek([]byte(bad)); err == nil {
 			t.Errorf("peek(%s) = %+v, want an error", bad, env)
 		}

@@ -14,15 +14,14 @@ package dist
 
 import (
 	"archive/tar"
-	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,7 +31,10 @@ import (
 	"strings"
 	"time"
 
+	"aead.dev/minisign"
+
 	"github.com/elemctl/elemctl/internal/atomicfile"
+	"github.com/elemctl/elemctl/internal/releasekey"
 )
 
 // Target is one platform of a release.
@@ -110,6 +112,10 @@ type BuildOptions struct {
 	Go string
 	// Stderr receives the compiler's messages; nil discards them.
 	Stderr io.Writer
+	// ReleaseKeys, when set, replaces the release keys the binary trusts
+	// (minisign public keys, space separated): for tests, which sign
+	// releases with keys of their own.
+	ReleaseKeys string
 }
 
 // BuildBinary cross-compiles elemctl for one platform into out: stripped
@@ -119,6 +125,9 @@ func BuildBinary(ctx context.Context, o BuildOptions, out string) error {
 	ldflags := "-s -w -buildid="
 	if o.Version != "" {
 		ldflags += " -X main.version=" + o.Version
+	}
+	if o.ReleaseKeys != "" {
+		ldflags += " -X github.com/elemctl/elemctl/internal/releasekey.keys=" + strings.Join(strings.Fields(o.ReleaseKeys), ",")
 	}
 	goCmd := o.Go
 	if goCmd == "" {
@@ -185,24 +194,7 @@ func packTarGz(w io.Writer, files []File, mtime time.Time) error {
 	return gz.Close()
 }
 
-func packZip(w io.Writer, files []File, mtime time.Time) error {
-	zw := zip.NewWriter(w)
-	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
-		return flate.NewWriter(out, flate.BestCompression)
-	})
-	for _, f := range files {
-		hdr := &zip.FileHeader{Name: f.Name, Method: zip.Deflate, Modified: mtime}
-		hdr.SetMode(f.Mode.Perm())
-		fw, err := zw.CreateHeader(hdr)
-		if err != nil {
-			return err
-		}
-		if _, err := fw.Write(f.Data); err != nil {
-			return err
-		}
-	}
-	return zw.Close()
-}
+func packZip(w io.Writer, files []File, mtime time.Time) error { return zipInOrder(w, files, mtime) }
 
 // Sums is the text of a SHA256SUMS file, in the format sha256sum -c reads:
 // one "<hex>  <name>" line per file, in name order.
@@ -223,7 +215,7 @@ func Sums(files map[string][]byte) []byte {
 // ReleaseOptions describe a release.
 type ReleaseOptions struct {
 	ModuleDir string
-	// OutDir receives the archives and SHA256SUMS.
+	// OutDir receives the release (see Release).
 	OutDir  string
 	Version string
 	// Targets default to Targets.
@@ -231,23 +223,45 @@ type ReleaseOptions struct {
 	// Time is the modification time of every entry (see EntryTime).
 	Time time.Time
 	Go   string
-	// Progress receives a line per archive; nil discards them.
+	// Binary gives a target's binary; nil builds it with BuildBinary.
+	Binary func(ctx context.Context, t Target) ([]byte, error)
+	// SigningKey signs SHA256SUMS into SHA256SUMS.minisig; nil leaves the
+	// release unsigned, which self-update refuses.
+	SigningKey *minisign.PrivateKey
+	// Progress receives a line per file; nil discards them.
 	Progress func(string)
 	Stderr   io.Writer
 }
 
-// Release builds the archive of every target and SHA256SUMS over them, and
-// returns the paths it wrote (SHA256SUMS last). Archives of other
-// platforms already in OutDir stay, but SHA256SUMS lists only this run's.
+// Release builds every target's binary and, from them, the files of a
+// release, and returns the paths it wrote:
+//
+//   - the archives (elemctl-<os>-<arch>.tar.gz / .zip), the Python wheels
+//     (elemctl-<v>-py3-none-<platform>.whl), the npm packages
+//     (elemctl-<v>.tgz and elemctl-<platform>-<v>.tgz) and, for Linux, the
+//     .deb and .rpm packages: the release's assets, listed in SHA256SUMS;
+//   - SHA256SUMS.minisig, when a signing key is given;
+//   - beside them, what other places publish: scoop/elemctl.json,
+//     winget/manifests/..., homebrew/elemctl.rb (with the archives'
+//     addresses and sums), and container/, the build context of the MCP
+//     server's image (its Dockerfile and the Linux binaries).
+//
+// Files of other platforms already in OutDir stay, but SHA256SUMS lists
+// only this run's.
 func Release(ctx context.Context, o ReleaseOptions) ([]string, error) {
 	targets := o.Targets
 	if len(targets) == 0 {
 		targets = Targets
 	}
+	pyVersion, err := PythonVersion(o.Version)
+	if err != nil {
+		return nil, err
+	}
 	docs, err := releaseDocs(o.ModuleDir)
 	if err != nil {
 		return nil, err
 	}
+	license, readme := docs[0].Data, docs[1].Data
 	if err := os.MkdirAll(o.OutDir, 0o755); err != nil {
 		return nil, err
 	}
@@ -256,37 +270,150 @@ func Release(ctx context.Context, o ReleaseOptions) ([]string, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(work)
-	archives := map[string][]byte{}
+
 	var written []string
-	for _, t := range targets {
-		bin := filepath.Join(work, t.GOOS+"-"+t.GOARCH, t.BinaryName())
-		if err := BuildBinary(ctx, BuildOptions{ModuleDir: o.ModuleDir, Target: t, Version: o.Version, Go: o.Go, Stderr: o.Stderr}, bin); err != nil {
-			return nil, err
+	write := func(rel string, data []byte, mode os.FileMode) error {
+		path := filepath.Join(o.OutDir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
 		}
-		data, err := os.ReadFile(bin)
+		if err := atomicfile.Write(path, data, mode); err != nil {
+			return err
+		}
+		written = append(written, path)
+		if o.Progress != nil {
+			o.Progress(fmt.Sprintf("%s  %d bytes", path, len(data)))
+		}
+		return nil
+	}
+	assets := map[string][]byte{}
+	asset := func(name string, data []byte) error {
+		assets[name] = data
+		return write(name, data, 0o644)
+	}
+
+	binaries := map[Target][]byte{}
+	for _, t := range targets {
+		data, err := o.binary(ctx, t, work)
 		if err != nil {
 			return nil, err
 		}
+		binaries[t] = data
 		files := append(slices.Clone(docs), File{Name: t.BinaryName(), Mode: 0o755, Data: data})
 		var buf bytes.Buffer
 		if err := Pack(&buf, t.GOOS, files, o.Time); err != nil {
 			return nil, fmt.Errorf("dist: packing %s: %w", t.ArchiveName(), err)
 		}
-		path := filepath.Join(o.OutDir, t.ArchiveName())
-		if err := writeFile(path, buf.Bytes()); err != nil {
+		if err := asset(t.ArchiveName(), buf.Bytes()); err != nil {
 			return nil, err
 		}
-		archives[t.ArchiveName()] = buf.Bytes()
-		written = append(written, path)
-		if o.Progress != nil {
-			o.Progress(fmt.Sprintf("%s  %d bytes (binary %d bytes)", path, buf.Len(), len(data)))
+		name, wheel, err := Wheel(t, pyVersion, data, readme, license, o.Time)
+		if err != nil {
+			return nil, err
+		}
+		if err := asset(name, wheel); err != nil {
+			return nil, err
+		}
+		name, tgz, err := NPMPlatformTarball(t, o.Version, data, license, o.Time)
+		if err != nil {
+			return nil, err
+		}
+		if err := asset(name, tgz); err != nil {
+			return nil, err
 		}
 	}
-	sums := filepath.Join(o.OutDir, SumsName)
-	if err := writeFile(sums, Sums(archives)); err != nil {
+	name, tgz, err := NPMMainTarball(o.ModuleDir, targets, o.Version, readme, license, o.Time)
+	if err != nil {
 		return nil, err
 	}
-	return append(written, sums), nil
+	if err := asset(name, tgz); err != nil {
+		return nil, err
+	}
+	for _, t := range targets {
+		if t.GOOS != "linux" {
+			continue
+		}
+		bin := filepath.Join(work, "container", "linux-"+t.GOARCH, "elemctl")
+		if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(bin, binaries[t], 0o755); err != nil {
+			return nil, err
+		}
+		pkgs, err := linuxPackages(ctx, nfpmOptions{ModuleDir: o.ModuleDir, Go: o.Go, Work: work, Target: t,
+			Version: o.Version, Binary: bin, Time: o.Time})
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range slices.Sorted(maps.Keys(pkgs)) {
+			if err := asset(name, pkgs[name]); err != nil {
+				return nil, err
+			}
+		}
+		if err := write("container/linux-"+t.GOARCH+"/elemctl", binaries[t], 0o755); err != nil {
+			return nil, err
+		}
+	}
+
+	sums := Sums(assets)
+	if err := write(SumsName, sums, 0o644); err != nil {
+		return nil, err
+	}
+	if o.SigningKey != nil {
+		if err := write(releasekey.SignatureName, releasekey.Sign(*o.SigningKey, sums, o.Version), 0o644); err != nil {
+			return nil, err
+		}
+	}
+
+	if slices.ContainsFunc(targets, func(t Target) bool { return t.GOOS == "windows" }) {
+		scoop, err := ScoopManifest(o.Version, assets)
+		if err != nil {
+			return nil, err
+		}
+		if err := write("scoop/elemctl.json", scoop, 0o644); err != nil {
+			return nil, err
+		}
+		manifests, err := WingetManifests(o.ModuleDir, o.Version, assets, o.Time)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range slices.Sorted(maps.Keys(manifests)) {
+			if err := write("winget/"+WingetDir(o.Version)+"/"+name, manifests[name], 0o644); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if slices.ContainsFunc(targets, func(t Target) bool { return t.GOOS != "windows" }) {
+		formula, err := HomebrewFormula(o.ModuleDir, o.Version, assets)
+		if err != nil {
+			return nil, err
+		}
+		if err := write("homebrew/elemctl.rb", formula, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	if slices.ContainsFunc(targets, func(t Target) bool { return t.GOOS == "linux" }) {
+		dockerfile, err := os.ReadFile(filepath.Join(o.ModuleDir, "packaging", "container", "Dockerfile"))
+		if err != nil {
+			return nil, err
+		}
+		if err := write("container/Dockerfile", dockerfile, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return written, nil
+}
+
+// binary is a target's binary: given by Binary, or built.
+func (o ReleaseOptions) binary(ctx context.Context, t Target, work string) ([]byte, error) {
+	if o.Binary != nil {
+		return o.Binary(ctx, t)
+	}
+	bin := filepath.Join(work, t.GOOS+"-"+t.GOARCH, t.BinaryName())
+	if err := BuildBinary(ctx, BuildOptions{ModuleDir: o.ModuleDir, Target: t, Version: o.Version, Go: o.Go, Stderr: o.Stderr}, bin); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(bin)
 }
 
 // releaseDocs are the files every archive carries beside the binary.
@@ -301,10 +428,6 @@ func releaseDocs(moduleDir string) ([]File, error) {
 	}
 	return out, nil
 }
-
-// writeFile replaces a file through a temporary one, so an interrupted run
-// leaves no half archive under the final name.
-func writeFile(path string, data []byte) error { return atomicfile.Write(path, data, 0o644) }
 
 // EntryTime is the modification time of archive entries: SOURCE_DATE_EPOCH
 // when set (the convention of reproducible builds), else the time of the

@@ -16,6 +16,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"aead.dev/minisign"
+
+	"github.com/elemctl/elemctl/internal/releasekey"
 )
 
 // moduleDir is the root of this module, seen from the package directory.
@@ -33,48 +37,58 @@ func moduleDir(t *testing.T) string {
 
 var fixedTime = time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
 
-// TestReleaseIsReproducible builds this machine's release twice and
-// compares the bytes; then it installs the archive the way docs/install.md
-// says and runs the binary.
+// TestReleaseIsReproducible builds the release a second time and compares
+// every file; it checks SHA256SUMS and its signature, the archive of this
+// machine, and installs it the way docs/install.md says.
 func TestReleaseIsReproducible(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds elemctl twice")
+	first := sharedRelease(t)
+	second := t.TempDir()
+	paths, err := Release(context.Background(), testReleaseOptions(moduleDir(t), second))
+	if err != nil {
+		t.Fatal(err)
 	}
-	root := moduleDir(t)
-	build := func(out string) []string {
-		paths, err := Release(context.Background(), ReleaseOptions{
-			ModuleDir: root, OutDir: out, Version: "9.8.7", Targets: []Target{Host()}, Time: fixedTime,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return paths
+	if len(paths) != len(shared.paths) {
+		t.Fatalf("the second build wrote %d files, the first %d", len(paths), len(shared.paths))
 	}
-	first := build(t.TempDir())
-	second := build(t.TempDir())
-	if len(first) != 2 || filepath.Base(first[0]) != Host().ArchiveName() || filepath.Base(first[1]) != SumsName {
-		t.Fatalf("wrote %v", first)
-	}
-	for i := range first {
-		a, b := readFile(t, first[i]), readFile(t, second[i])
+	for _, p := range paths {
+		rel, _ := filepath.Rel(second, p)
+		a, b := readFile(t, filepath.Join(first, rel)), readFile(t, p)
 		if !bytes.Equal(a, b) {
-			t.Errorf("%s differs between two builds (%d and %d bytes)", filepath.Base(first[i]), len(a), len(b))
+			t.Errorf("%s differs between two builds (%d and %d bytes)", rel, len(a), len(b))
 		}
 	}
 
-	archive := readFile(t, first[0])
-	sum := sha256.Sum256(archive)
-	wantSums := hex.EncodeToString(sum[:]) + "  " + Host().ArchiveName() + "\n"
-	if got := string(readFile(t, first[1])); got != wantSums {
-		t.Errorf("SHA256SUMS = %q, want %q", got, wantSums)
+	// SHA256SUMS lists every asset at the top of the release, nothing else.
+	sums := string(releaseFile(t, SumsName))
+	entries, _ := os.ReadDir(first)
+	listed := 0
+	for _, e := range entries {
+		if e.IsDir() || e.Name() == SumsName || e.Name() == releasekey.SignatureName {
+			continue
+		}
+		sum := sha256.Sum256(releaseFile(t, e.Name()))
+		if !strings.Contains(sums, hex.EncodeToString(sum[:])+"  "+e.Name()+"\n") {
+			t.Errorf("SHA256SUMS has no right line for %s", e.Name())
+		}
+		listed++
+	}
+	// An archive, a wheel and an npm package per platform, the npm package
+	// elemctl, a .deb and an .rpm per Linux platform.
+	want := 3*len(Targets) + 1 + 2*2
+	if lines := strings.Count(sums, "\n"); lines != listed || listed != want {
+		t.Errorf("SHA256SUMS has %d lines for %d assets (want %d)", lines, listed, want)
+	}
+	if err := releasekey.Verify([]minisign.PublicKey{testPub}, []byte(sums), releaseFile(t, releasekey.SignatureName), testVersion); err != nil {
+		t.Errorf("SHA256SUMS.minisig: %v", err)
 	}
 
-	entries := listArchive(t, Host().GOOS, archive)
+	archive := releaseFile(t, Host().ArchiveName())
+	list := listArchive(t, Host().GOOS, archive)
 	wantNames := []string{"LICENSE", "README.md", Host().BinaryName()}
-	if len(entries) != len(wantNames) {
-		t.Fatalf("entries %v, want %v", entries, wantNames)
+	if len(list) != len(wantNames) {
+		t.Fatalf("entries %v, want %v", list, wantNames)
 	}
-	for i, e := range entries {
+	for i, e := range list {
 		if e.name != wantNames[i] || !e.mtime.Equal(fixedTime) {
 			t.Errorf("entry %d: %s at %s, want %s at %s", i, e.name, e.mtime, wantNames[i], fixedTime)
 		}
@@ -86,11 +100,11 @@ func TestReleaseIsReproducible(t *testing.T) {
 			t.Errorf("%s: mode %v, want %v", e.name, e.mode, wantMode)
 		}
 	}
-	if got, want := string(entries[0].data), string(readFile(t, filepath.Join(root, "LICENSE"))); got != want || !strings.Contains(got, "MIT License") {
+	if got, want := string(list[0].data), string(readFile(t, filepath.Join(moduleDir(t), "LICENSE"))); got != want || !strings.Contains(got, "MIT License") {
 		t.Errorf("LICENSE in the archive is not the module's MIT licence")
 	}
 
-	t.Run("install lines", func(t *testing.T) { tryInstallLines(t, first[0]) })
+	t.Run("install lines", func(t *testing.T) { tryInstallLines(t, filepath.Join(first, Host().ArchiveName())) })
 }
 
 // tryInstallLines installs elemctl from a release archive with the

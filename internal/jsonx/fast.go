@@ -3,7 +3,6 @@ package jsonx
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"unicode/utf8"
@@ -14,9 +13,9 @@ import (
 // small scanner and writer instead. Their output is the same as
 // encoding/json's (checked by tests).
 
+// scanner decodes what its Lexer reads.
 type scanner struct {
-	data []byte
-	pos  int
+	Lexer
 
 	// An object's members and an array's elements are collected on these
 	// stacks and then copied into exactly sized slices cut from slabs (see
@@ -26,37 +25,20 @@ type scanner struct {
 	stackItems []any
 	slabs
 
-	// keep, when set, filters the document's list (see DecodeOwnedKeeping).
+	// keep, when set, filters the document's list (see DecodeKeeping).
 	keep     func(any) bool
 	keepKeys []string
-}
-
-var errSyntax = errors.New("jsonx: invalid JSON")
-
-func (s *scanner) fail(what string) error {
-	return fmt.Errorf("%w: %s at offset %d", errSyntax, what, s.pos)
-}
-
-func (s *scanner) skipSpace() {
-	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\n', '\r':
-			s.pos++
-		default:
-			return
-		}
-	}
 }
 
 // value reads any value; filtered asks an array to offer its elements to
 // s.keep.
 func (s *scanner) value(depth int, filtered bool) (any, error) {
-	if depth > 10000 {
-		return nil, s.fail("nesting too deep")
+	if depth > MaxDepth {
+		return nil, s.Fail("nesting too deep")
 	}
-	s.skipSpace()
+	s.SkipSpace()
 	if s.pos >= len(s.data) {
-		return nil, s.fail("unexpected end")
+		return nil, s.Fail("unexpected end")
 	}
 	switch c := s.data[s.pos]; {
 	case c == '{':
@@ -65,104 +47,37 @@ func (s *scanner) value(depth int, filtered bool) (any, error) {
 		return s.array(depth, filtered)
 	case c == '"':
 		return s.str()
-	case c == 't':
-		return s.literal("true", true)
-	case c == 'f':
-		return s.literal("false", false)
-	case c == 'n':
-		return s.literal("null", nil)
 	case c == '-' || (c >= '0' && c <= '9'):
-		return s.number()
+		n, err := s.Number()
+		return json.Number(n), err
+	case s.Word("true"):
+		return true, nil
+	case s.Word("false"):
+		return false, nil
+	case s.Word("null"):
+		return nil, nil
 	}
-	return nil, s.fail("unexpected character")
+	return nil, s.Fail("unexpected character")
 }
 
-func (s *scanner) literal(word string, v any) (any, error) {
-	if !bytes.HasPrefix(s.data[s.pos:], []byte(word)) {
-		return nil, s.fail("bad literal")
-	}
-	s.pos += len(word)
-	return v, nil
-}
-
-func (s *scanner) number() (any, error) {
-	start := s.pos
-	if s.data[s.pos] == '-' {
-		s.pos++
-	}
-	digits := func() int {
-		n := 0
-		for s.pos < len(s.data) && s.data[s.pos] >= '0' && s.data[s.pos] <= '9' {
-			s.pos++
-			n++
-		}
-		return n
-	}
-	if s.pos < len(s.data) && s.data[s.pos] == '0' {
-		s.pos++
-	} else if digits() == 0 {
-		return nil, s.fail("bad number")
-	}
-	if s.pos < len(s.data) && s.data[s.pos] == '.' {
-		s.pos++
-		if digits() == 0 {
-			return nil, s.fail("bad number")
-		}
-	}
-	if s.pos < len(s.data) && (s.data[s.pos] == 'e' || s.data[s.pos] == 'E') {
-		s.pos++
-		if s.pos < len(s.data) && (s.data[s.pos] == '+' || s.data[s.pos] == '-') {
-			s.pos++
-		}
-		if digits() == 0 {
-			return nil, s.fail("bad number")
-		}
-	}
-	return json.Number(s.data[start:s.pos]), nil
-}
-
+// str reads a string; one with escapes is decoded as encoding/json does.
 func (s *scanner) str() (string, error) {
-	start := s.pos + 1
-	for i := start; i < len(s.data); i++ {
-		switch c := s.data[i]; {
-		case c == '"':
-			s.pos = i + 1
-			return string(s.data[start:i]), nil
-		case c == '\\':
-			return s.escapedString(start)
-		case c < 0x20:
-			s.pos = i
-			return "", s.fail("control character in string")
-		}
+	start := s.pos
+	raw, escaped, err := s.String()
+	if err != nil || !escaped {
+		return string(raw), err
 	}
-	return "", s.fail("unterminated string")
-}
-
-// escapedString decodes a string holding escapes with encoding/json.
-func (s *scanner) escapedString(start int) (string, error) {
-	i := start
-	for i < len(s.data) {
-		switch s.data[i] {
-		case '\\':
-			i += 2
-			continue
-		case '"':
-			var out string
-			if err := json.Unmarshal(s.data[start-1:i+1], &out); err != nil {
-				s.pos = start
-				return "", s.fail("bad string escape")
-			}
-			s.pos = i + 1
-			return out, nil
-		}
-		i++
+	out, ok := Unquote(raw)
+	if !ok {
+		s.pos = start + 1
+		return "", s.Fail("bad string escape")
 	}
-	return "", s.fail("unterminated string")
+	return out, nil
 }
 
 func (s *scanner) object(depth int) (any, error) {
 	s.pos++ // {
-	s.skipSpace()
+	s.SkipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == '}' {
 		s.pos++
 		return s.newObject(), nil
@@ -175,17 +90,17 @@ func (s *scanner) object(depth int) (any, error) {
 		s.stackKeys, s.stackVals = s.stackKeys[:base], s.stackVals[:base]
 	}()
 	for {
-		s.skipSpace()
+		s.SkipSpace()
 		if s.pos >= len(s.data) || s.data[s.pos] != '"' {
-			return nil, s.fail("expected a key")
+			return nil, s.Fail("expected a key")
 		}
 		key, err := s.str()
 		if err != nil {
 			return nil, err
 		}
-		s.skipSpace()
+		s.SkipSpace()
 		if s.pos >= len(s.data) || s.data[s.pos] != ':' {
-			return nil, s.fail("expected ':'")
+			return nil, s.Fail("expected ':'")
 		}
 		s.pos++
 		var v any
@@ -199,9 +114,9 @@ func (s *scanner) object(depth int) (any, error) {
 		}
 		s.stackKeys = append(s.stackKeys, key)
 		s.stackVals = append(s.stackVals, v)
-		s.skipSpace()
+		s.SkipSpace()
 		if s.pos >= len(s.data) {
-			return nil, s.fail("unterminated object")
+			return nil, s.Fail("unterminated object")
 		}
 		switch s.data[s.pos] {
 		case ',':
@@ -210,7 +125,7 @@ func (s *scanner) object(depth int) (any, error) {
 			s.pos++
 			return s.finishObject(base), nil
 		default:
-			return nil, s.fail("expected ',' or '}'")
+			return nil, s.Fail("expected ',' or '}'")
 		}
 	}
 }
@@ -256,7 +171,7 @@ func hasDuplicateKey(keys []string) bool {
 
 func (s *scanner) array(depth int, filtered bool) (any, error) {
 	s.pos++ // [
-	s.skipSpace()
+	s.SkipSpace()
 	if s.pos < len(s.data) && s.data[s.pos] == ']' {
 		s.pos++
 		return []any{}, nil
@@ -282,9 +197,9 @@ func (s *scanner) array(depth int, filtered bool) (any, error) {
 			// read into its memory.
 			s.slabs.rewind(before)
 		}
-		s.skipSpace()
+		s.SkipSpace()
 		if s.pos >= len(s.data) {
-			return nil, s.fail("unterminated array")
+			return nil, s.Fail("unterminated array")
 		}
 		switch s.data[s.pos] {
 		case ',':
@@ -294,11 +209,11 @@ func (s *scanner) array(depth int, filtered bool) (any, error) {
 			if len(s.stackItems) == base {
 				return []any{}, nil // every element dropped: empty, not null
 			}
-			items := s.items.take(len(s.stackItems)-base, s.rest())
+			items := s.items.take(len(s.stackItems)-base, s.Rest())
 			copy(items, s.stackItems[base:])
 			return items, nil
 		default:
-			return nil, s.fail("expected ',' or ']'")
+			return nil, s.Fail("expected ',' or ']'")
 		}
 	}
 }

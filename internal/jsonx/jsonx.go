@@ -1,6 +1,8 @@
 // Package jsonx keeps JSON objects in the order they came in, so a platform
 // card passes through elemctl with every field and in the platform's order,
-// and elemctl's own answers keep their documented key order.
+// and elemctl's own answers keep their documented key order. Its Lexer is
+// elemctl's one JSON tokenizer: whatever reads JSON by hand reads it
+// through the Lexer.
 package jsonx
 
 import (
@@ -218,12 +220,12 @@ func Decode(data []byte) (any, error) { return decode(data) }
 // is read into the memory it took, so keep must not hold on to a dropped
 // element nor to any value in it.
 func DecodeKeeping(data []byte, keep func(any) bool, keys ...string) (any, error) {
-	s := scanner{data: data, keep: keep, keepKeys: keys, slabs: newSlabs()}
+	s := scanner{Lexer: NewLexer(data), keep: keep, keepKeys: keys, slabs: newSlabs()}
 	return s.document(true)
 }
 
 func decode(data []byte) (any, error) {
-	s := scanner{data: data, slabs: newSlabs()}
+	s := scanner{Lexer: NewLexer(data), slabs: newSlabs()}
 	return s.document(false)
 }
 
@@ -234,7 +236,7 @@ func (s *scanner) document(filtered bool) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.skipSpace()
+	s.SkipSpace()
 	if s.pos != len(data) {
 		return nil, fmt.Errorf("jsonx: data after the JSON value")
 	}

@@ -100,17 +100,14 @@ func (s *slabs) rewind(m slabsMark) {
 	s.items.rewind(m.items)
 }
 
-// rest is how much input is left to read.
-func (s *scanner) rest() int { return len(s.data) - s.pos }
-
 // cutMembers takes the key and value slices of an object of n members.
 func (s *scanner) cutMembers(n int) ([]string, []any) {
-	return s.keys.take(n, s.rest()), s.vals.take(n, s.rest())
+	return s.keys.take(n, s.Rest()), s.vals.take(n, s.Rest())
 }
 
 // newObject takes an empty object.
 func (s *scanner) newObject() *Object {
-	o := &s.objects.take(1, s.rest())[0]
+	o := &s.objects.take(1, s.Rest())[0]
 	*o = Object{} // it may have held a dropped element's object
 	return o
 }

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/elemctl/elemctl/internal/platform"
 )
@@ -32,10 +31,7 @@ func remoteOf(ctx context.Context) *remote {
 // returns the file the call is to use. Over stdio the caller is the user
 // who started the server, and any path passes as given. Over HTTP the
 // caller may be anyone with the token, so a file is accepted only inside
-// the server's --env-dir (none without it): a relative path counts from
-// that directory, and ".." and symlinks are resolved before the check, so
-// neither leads outside. The refusal names the rule and the path the caller
-// gave, never anything read from the file system.
+// the server's --env-dir (none without it).
 func (s *Server) checkEnvFile(ctx context.Context, envFile string) (string, error) {
 	r := remoteOf(ctx)
 	if envFile == "" || r == nil {
@@ -44,39 +40,46 @@ func (s *Server) checkEnvFile(ctx context.Context, envFile string) (string, erro
 	if r.envDir == "" {
 		return "", platform.ConfigErrorf("mcp.http.env-file-none")
 	}
-	outside := platform.ConfigErrorf("mcp.http.env-file-outside", "path", envFile)
-	path := envFile
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(r.envDir, path)
-	}
-	path = filepath.Clean(path)
-	// The spelled path first, so a path outside is refused without
-	// touching the file system there.
-	if !within(r.envDir, path) {
-		return "", outside
-	}
-	real, err := filepath.EvalSymlinks(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", platform.ConfigErrorf("mcp.http.env-file-missing", "path", envFile)
-	}
-	if err != nil || !within(r.envDir, real) {
-		return "", outside
-	}
-	if st, err := os.Stat(real); err != nil || !st.Mode().IsRegular() {
-		return "", platform.ConfigErrorf("mcp.http.env-file-missing", "path", envFile)
-	}
-	return real, nil
+	return confineEnvFile(r.envDir, envFile)
 }
 
-// within tells whether path lies inside dir (both absolute and clean).
-// filepath.Rel compares names the way the system does (case-insensitively
-// on Windows) and fails across volumes.
-func within(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
-	if err != nil || rel == "." {
-		return false
+// confineEnvFile returns the absolute path of envFile, a regular file
+// inside dir: an absolute path must lie in dir, a relative one counts from
+// it. The file is looked up through an os.Root
+// of dir, which refuses by construction a ".." that climbs out and a link
+// that leads out, without touching the file system outside. The refusal
+// names the rule and the path the caller gave, never anything read from
+// the file system.
+func confineEnvFile(dir, envFile string) (string, error) {
+	outside := platform.ConfigErrorf("mcp.http.env-file-outside", "path", envFile)
+	name := envFile
+	if filepath.IsAbs(name) {
+		// filepath.Rel compares names the way the system does
+		// (case-insensitively on Windows) and fails across volumes.
+		rel, err := filepath.Rel(dir, name)
+		if err != nil {
+			return "", outside
+		}
+		name = rel
 	}
-	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	if filepath.Clean(name) == "." {
+		return "", outside // the directory itself
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return "", outside
+	}
+	defer root.Close()
+	st, err := root.Stat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", platform.ConfigErrorf("mcp.http.env-file-missing", "path", envFile)
+	case err != nil:
+		return "", outside
+	case !st.Mode().IsRegular():
+		return "", platform.ConfigErrorf("mcp.http.env-file-missing", "path", envFile)
+	}
+	return filepath.Join(dir, name), nil
 }
 
 // resolveEnvDir is the --env-dir as the checks compare it: absolute, with

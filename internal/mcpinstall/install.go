@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/userdir"
 )
 
 // Clients, in the order help names them.
@@ -104,16 +106,8 @@ type env struct {
 }
 
 func (e env) home() (string, error) {
-	var h string
-	if e.goos == "windows" {
-		h = e.getenv("USERPROFILE")
-		if h == "" && e.getenv("HOMEDRIVE") != "" {
-			h = e.getenv("HOMEDRIVE") + e.getenv("HOMEPATH")
-		}
-	} else {
-		h = e.getenv("HOME")
-	}
-	if h == "" {
+	h, err := userdir.Home(e.getenv, e.goos)
+	if err != nil {
 		return "", platform.ConfigErrorf("mcpinstall.no-home")
 	}
 	return h, nil
@@ -141,6 +135,31 @@ func (e env) configDir(app string) (string, error) {
 	return filepath.Join(home, ".config", app), err
 }
 
+// Launchers are the package runners an entry may start elemctl with.
+var Launchers = []string{"npx", "uvx", "pipx"}
+
+// launch is the command and arguments of the entry: elemctl itself, or a
+// package runner that starts the elemctl package of its registry (npx -y
+// elemctl, uvx elemctl, pipx run elemctl). On Windows npx is a batch file
+// (npx.cmd) that clients cannot start without a shell, so cmd /c runs it.
+func launch(launcher, command string, args []any, goos string) (string, []any) {
+	var prefix []any
+	switch launcher {
+	case "":
+		return command, args
+	case "npx":
+		command, prefix = "npx", []any{"-y", "elemctl"}
+		if goos == "windows" {
+			command, prefix = "cmd", []any{"/c", "npx", "-y", "elemctl"}
+		}
+	case "uvx":
+		command, prefix = "uvx", []any{"elemctl"}
+	case "pipx":
+		command, prefix = "pipx", []any{"run", "elemctl"}
+	}
+	return command, append(prefix, args...)
+}
+
 // Options say what to install where.
 type Options struct {
 	Client string
@@ -150,6 +169,10 @@ type Options struct {
 	Name string
 	// Command is the absolute path of the elemctl the client is to run.
 	Command string
+	// Launcher, when set, makes the client start elemctl through a package
+	// runner instead of Command: npx (the npm package), uvx or pipx (the
+	// Python package), which fetch and update it themselves.
+	Launcher string
 	// EnvFile is the absolute .env the server is to start with ("" = the
 	// client's working directory's .env, as elemctl mcp reads it).
 	EnvFile string
@@ -222,6 +245,9 @@ func Install(o Options) (Result, error) {
 	if o.Scope != ScopeUser && o.Scope != ScopeProject {
 		return Result{}, platform.ConfigErrorf("mcpinstall.bad-scope", "scope", o.Scope)
 	}
+	if o.Launcher != "" && !slices.Contains(Launchers, o.Launcher) {
+		return Result{}, platform.ConfigErrorf("mcpinstall.bad-launcher", "launcher", o.Launcher, "launchers", strings.Join(Launchers, ", "))
+	}
 	if strings.TrimSpace(o.Name) == "" || strings.ContainsAny(o.Name, "\"\\\n\r\t") {
 		return Result{}, platform.ConfigErrorf("mcpinstall.bad-name", "name", o.Name)
 	}
@@ -233,11 +259,12 @@ func Install(o Options) (Result, error) {
 	if o.EnvFile != "" {
 		args = []any{"--env-file", o.EnvFile, "mcp"}
 	}
+	command, args := launch(o.Launcher, o.Command, args, o.GOOS)
 	entry := jsonx.New()
 	if c.withType {
 		entry.Set("type", "stdio")
 	}
-	entry.Set("command", o.Command).Set("args", args)
+	entry.Set("command", command).Set("args", args)
 
 	r := Result{Client: o.Client, Scope: o.Scope, File: path, Name: o.Name, Entry: entry}
 	r.Snippet = render(jsonx.New(c.container, jsonx.New(o.Name, entry)), "", style{unit: "  ", nl: "\n"}) + "\n"

@@ -264,3 +264,30 @@ func TestInstallRefusals(t *testing.T) {
 		t.Errorf("the broken file was changed: %s", text)
 	}
 }
+
+// TestLaunchers: --launcher writes the entry that starts the elemctl
+// package of a registry, with the server's own arguments after it.
+func TestLaunchers(t *testing.T) {
+	cases := []struct {
+		launcher, goos, want string
+	}{
+		{"npx", "linux", `"command":"npx","args":["-y","elemctl","--env-file","/team.env","mcp"]`},
+		{"npx", "windows", `"command":"cmd","args":["/c","npx","-y","elemctl","--env-file","/team.env","mcp"]`},
+		{"uvx", "darwin", `"command":"uvx","args":["elemctl","--env-file","/team.env","mcp"]`},
+		{"pipx", "linux", `"command":"pipx","args":["run","elemctl","--env-file","/team.env","mcp"]`},
+	}
+	for _, c := range cases {
+		res, err := Install(Options{Client: "claude", Scope: ScopeProject, Launcher: c.launcher, EnvFile: "/team.env",
+			Print: true, Dir: t.TempDir(), GOOS: c.goos, Getenv: func(string) string { return "" }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := jsonx.Compact(res.Entry)
+		if !strings.Contains(string(got), c.want) {
+			t.Errorf("%s on %s: %s, want %s", c.launcher, c.goos, got, c.want)
+		}
+	}
+	if _, err := Install(Options{Client: "claude", Launcher: "bunx", Print: true, GOOS: "linux", Getenv: func(string) string { return "/h" }}); err == nil || !strings.Contains(err.Error(), "npx, uvx, pipx") {
+		t.Fatalf("an unknown launcher: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package mcpinstall
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -13,9 +14,12 @@ import (
 
 // The clients' configuration files are JSON, and some of them (VS Code's
 // mcp.json, Zed's settings.json) JSON with comments and trailing commas.
-// This file parses such a text keeping the byte range of every value, so an
-// edit replaces or inserts a few bytes and leaves every other byte – the
-// user's comments, layout and key order – as it was.
+// This file parses such a text (with jsonx's Lexer) keeping the byte range
+// of every value, so an edit replaces or inserts a few bytes and leaves
+// every other byte – the user's comments, layout and key order – as it was.
+// A JSON-with-comments patch library does not do that: its patch glues a
+// new member to the line of the one before, and its formatter rewrites the
+// whole file in its own style (tabs, aligned values, LF line breaks).
 
 // node is one value of the document and where it lies in the text.
 type node struct {
@@ -55,22 +59,24 @@ func (e *syntaxError) Error() string {
 	return fmt.Sprintf("%d:%d: %s", e.line, e.column, e.what)
 }
 
+// parser reads a document with jsonx's Lexer, keeping where each value
+// lies.
 type parser struct {
+	jsonx.Lexer
 	src []byte
-	pos int
 }
 
 // parseJSONC parses a whole document. An empty text (or only whitespace and
 // comments) is a nil node without an error.
 func parseJSONC(src []byte) (*node, error) {
-	p := &parser{src: src}
+	p := &parser{Lexer: jsonx.NewLexer(src), src: src}
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
-		p.pos = 3
+		p.Seek(3)
 	}
 	if err := p.space(); err != nil {
 		return nil, err
 	}
-	if p.pos == len(src) {
+	if p.Rest() == 0 {
 		return nil, nil
 	}
 	n, err := p.value(0)
@@ -80,15 +86,18 @@ func parseJSONC(src []byte) (*node, error) {
 	if err := p.space(); err != nil {
 		return nil, err
 	}
-	if p.pos != len(src) {
+	if p.Rest() != 0 {
 		return nil, p.fail("text after the end of the document")
 	}
 	return n, nil
 }
 
-func (p *parser) fail(what string) error {
+func (p *parser) fail(what string) error { return p.syntaxError(p.Pos(), what) }
+
+// syntaxError places what went wrong at offset pos by line and column.
+func (p *parser) syntaxError(pos int, what string) error {
 	line, col := 1, 1
-	for _, c := range p.src[:min(p.pos, len(p.src))] {
+	for _, c := range p.src[:min(pos, len(p.src))] {
 		if c == '\n' {
 			line, col = line+1, 1
 		} else {
@@ -98,31 +107,17 @@ func (p *parser) fail(what string) error {
 	return &syntaxError{line: line, column: col, what: what}
 }
 
-// space skips whitespace and comments.
-func (p *parser) space() error {
-	for p.pos < len(p.src) {
-		switch c := p.src[p.pos]; {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			p.pos++
-		case c == '/' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '/':
-			end := bytes.IndexByte(p.src[p.pos:], '\n')
-			if end < 0 {
-				p.pos = len(p.src)
-			} else {
-				p.pos += end
-			}
-		case c == '/' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '*':
-			end := bytes.Index(p.src[p.pos+2:], []byte("*/"))
-			if end < 0 {
-				return p.fail("unterminated comment")
-			}
-			p.pos += 2 + end + 2
-		default:
-			return nil
-		}
+// located turns the Lexer's error into one by line and column.
+func (p *parser) located(err error) error {
+	var se *jsonx.SyntaxError
+	if errors.As(err, &se) {
+		return p.syntaxError(se.Offset, se.What)
 	}
-	return nil
+	return err
 }
+
+// space skips whitespace and comments.
+func (p *parser) space() error { return p.located(p.SkipSpaceAndComments()) }
 
 const maxDepth = 200
 
@@ -130,65 +125,42 @@ func (p *parser) value(depth int) (*node, error) {
 	if depth > maxDepth {
 		return nil, p.fail("nested too deeply")
 	}
-	if p.pos >= len(p.src) {
+	start := p.Pos()
+	switch c := p.Peek(); {
+	case p.Rest() == 0:
 		return nil, p.fail("unexpected end of the text")
-	}
-	switch c := p.src[p.pos]; {
 	case c == '{':
 		return p.object(depth)
 	case c == '[':
 		return p.array(depth)
 	case c == '"':
-		start := p.pos
 		if _, err := p.str(); err != nil {
 			return nil, err
 		}
-		return &node{kind: '"', start: start, end: p.pos}, nil
+		return &node{kind: '"', start: start, end: p.Pos()}, nil
 	case c == '-' || c >= '0' && c <= '9':
-		start := p.pos
-		for p.pos < len(p.src) && strings.IndexByte("+-.eE0123456789", p.src[p.pos]) >= 0 {
-			p.pos++
+		if _, err := p.Number(); err != nil {
+			return nil, p.located(err)
 		}
-		if _, err := strconv.ParseFloat(string(p.src[start:p.pos]), 64); err != nil {
-			p.pos = start
-			return nil, p.fail("malformed number")
-		}
-		return &node{kind: '0', start: start, end: p.pos}, nil
-	}
-	for _, word := range []string{"true", "false", "null"} {
-		if bytes.HasPrefix(p.src[p.pos:], []byte(word)) {
-			start := p.pos
-			p.pos += len(word)
-			return &node{kind: 'l', start: start, end: p.pos}, nil
-		}
+		return &node{kind: '0', start: start, end: p.Pos()}, nil
+	case p.Word("true") || p.Word("false") || p.Word("null"):
+		return &node{kind: 'l', start: start, end: p.Pos()}, nil
 	}
 	return nil, p.fail("unexpected character")
 }
 
 // str reads a string literal and returns its value.
 func (p *parser) str() (string, error) {
-	start := p.pos
-	p.pos++
-	for p.pos < len(p.src) {
-		switch c := p.src[p.pos]; {
-		case c == '\\':
-			p.pos += 2
-		case c == '"':
-			p.pos++
-			var s string
-			if err := json.Unmarshal(p.src[start:p.pos], &s); err != nil {
-				p.pos = start
-				return "", p.fail("malformed string")
-			}
-			return s, nil
-		case c < 0x20:
-			return "", p.fail("control character in a string")
-		default:
-			p.pos++
-		}
+	start := p.Pos()
+	raw, _, err := p.String()
+	if err != nil {
+		return "", p.located(err)
 	}
-	p.pos = start
-	return "", p.fail("unterminated string")
+	s, ok := jsonx.Unquote(raw)
+	if !ok {
+		return "", p.syntaxError(start, "malformed string")
+	}
+	return s, nil
 }
 
 // nextElement moves to the next member of an object or item of an array,
@@ -196,9 +168,8 @@ func (p *parser) str() (string, error) {
 // allowed as JSON with comments allows it.
 func (p *parser) nextElement(n *node, closing byte, count int) (bool, error) {
 	closes := func() bool {
-		if p.pos < len(p.src) && p.src[p.pos] == closing {
-			p.pos++
-			n.end = p.pos
+		if p.Eat(closing) {
+			n.end = p.Pos()
 			return true
 		}
 		return false
@@ -212,10 +183,9 @@ func (p *parser) nextElement(n *node, closing byte, count int) (bool, error) {
 	if count == 0 {
 		return false, nil
 	}
-	if p.pos >= len(p.src) || p.src[p.pos] != ',' {
+	if !p.Eat(',') {
 		return false, p.fail("expected , or " + string(closing))
 	}
-	p.pos++
 	if err := p.space(); err != nil {
 		return false, err
 	}
@@ -223,8 +193,8 @@ func (p *parser) nextElement(n *node, closing byte, count int) (bool, error) {
 }
 
 func (p *parser) object(depth int) (*node, error) {
-	n := &node{kind: '{', start: p.pos}
-	p.pos++
+	n := &node{kind: '{', start: p.Pos()}
+	p.Eat('{')
 	for {
 		done, err := p.nextElement(n, '}', len(n.members))
 		if err != nil {
@@ -233,10 +203,10 @@ func (p *parser) object(depth int) (*node, error) {
 		if done {
 			return n, nil
 		}
-		if p.pos >= len(p.src) || p.src[p.pos] != '"' {
+		if p.Peek() != '"' {
 			return nil, p.fail("expected a key in double quotes")
 		}
-		keyStart := p.pos
+		keyStart := p.Pos()
 		key, err := p.str()
 		if err != nil {
 			return nil, err
@@ -244,10 +214,9 @@ func (p *parser) object(depth int) (*node, error) {
 		if err := p.space(); err != nil {
 			return nil, err
 		}
-		if p.pos >= len(p.src) || p.src[p.pos] != ':' {
+		if !p.Eat(':') {
 			return nil, p.fail("expected :")
 		}
-		p.pos++
 		if err := p.space(); err != nil {
 			return nil, err
 		}
@@ -260,8 +229,8 @@ func (p *parser) object(depth int) (*node, error) {
 }
 
 func (p *parser) array(depth int) (*node, error) {
-	n := &node{kind: '[', start: p.pos}
-	p.pos++
+	n := &node{kind: '[', start: p.Pos()}
+	p.Eat('[')
 	for {
 		done, err := p.nextElement(n, ']', len(n.items))
 		if err != nil {
@@ -295,8 +264,7 @@ func (n *node) decode(src []byte) any {
 		}
 		return out
 	case '"':
-		var s string
-		_ = json.Unmarshal(src[n.start:n.end], &s)
+		s, _ := jsonx.Unquote(src[n.start+1 : n.end-1])
 		return s
 	case '0':
 		f, _ := strconv.ParseFloat(string(src[n.start:n.end]), 64)
@@ -311,22 +279,21 @@ func (n *node) decode(src []byte) any {
 	return nil
 }
 
-// hasComment tells whether a node's text holds a comment (outside
-// strings).
+// hasComment tells whether a node's text holds a comment: in a document
+// that parsed, a slash outside a string opens one.
 func (n *node) hasComment(src []byte) bool {
-	text := src[n.start:n.end]
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '"':
-			for i++; i < len(text) && text[i] != '"'; i++ {
-				if text[i] == '\\' {
-					i++
-				}
-			}
+	l := jsonx.NewLexer(src[:n.end])
+	l.Seek(n.start)
+	for l.Rest() > 0 {
+		switch l.Peek() {
 		case '/':
-			if i+1 < len(text) && (text[i+1] == '/' || text[i+1] == '*') {
-				return true
+			return true
+		case '"':
+			if _, _, err := l.String(); err != nil {
+				return false
 			}
+		default:
+			l.Seek(l.Pos() + 1)
 		}
 	}
 	return false
@@ -533,10 +500,11 @@ func insertMembers(src []byte, obj *node, add []keyValue, st style) []edit {
 	}
 	last := obj.members[len(obj.members)-1].value
 	// A trailing comma after the last member?
-	p := &parser{src: src, pos: last.end}
+	p := &parser{Lexer: jsonx.NewLexer(src), src: src}
+	p.Seek(last.end)
 	_ = p.space()
-	if p.pos < len(src) && src[p.pos] == ',' {
-		at := endOfLineComment(src, p.pos+1)
+	if p.Peek() == ',' {
+		at := endOfLineComment(src, p.Pos()+1)
 		return []edit{{at, at, text + ","}}
 	}
 	at := endOfLineComment(src, last.end)

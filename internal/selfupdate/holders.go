@@ -85,6 +85,20 @@ func runsBinary(procExe, exe, goos string) bool {
 	return filepath.Clean(procExe) == filepath.Clean(exe)
 }
 
+// runsCurrentFile tells whether a holder is known to run the binary's
+// present file rather than one an update replaced: Linux marks a replaced
+// file "(deleted)", Windows shows the name it was renamed aside to. macOS
+// shows the path either way, so there no holder is known to be current.
+func runsCurrentFile(procExe, exe, goos string) bool {
+	switch goos {
+	case "linux":
+		return !strings.HasSuffix(procExe, " (deleted)")
+	case "windows":
+		return strings.EqualFold(procExe, exe)
+	}
+	return false
+}
+
 // isServer tells elemctl mcp, lsp and dap from other commands: the first
 // word of the command line that is neither an option nor an option's
 // value.

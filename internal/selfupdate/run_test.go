@@ -12,9 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"aead.dev/minisign"
+
 	"github.com/elemctl/elemctl/internal/dist"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/releasekey"
 	"github.com/elemctl/elemctl/internal/selfupdate/updatetest"
 )
 
@@ -51,7 +54,8 @@ func fetcher(t *testing.T) *platform.Fetcher {
 func options(t *testing.T, srv *updatetest.Server, exe, current string) Options {
 	return Options{
 		Current: current, Feed: srv.FeedURL(), Get: fetcher(t), Executable: exe,
-		list: func() ([]process, error) { return nil, nil },
+		list:    func() ([]process, error) { return nil, nil },
+		trusted: []minisign.PublicKey{updatetest.PublicKey},
 	}
 }
 
@@ -150,19 +154,41 @@ func TestRunRefusesWhatDoesNotCheckOut(t *testing.T) {
 			s.Replace("1.1.0", archive, bad)
 		}, "SHA256SUMS says"},
 		{"no line in SHA256SUMS", func(s *updatetest.Server) {
-			s.Replace("1.1.0", dist.SumsName, dist.Sums(map[string][]byte{"elemctl-plan9-386.zip": nil}))
+			sums := dist.Sums(map[string][]byte{"elemctl-plan9-386.zip": nil})
+			s.Replace("1.1.0", dist.SumsName, sums)
+			s.Replace("1.1.0", releasekey.SignatureName, releasekey.Sign(updatetest.Key, sums, "1.1.0"))
 		}, "has no line for " + archive},
 		{"no SHA256SUMS", func(s *updatetest.Server) { s.Replace("1.1.0", dist.SumsName, nil) }, "has no SHA256SUMS"},
+		{"unsigned", func(s *updatetest.Server) { s.Replace("1.1.0", releasekey.SignatureName, nil) },
+			"has no signature SHA256SUMS.minisig: its SHA256SUMS cannot be trusted"},
+		{"a malformed signature", func(s *updatetest.Server) {
+			s.Replace("1.1.0", releasekey.SignatureName, []byte("untrusted comment: x\nnot base64 at all\n"))
+		}, "is no minisign signature"},
+		{"signed by another key", func(s *updatetest.Server) {
+			sums := good.Files[dist.SumsName]
+			s.Replace("1.1.0", releasekey.SignatureName, releasekey.Sign(updatetest.ForeignKey, sums, "1.1.0"))
+		}, "is signed by key " + releasekey.KeyID(updatetest.ForeignKey.ID()) + ", which this elemctl does not trust (it trusts " + releasekey.KeyID(updatetest.PublicKey.ID()) + ")"},
+		{"SHA256SUMS changed after signing", func(s *updatetest.Server) {
+			r := packed(t, "1.1.0", script("1.0.9"))
+			s.Replace("1.1.0", archive, r.Files[archive])
+			s.Replace("1.1.0", dist.SumsName, r.Files[dist.SumsName])
+		}, "the file was changed after it was signed"},
+		{"the signature of another release", func(s *updatetest.Server) {
+			sums := good.Files[dist.SumsName]
+			s.Replace("1.1.0", releasekey.SignatureName, releasekey.Sign(updatetest.Key, sums, "1.0.0"))
+		}, "was made for another release (elemctl 1.0.0 SHA256SUMS)"},
 		{"no archive for this platform", func(s *updatetest.Server) { s.Replace("1.1.0", archive, nil) }, "has no archive for " + runtime.GOOS},
 		{"a binary that is another version", func(s *updatetest.Server) {
 			r := packed(t, "1.1.0", script("1.0.9"))
 			s.Replace("1.1.0", archive, r.Files[archive])
 			s.Replace("1.1.0", dist.SumsName, r.Files[dist.SumsName])
+			s.Replace("1.1.0", releasekey.SignatureName, r.Files[releasekey.SignatureName])
 		}, "does not run as elemctl 1.1.0"},
 		{"a binary that does not run", func(s *updatetest.Server) {
 			r := packed(t, "1.1.0", []byte("\x7fELF not really"))
 			s.Replace("1.1.0", archive, r.Files[archive])
 			s.Replace("1.1.0", dist.SumsName, r.Files[dist.SumsName])
+			s.Replace("1.1.0", releasekey.SignatureName, r.Files[releasekey.SignatureName])
 		}, "does not run as elemctl 1.1.0"},
 		{"a feed that refuses", func(s *updatetest.Server) {
 			s.FailFeed(403, `{"message": "API rate limit exceeded for 10.0.0.1."}`)
@@ -240,6 +266,50 @@ func TestRunStopsTheHoldersAsked(t *testing.T) {
 			if answer := compact(t, res.Answer()); strings.Contains(answer, "S3CR3T") || !strings.Contains(answer, "--client-secret ***") {
 				t.Fatalf("answer %s", answer)
 			}
+		})
+	}
+}
+
+// TestRunRepeatedStopsTheOldHolders: the run an update advised ("repeat
+// with --stop-holders") has nothing to update, yet stops the servers that
+// still run the replaced binary – and only those where the system tells
+// old from current.
+func TestRunRepeatedStopsTheOldHolders(t *testing.T) {
+	srv := updatetest.NewServer(t, packed(t, "1.1.0", script("1.1.0")))
+	for goos, want := range map[string][]int{"linux": {40}, "darwin": {40, 41}} {
+		t.Run(goos, func(t *testing.T) {
+			exe := installed(t, "1.1.0")
+			var stopped []int
+			var log []string
+			o := options(t, srv, exe, "1.1.0")
+			o.Stop, o.self, o.goos, o.goarch = StopServers, 50, goos, runtime.GOARCH
+			o.Log = func(s string) { log = append(log, s) }
+			oldExe := exe
+			if goos == "linux" {
+				oldExe += " (deleted)"
+			}
+			o.list = func() ([]process, error) {
+				return []process{
+					{PID: 40, PPID: 1, Exe: oldExe, Args: []string{"elemctl", "mcp"}},
+					{PID: 41, PPID: 1, Exe: exe, Args: []string{"elemctl", "lsp"}},
+					{PID: 50, PPID: 1, Exe: exe, Args: []string{"elemctl", "self-update", "--stop-holders"}},
+				}, nil
+			}
+			o.stop = func(pid int, _ time.Duration) error { stopped = append(stopped, pid); return nil }
+			res, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Updated || !slices.Equal(stopped, want) || len(res.Stopped) != len(want) || len(res.Holders) != 2-len(want) {
+				t.Fatalf("stopped %v, answer %+v", stopped, res)
+			}
+			if got := compact(t, res.Answer()); !strings.Contains(got, `"stopped":[{"pid":40`) {
+				t.Fatalf("answer %s", got)
+			}
+			if slices.ContainsFunc(log, func(s string) bool { return strings.Contains(s, "--stop-holders") }) {
+				t.Fatalf("it advises --stop-holders again: %q", log)
+			}
+			assertUntouched(t, exe, "1.1.0")
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -22,10 +23,13 @@ import (
 	"strings"
 	"time"
 
+	"aead.dev/minisign"
+
 	"github.com/elemctl/elemctl/internal/dist"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/releasekey"
 )
 
 // FeedVariable names another release feed than DefaultFeed.
@@ -61,6 +65,7 @@ type Options struct {
 	Log func(string)
 
 	// What tests replace.
+	trusted      []minisign.PublicKey
 	goos, goarch string
 	fs           fileSystem
 	list         func() ([]process, error)
@@ -91,6 +96,8 @@ type Result struct {
 	Stopped   []Holder
 	// Holders still run the old binary.
 	Holders []Holder
+	// ManagedBy is the installer that owns the binary, if one does.
+	ManagedBy *Manager
 }
 
 // Answer is the command's JSON answer. updated, from and to are the keys
@@ -99,6 +106,9 @@ func (r *Result) Answer() *jsonx.Object {
 	o := jsonx.New("updated", r.Updated, "from", r.From, "to", r.To, "latest", r.Latest, "path", r.Path)
 	if r.Archive != "" {
 		o.Set("archive", r.Archive)
+	}
+	if r.ManagedBy != nil {
+		o.Set("managed_by", r.ManagedBy.Name).Set("update_command", r.ManagedBy.Update)
 	}
 	if r.Check {
 		o.Set("check", true).Set("available", r.Available)
@@ -140,6 +150,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, fail("selfupdate.no-executable", err)
 	}
+	// A copy another installer owns is left to it, before any download.
+	managed := ManagedBy(exe, o.goos, o.goarch)
+	if managed != nil && !o.Check {
+		return nil, platform.NewError(platform.KindGeneral, "selfupdate.managed",
+			"path", exe, "manager", managed.Name, "command", managed.Update)
+	}
 	feed, err := url.Parse(o.Feed)
 	if err != nil || (feed.Scheme != "http" && feed.Scheme != "https") || feed.Host == "" {
 		return nil, platform.ConfigErrorf("selfupdate.bad-feed", "url", redact(o.Feed), "variable", FeedVariable)
@@ -151,7 +167,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	latest := newest(releases)
-	res := &Result{From: cur.text, To: cur.text, Path: exe, Check: o.Check}
+	res := &Result{From: cur.text, To: cur.text, Path: exe, Check: o.Check, ManagedBy: managed}
 	if latest != nil {
 		res.Latest = latest.version.text
 	}
@@ -167,12 +183,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	switch c := target.version.compare(cur); {
 	case c == 0:
 		o.log("selfupdate.up-to-date", "version", cur.text)
-		res.Holders = o.holders(exe)
+		o.settleHolders(res, exe)
 		return res, nil
 	case c < 0 && o.Want == "":
 		// No downgrade unless asked for by version.
 		o.log("selfupdate.newer-installed", "version", cur.text, "latest", target.version.text)
-		res.Holders = o.holders(exe)
+		o.settleHolders(res, exe)
 		return res, nil
 	}
 
@@ -186,20 +202,40 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if !ok {
 		return nil, platform.NewError(platform.KindGeneral, "selfupdate.no-sums", "version", target.version.text)
 	}
+	sigURL, ok := target.assets[releasekey.SignatureName]
+	if !ok {
+		return nil, platform.NewError(platform.KindGeneral, "selfupdate.no-signature", "version", target.version.text, "name", releasekey.SignatureName)
+	}
 	if o.Check {
 		res.To, res.Available = target.version.text, true
-		o.log("selfupdate.available", "version", target.version.text, "current", cur.text)
+		if managed != nil {
+			o.log("selfupdate.available-managed", "version", target.version.text, "current", cur.text, "manager", managed.Name, "command", managed.Update)
+		} else {
+			o.log("selfupdate.available", "version", target.version.text, "current", cur.text)
+		}
 		res.Holders = o.holders(exe)
 		return res, nil
 	}
 
-	if err := o.install(ctx, exe, target, archiveURL, sumsURL, res.Archive); err != nil {
+	if err := o.install(ctx, exe, target, releaseFiles{archiveURL, sumsURL, sigURL}, res.Archive); err != nil {
 		return nil, err
 	}
 	res.Updated, res.To = true, target.version.text
 	o.log("selfupdate.replaced", "from", cur.text, "to", target.version.text, "path", exe)
-	res.Stopped, res.Holders = o.stopHolders(exe)
+	res.Stopped, res.Holders = o.stopHolders(exe, false)
 	return res, nil
+}
+
+// settleHolders fills the holders of a run that changed nothing. With
+// --stop-holders it stops those that still run an older binary: the run
+// an earlier update advised ("repeat with --stop-holders") finds nothing
+// to update, but the old servers are still there to end.
+func (o *Options) settleHolders(res *Result, exe string) {
+	if o.Check || o.Stop == StopNone {
+		res.Holders = o.holders(exe)
+		return
+	}
+	res.Stopped, res.Holders = o.stopHolders(exe, true)
 }
 
 func (o *Options) defaults() {
@@ -279,7 +315,10 @@ func (o *Options) download(ctx context.Context, address string) ([]byte, error) 
 // install downloads, checks and puts the release's binary in place. Every
 // failure before the final rename leaves the old binary untouched and no
 // file behind.
-func (o *Options) install(ctx context.Context, exe string, target *release, archiveURL, sumsURL, archiveName string) (err error) {
+// release are the addresses of the files an update downloads.
+type releaseFiles struct{ archive, sums, signature string }
+
+func (o *Options) install(ctx context.Context, exe string, target *release, files releaseFiles, archiveName string) (err error) {
 	staged, f, err := o.stage(exe)
 	if err != nil {
 		return err
@@ -291,8 +330,15 @@ func (o *Options) install(ctx context.Context, exe string, target *release, arch
 		}
 	}()
 
-	sums, err := o.download(ctx, sumsURL)
+	sums, err := o.download(ctx, files.sums)
 	if err != nil {
+		return err
+	}
+	signature, err := o.download(ctx, files.signature)
+	if err != nil {
+		return err
+	}
+	if err := o.verifySums(sums, signature, target.version.text); err != nil {
 		return err
 	}
 	want := checksumOf(sums, archiveName)
@@ -300,7 +346,7 @@ func (o *Options) install(ctx context.Context, exe string, target *release, arch
 		return platform.NewError(platform.KindGeneral, "selfupdate.no-checksum", "version", target.version.text, "name", archiveName)
 	}
 	o.log("selfupdate.downloading", "name", archiveName, "version", target.version.text)
-	archive, err := o.download(ctx, archiveURL)
+	archive, err := o.download(ctx, files.archive)
 	if err != nil {
 		return err
 	}
@@ -332,6 +378,44 @@ func (o *Options) install(ctx context.Context, exe string, target *release, arch
 	}
 	syncDir(filepath.Dir(exe))
 	return nil
+}
+
+// verifySums checks the release's SHA256SUMS against its signature and the
+// keys compiled into this binary: checksums from the same place as the
+// archives prove nothing when that place is what was changed.
+func (o *Options) verifySums(sums, signature []byte, version string) error {
+	trusted := o.trusted
+	if trusted == nil {
+		var err error
+		if trusted, err = releasekey.Trusted(); err != nil {
+			return fail("selfupdate.signature-invalid", err, "version", version)
+		}
+	}
+	err := releasekey.Verify(trusted, sums, signature, version)
+	var foreign *releasekey.ForeignKeyError
+	var other *releasekey.OtherReleaseError
+	switch {
+	case err == nil:
+		o.log("selfupdate.signature-ok", "version", version)
+		return nil
+	case errors.As(err, &foreign):
+		return platform.NewError(platform.KindGeneral, "selfupdate.signature-foreign",
+			"version", version, "key", foreign.KeyID, "trusted", idsOf(trusted))
+	case errors.As(err, &other):
+		return platform.NewError(platform.KindGeneral, "selfupdate.signature-other-release",
+			"version", version, "comment", other.Comment)
+	case errors.Is(err, releasekey.ErrMismatch):
+		return platform.NewError(platform.KindGeneral, "selfupdate.signature-mismatch", "version", version)
+	}
+	return fail("selfupdate.signature-invalid", err, "version", version)
+}
+
+func idsOf(keys []minisign.PublicKey) string {
+	ids := make([]string, len(keys))
+	for i, k := range keys {
+		ids[i] = releasekey.KeyID(k.ID())
+	}
+	return strings.Join(ids, ", ")
 }
 
 // stage creates the file the new binary is written to: beside the old one
@@ -395,32 +479,36 @@ func (o *Options) holders(exe string) []Holder {
 }
 
 // stopHolders ends the holders the stop mode names and returns them, with
-// the holders that still run the old binary.
-func (o *Options) stopHolders(exe string) (stopped, left []Holder) {
+// the holders that still run the binary. With onlyOld, a process known to
+// run the current file (not one an update replaced) is left running: it
+// would start again on the same version.
+func (o *Options) stopHolders(exe string, onlyOld bool) (stopped, left []Holder) {
 	procs, err := o.list()
 	if err != nil {
 		o.log("selfupdate.no-process-list", "error", err)
 		return nil, nil
 	}
+	// names are the holders of an old binary left running.
+	var names []string
 	for _, p := range holdersOf(procs, exe, o.self, o.goos) {
 		h := Holder{PID: p.PID, Command: commandText(p)}
-		if o.Stop == StopAll || (o.Stop == StopServers && isServer(p.Args)) {
-			if err := o.stop(p.PID, graceToStop); err != nil {
-				o.log("selfupdate.stop-failed", "pid", p.PID, "command", h.Command, "error", err)
-				left = append(left, h)
-				continue
-			}
-			o.log("selfupdate.stopped", "pid", p.PID, "command", h.Command)
-			stopped = append(stopped, h)
+		if onlyOld && runsCurrentFile(p.Exe, exe, o.goos) {
+			left = append(left, h)
 			continue
 		}
-		left = append(left, h)
-	}
-	if len(left) > 0 {
-		var names []string
-		for _, h := range left {
-			names = append(names, fmt.Sprintf("%d (%s)", h.PID, h.Command))
+		if o.Stop == StopAll || (o.Stop == StopServers && isServer(p.Args)) {
+			err := o.stop(p.PID, graceToStop)
+			if err == nil {
+				o.log("selfupdate.stopped", "pid", p.PID, "command", h.Command)
+				stopped = append(stopped, h)
+				continue
+			}
+			o.log("selfupdate.stop-failed", "pid", p.PID, "command", h.Command, "error", err)
 		}
+		left = append(left, h)
+		names = append(names, fmt.Sprintf("%d (%s)", h.PID, h.Command))
+	}
+	if len(names) > 0 {
 		o.log("selfupdate.still-held", "processes", strings.Join(names, ", "))
 	}
 	return stopped, left

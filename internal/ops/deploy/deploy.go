@@ -89,8 +89,8 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 
 	out := opts.OutputDir
 	if out == "" {
-		var remove func()
-		if out, remove, err = TempOutput(TempBuildPrefix); err != nil {
+		var remove func() bool
+		if out, remove, err = TempOutput(TempBuildPrefix, o.log); err != nil {
 			return nil, err
 		}
 		defer remove()

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -16,14 +17,27 @@ const (
 // TempOutput makes the temporary folder a build goes to when the caller
 // gave no output directory. remove deletes it with the archive inside:
 // the archive is on the platform by then (or the run failed), and a folder
-// left per run would fill the temporary directory.
-func TempOutput(prefix string) (dir string, remove func(), err error) {
+// left per run would fill the temporary directory. When the folder cannot
+// be deleted, remove says so through warn, naming it, and returns false,
+// so nothing claims the archive is gone.
+func TempOutput(prefix string, warn func(string)) (dir string, remove func() bool, err error) {
 	dir, err = os.MkdirTemp("", prefix)
 	if err != nil {
-		return "", func() {}, platform.NewError(platform.KindBuild, "deploy.temp-dir", "error", err)
+		return "", func() bool { return true }, platform.NewError(platform.KindBuild, "deploy.temp-dir", "error", err)
 	}
-	return dir, func() { _ = os.RemoveAll(dir) }, nil
+	return dir, func() bool {
+		if err := removeAll(dir); err != nil {
+			if warn != nil {
+				warn(i18n.T("deploy.temp-dir-not-removed", "dir", dir, "error", err))
+			}
+			return false
+		}
+		return true
+	}, nil
 }
+
+// removeAll deletes a temporary build folder; tests make it fail.
+var removeAll = os.RemoveAll
 
 // CheckProjectID refuses a project id the platform can never know: every
 // project is named by a UUID. source is SourceFlag or SourceEnv, so the

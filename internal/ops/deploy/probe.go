@@ -161,7 +161,7 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 	}
 	out := opts.OutputDir
 	if out == "" {
-		tmp, remove, err := TempOutput(TempProbePrefix)
+		tmp, remove, err := TempOutput(TempProbePrefix, o.log)
 		if err != nil {
 			return nil, err
 		}

@@ -110,13 +110,14 @@ func marshalNoEscape(v any) ([]byte, error) {
 // refused; a field of an unexpected type counts as absent rather than
 // losing the whole line. Keys match exactly, as in every other reader of
 // the file.
-func parseLine(line string) (Entry, bool) {
+// raw and line are the same text.
+func parseLine(raw []byte, line string) (Entry, bool) {
 	if !strings.HasPrefix(line, "{") {
 		return Entry{}, false
 	}
-	e, ok := scanLine(line)
+	e, ok := scanLine(raw, line)
 	if !ok {
-		e, ok = parseLoose(line)
+		e, ok = parseLoose(raw)
 	}
 	if !ok {
 		return Entry{}, false
@@ -126,9 +127,9 @@ func parseLine(line string) (Entry, bool) {
 }
 
 // parseLoose reads any JSON object line field by field.
-func parseLoose(line string) (Entry, bool) {
+func parseLoose(line []byte) (Entry, bool) {
 	var m map[string]any
-	if err := json.Unmarshal([]byte(line), &m); err != nil || m == nil {
+	if err := json.Unmarshal(line, &m); err != nil || m == nil {
 		return Entry{}, false
 	}
 	str := func(k string) string { s, _ := m[k].(string); return s }

@@ -1,9 +1,11 @@
 package registry
 
 import (
+	"bytes"
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Entries are registry lines as read: one per build id, the last line of
@@ -30,14 +32,14 @@ func Parse(data []byte) Entries {
 	all := make(Entries, 0, strings.Count(text, "\n")+1)
 	last := make(map[string]int, cap(all)) // build id -> index in all of its last line
 	withID := 0
-	for len(text) > 0 {
-		var line string
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			line, text = text, ""
+	for start := 0; start < len(data); {
+		end := len(data)
+		if i := bytes.IndexByte(data[start:], '\n'); i >= 0 {
+			end = start + i
 		}
-		e, ok := parseLine(strings.TrimSpace(line))
+		lo, hi := trimSpace(text, start, end)
+		start = end + 1
+		e, ok := parseLine(data[lo:hi], text[lo:hi])
 		if !ok {
 			continue
 		}
@@ -57,6 +59,15 @@ func Parse(data []byte) Entries {
 		}
 	}
 	return out
+}
+
+// trimSpace is where text[lo:hi] begins and ends without the white space
+// around it, as strings.TrimSpace cuts it.
+func trimSpace(text string, lo, hi int) (int, int) {
+	line := text[lo:hi]
+	trimmed := strings.TrimLeftFunc(line, unicode.IsSpace)
+	lo += len(line) - len(trimmed)
+	return lo, lo + len(strings.TrimRightFunc(trimmed, unicode.IsSpace))
 }
 
 // ByAssembly indexes the entries by build id; lines without one are left

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/userdir"
 )
 
 // DefaultLimit is the number of lines kept when ELEMCTL_REGISTRY_LIMIT
@@ -45,12 +46,12 @@ type Registry struct {
 func New(getenv func(string) string, goos string) *Registry {
 	r := &Registry{goos: goos, getenv: getenv, now: time.Now, pid: os.Getpid(),
 		replace: os.Rename, roundPause: 5 * time.Millisecond}
-	dir, err := Dir(getenv, goos)
+	dir, err := userdir.Dir(userdir.State, getenv, goos)
 	if err != nil {
 		r.dirErr = err
 		return r
 	}
-	r.path = joinFor(goos, dir, FileName)
+	r.path = userdir.Join(goos, dir, FileName)
 	return r
 }
 

@@ -194,14 +194,15 @@ func TestBrokenLinesAreSkipped(t *testing.T) {
 		`   `,
 		`{"assembly-id":"a3","version":7,"dirty":"yes","command":"probe"}`,
 		"{\"assembly-id\":\"a4\",\"version\":\"1.0-4\"}\r",
-		`{"assembly-id":"a5","version":"1.0-5"}`, // the last line has no newline
+		"\u00a0 {\"assembly-id\":\"a5\",\"version\":\"1.0-5\"}\t ", // white space around, Unicode's too
+		`{"assembly-id":"a6","version":"1.0-6"}`,                   // the last line has no newline
 	}, "\n")
 	es := Parse([]byte(data))
 	var ids []string
 	for _, e := range es {
 		ids = append(ids, e.AssemblyID)
 	}
-	if !reflect.DeepEqual(ids, []string{"a1", "a3", "a4", "a5"}) {
+	if !reflect.DeepEqual(ids, []string{"a1", "a3", "a4", "a5", "a6"}) {
 		t.Fatalf("ids %v", ids)
 	}
 	if es[1].Version != "" || es[1].Dirty != nil || es[1].Command != CommandProbe {
@@ -543,7 +544,7 @@ func TestManyProcessesAppendingWithTrimsLeaveOnlyWholeLines(t *testing.T) {
 		t.Fatalf("%d lines after trims", len(lines))
 	}
 	for _, l := range lines {
-		if _, ok := parseLine(l); !ok {
+		if _, ok := parseLine([]byte(l), l); !ok {
 			t.Fatalf("broken line %q", l)
 		}
 	}

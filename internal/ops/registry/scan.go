@@ -1,8 +1,9 @@
 package registry
 
 import (
-	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/elemctl/elemctl/internal/jsonx"
 )
 
 // scanLine reads the common shape of a registry line, a flat object of
@@ -11,58 +12,80 @@ import (
 // (nested values, numbers, invalid UTF-8, malformed text): parseLine then
 // leaves the line to encoding/json, so both paths agree on every line.
 //
-// Values are substrings of line: a registry read converts the file to one
-// string and every entry shares it.
-func scanLine(line string) (e Entry, ok bool) {
-	s := scanner{b: line}
-	s.space()
-	if !s.eat('{') {
+// raw and text are the same line; the values are substrings of text: a
+// registry read converts the file to one string and every entry shares it.
+func scanLine(raw []byte, text string) (e Entry, ok bool) {
+	lx := jsonx.NewLexer(raw)
+	lx.SkipSpace()
+	if !lx.Eat('{') {
 		return Entry{}, false
 	}
-	s.space()
-	if s.eat('}') {
-		return e, s.end()
+	lx.SkipSpace()
+	if lx.Eat('}') {
+		return e, end(&lx)
 	}
 	for {
-		s.space()
-		key, ok := s.str()
+		lx.SkipSpace()
+		key, ok := str(&lx, text)
 		if !ok {
 			return Entry{}, false
 		}
-		s.space()
-		if !s.eat(':') {
+		lx.SkipSpace()
+		if !lx.Eat(':') {
 			return Entry{}, false
 		}
-		s.space()
+		lx.SkipSpace()
 		var (
-			text    string
+			value   string
 			isText  bool
 			boolean bool
 			isBool  bool
 		)
 		switch {
-		case s.peek('"'):
-			if text, ok = s.str(); !ok {
+		case lx.Peek() == '"':
+			if value, ok = str(&lx, text); !ok {
 				return Entry{}, false
 			}
 			isText = true
-		case s.word("null"):
-		case s.word("true"):
+		case lx.Word("null"):
+		case lx.Word("true"):
 			boolean, isBool = true, true
-		case s.word("false"):
+		case lx.Word("false"):
 			isBool = true
 		default:
 			return Entry{}, false
 		}
-		e.set(key, text, isText, boolean, isBool)
-		s.space()
-		if s.eat('}') {
-			return e, s.end()
+		e.set(key, value, isText, boolean, isBool)
+		lx.SkipSpace()
+		if lx.Eat('}') {
+			return e, end(&lx)
 		}
-		if !s.eat(',') {
+		if !lx.Eat(',') {
 			return Entry{}, false
 		}
 	}
+}
+
+// end tells whether nothing but whitespace follows.
+func end(lx *jsonx.Lexer) bool {
+	lx.SkipSpace()
+	return lx.Rest() == 0
+}
+
+// str reads a string: a plain one is a substring of text, one with escapes
+// (Windows paths) is decoded.
+func str(lx *jsonx.Lexer, text string) (string, bool) {
+	start := lx.Pos() + 1
+	raw, escaped, err := lx.String()
+	switch {
+	case err != nil:
+		return "", false
+	case escaped:
+		return jsonx.Unquote(raw)
+	case !utf8.Valid(raw):
+		return "", false
+	}
+	return text[start : start+len(raw)], true
 }
 
 // set stores one scanned value the way encoding/json and parseLoose do: a
@@ -119,80 +142,4 @@ func (e *Entry) set(key, text string, isText, boolean, isBool bool) {
 	if isText {
 		*target = text
 	}
-}
-
-type scanner struct {
-	b string
-	i int
-}
-
-func (s *scanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\r', '\n':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-func (s *scanner) peek(c byte) bool { return s.i < len(s.b) && s.b[s.i] == c }
-
-func (s *scanner) eat(c byte) bool {
-	if s.peek(c) {
-		s.i++
-		return true
-	}
-	return false
-}
-
-func (s *scanner) word(w string) bool {
-	if len(s.b)-s.i >= len(w) && s.b[s.i:s.i+len(w)] == w {
-		s.i += len(w)
-		return true
-	}
-	return false
-}
-
-// end tells whether nothing but whitespace follows.
-func (s *scanner) end() bool {
-	s.space()
-	return s.i == len(s.b)
-}
-
-// str reads a JSON string. Escaped strings (Windows paths) are decoded by
-// encoding/json; plain ones are taken as they are.
-func (s *scanner) str() (string, bool) {
-	if !s.eat('"') {
-		return "", false
-	}
-	start, escaped := s.i, false
-	for s.i < len(s.b) {
-		c := s.b[s.i]
-		switch {
-		case c == '"':
-			raw := s.b[start:s.i]
-			s.i++
-			if escaped {
-				var out string
-				if json.Unmarshal([]byte(s.b[start-1:s.i]), &out) != nil {
-					return "", false
-				}
-				return out, true
-			}
-			if !utf8.ValidString(raw) {
-				return "", false
-			}
-			return raw, true
-		case c == '\\':
-			escaped = true
-			s.i += 2
-		case c < 0x20:
-			return "", false
-		default:
-			s.i++
-		}
-	}
-	return "", false
 }

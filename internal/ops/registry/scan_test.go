@@ -33,11 +33,11 @@ func FuzzScanAgreesWithTheGeneralReader(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		fast, ok := scanLine(line)
+		fast, ok := scanLine([]byte(line), line)
 		if !ok {
 			return
 		}
-		general, ok := parseLoose(line)
+		general, ok := parseLoose([]byte(line))
 		if !ok {
 			t.Fatalf("scanLine read %q, the general reader refused it", line)
 		}

@@ -6,11 +6,15 @@
 package clientcache
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -27,6 +31,9 @@ type Options struct {
 	// their own (library use); nil for the command-line servers.
 	Pinned        *platform.Config
 	ClientOptions platform.ClientOptions
+	// Log receives what the cache has to tell: a client whose close
+	// panicked. nil means ClientOptions.Warn, else standard error.
+	Log func(string)
 }
 
 // Cache is safe for concurrent use: all lookups and stores run under one
@@ -69,6 +76,12 @@ type entry struct {
 func New(o Options) *Cache {
 	if o.Dir == "" {
 		o.Dir, _ = os.Getwd()
+	}
+	if o.Log == nil {
+		o.Log = o.ClientOptions.Warn
+	}
+	if o.Log == nil {
+		o.Log = func(line string) { fmt.Fprintln(os.Stderr, line) }
 	}
 	return &Cache{opts: o, entries: map[key]*entry{}}
 }
@@ -158,7 +171,7 @@ func (c *Cache) Resolve(dir, envFile string) (cfg *platform.Config, cl *platform
 	// The new client is stored first; only then is the old one closed, so
 	// a failing close costs nothing but the close.
 	if old != nil && old.client != nil {
-		closeQuietly(old.client)
+		c.closeQuietly(old.client)
 	}
 	return e.cfg, e.client, nil, clientErr
 }
@@ -197,18 +210,38 @@ func (c *Cache) Close() {
 	c.closed = true
 	for k, e := range c.entries {
 		if e.client != nil {
-			closeQuietly(e.client)
+			c.closeQuietly(e.client)
 		}
 		delete(c.entries, k)
 	}
 	if c.pinnedClient != nil {
-		closeQuietly(c.pinnedClient)
+		c.closeQuietly(c.pinnedClient)
 		c.pinnedClient = nil
 	}
 }
 
-// closeQuietly closes a client; a panicking close loses only the close.
-func closeQuietly(cl *platform.Client) {
-	defer func() { _ = recover() }()
+// closeQuietly closes a client; a panicking close loses only the close,
+// and the log says so.
+func (c *Cache) closeQuietly(cl *platform.Client) {
+	defer c.recoverClose(cl.Config())
 	cl.Close()
+}
+
+// recoverClose, deferred, logs a panic of closing the client of cfg (nil
+// when unknown): the stand, the panic and where it happened, the stand's
+// client secret masked.
+func (c *Cache) recoverClose(cfg *platform.Config) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	stand := "?"
+	if cfg != nil && cfg.BaseURL != "" {
+		stand = cfg.BaseURL
+	}
+	text := i18n.T("clientcache.close-panicked", "stand", stand, "panic", fmt.Sprint(r)) + "\n" + string(debug.Stack())
+	if cfg != nil && len(cfg.ClientSecret) >= 4 {
+		text = strings.ReplaceAll(text, cfg.ClientSecret, "***")
+	}
+	c.opts.Log(text)
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/textenc"
+	"github.com/elemctl/elemctl/internal/userdir"
 	"github.com/elemctl/elemctl/plugin/protocol"
 )
 
@@ -64,36 +66,18 @@ func Disabled(getenv func(string) string) bool {
 	return true
 }
 
-// DataDir is elemctl's per-user data directory: %LOCALAPPDATA%\elemctl on
-// Windows, else $XDG_DATA_HOME/elemctl or ~/.local/share/elemctl. It is ""
-// when no home directory is known.
+// DataDir is elemctl's per-user data directory (userdir.Data):
+// %LOCALAPPDATA%\elemctl on Windows, else $XDG_DATA_HOME/elemctl or
+// ~/.local/share/elemctl. It is "" when no home directory is known.
 func DataDir(getenv func(string) string, goos string) string {
-	if goos == "windows" {
-		if d := getenv("LOCALAPPDATA"); d != "" {
-			return filepath.Join(d, "elemctl")
-		}
-		if h := getenv("USERPROFILE"); h != "" {
-			return filepath.Join(h, "AppData", "Local", "elemctl")
-		}
-		return ""
-	}
-	if d := getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "elemctl")
-	}
-	home := getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	if home == "" {
-		return ""
-	}
-	return filepath.Join(home, ".local", "share", "elemctl")
+	d, _ := userdir.Dir(userdir.Data, getenv, goos)
+	return d
 }
 
 // UserPluginDir is the user's plugin directory (DataDir/plugins), or "".
 func UserPluginDir(getenv func(string) string, goos string) string {
 	if d := DataDir(getenv, goos); d != "" {
-		return filepath.Join(d, "plugins")
+		return userdir.Join(goos, d, "plugins")
 	}
 	return ""
 }
@@ -207,8 +191,15 @@ func Load(dir string, opts Options) (*Plugin, error) {
 
 func parseFile(dir string, data []byte, readErr error, opts Options) (*Plugin, error) {
 	source := filepath.Base(dir)
+	file := filepath.Join(dir, protocol.ManifestFile)
 	if readErr != nil {
-		return nil, pluginErr(source, "plugins.manifest-unreadable", "file", filepath.Join(dir, protocol.ManifestFile), "error", readErr)
+		return nil, pluginErr(source, "plugins.manifest-unreadable", "file", file, "error", readErr)
 	}
-	return Parse(dir, data, opts)
+	// Windows PowerShell 5.1's `>` writes UTF-16 LE: read it as the .env
+	// reader does.
+	text, _, err := textenc.Decode(data)
+	if err != nil {
+		return nil, pluginErr(source, "plugins.manifest-encoding", "file", file, "encoding", err.(*textenc.Error).Encoding)
+	}
+	return Parse(dir, []byte(text), opts)
 }

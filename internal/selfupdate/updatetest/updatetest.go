@@ -1,10 +1,12 @@
 // Package updatetest serves a release feed on loopback for the tests of
 // self-update: a list of releases in the shape of GitHub's releases API,
-// each with its archives and SHA256SUMS, as `make dist` makes them.
+// each with its archives, SHA256SUMS and its signature, as `make dist`
+// makes them, signed by a key of the tests.
 package updatetest
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/json"
 	"maps"
 	"net/http"
@@ -15,7 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"aead.dev/minisign"
+
 	"github.com/elemctl/elemctl/internal/dist"
+	"github.com/elemctl/elemctl/internal/releasekey"
 )
 
 // Release is one release of the feed: its version and files.
@@ -25,8 +30,24 @@ type Release struct {
 	Files      map[string][]byte
 }
 
+// The test signing keys: Key signs the releases PackRelease makes (a
+// binary under test trusts its public key), ForeignKey is one nobody
+// trusts.
+var (
+	PublicKey, Key               = newKey()
+	ForeignPublicKey, ForeignKey = newKey()
+)
+
+func newKey() (minisign.PublicKey, minisign.PrivateKey) {
+	pub, priv, err := minisign.GenerateKey(rand.Reader)
+	if err != nil {
+		panic(err)
+	}
+	return pub, priv
+}
+
 // PackRelease makes the release of a version with one platform's archive
-// holding binary, and SHA256SUMS over it.
+// holding binary, SHA256SUMS over it, and its signature by Key.
 func PackRelease(t testing.TB, version, goos, goarch string, binary []byte) Release {
 	t.Helper()
 	var buf bytes.Buffer
@@ -39,9 +60,11 @@ func PackRelease(t testing.TB, version, goos, goarch string, binary []byte) Rele
 		t.Fatal(err)
 	}
 	name := dist.ArchiveName(goos, goarch)
+	sums := dist.Sums(map[string][]byte{name: buf.Bytes()})
 	return Release{Version: version, Files: map[string][]byte{
-		name:          buf.Bytes(),
-		dist.SumsName: dist.Sums(map[string][]byte{name: buf.Bytes()}),
+		name:                     buf.Bytes(),
+		dist.SumsName:            sums,
+		releasekey.SignatureName: releasekey.Sign(Key, sums, version),
 	}}
 }
 

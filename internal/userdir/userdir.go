@@ -1,0 +1,119 @@
+// Package userdir finds elemctl's directories in the user's home by the
+// rules of each operating system. Everything takes the environment and the
+// system as arguments, so a test checks the Windows rules on Linux and the
+// other way round.
+package userdir
+
+import (
+	"errors"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// ErrNoHome is the failure when the environment names no home directory.
+var ErrNoHome = errors.New("the home directory is unknown")
+
+// EnvDataDir moves the state directory (the registry of uploads) elsewhere.
+const EnvDataDir = "ELEMCTL_DATA_DIR"
+
+// Kind is what a directory holds.
+type Kind int
+
+const (
+	// State is what elemctl records of the user's work: the registry of
+	// uploads.
+	State Kind = iota
+	// Data is what the user installs into elemctl: plugins, the extracted
+	// debug adapter.
+	Data
+)
+
+// Dir is elemctl's directory of kind for the environment getenv describes
+// on the operating system goos.
+//
+// On Windows both kinds are %LOCALAPPDATA%\elemctl, else
+// ~\AppData\Local\elemctl (the home being %USERPROFILE%, else
+// %HOMEDRIVE%%HOMEPATH%). Elsewhere State is $XDG_STATE_HOME/elemctl, else
+// ~/.local/state/elemctl, and Data is $XDG_DATA_HOME/elemctl, else
+// ~/.local/share/elemctl; a relative XDG path is ignored, as the XDG
+// specification asks. ELEMCTL_DATA_DIR, when set, is the State directory
+// itself on every system.
+func Dir(kind Kind, getenv func(string) string, goos string) (string, error) {
+	if kind == State {
+		if d := getenv(EnvDataDir); d != "" {
+			return d, nil
+		}
+	}
+	if goos == "windows" {
+		if d := getenv("LOCALAPPDATA"); d != "" {
+			return Join(goos, d, "elemctl"), nil
+		}
+		home, err := Home(getenv, goos)
+		if err != nil {
+			return "", err
+		}
+		return Join(goos, home, "AppData", "Local", "elemctl"), nil
+	}
+	xdg, fallback := "XDG_STATE_HOME", []string{".local", "state"}
+	if kind == Data {
+		xdg, fallback = "XDG_DATA_HOME", []string{".local", "share"}
+	}
+	if d := getenv(xdg); strings.HasPrefix(d, "/") {
+		return Join(goos, d, "elemctl"), nil
+	}
+	home, err := Home(getenv, goos)
+	if err != nil {
+		return "", err
+	}
+	return Join(goos, append(append([]string{home}, fallback...), "elemctl")...), nil
+}
+
+// Home is the user's home directory: on Windows %USERPROFILE%, else
+// %HOMEDRIVE%%HOMEPATH%, the order Windows programs use; elsewhere $HOME.
+func Home(getenv func(string) string, goos string) (string, error) {
+	if goos == "windows" {
+		if h := getenv("USERPROFILE"); h != "" {
+			return h, nil
+		}
+		if drive, path := getenv("HOMEDRIVE"), getenv("HOMEPATH"); drive != "" && path != "" {
+			return drive + path, nil
+		}
+		return "", ErrNoHome
+	}
+	if h := getenv("HOME"); h != "" {
+		return h, nil
+	}
+	return "", ErrNoHome
+}
+
+// Usual is how a user would look for elemctl's directory of kind when the
+// home directory is unknown, so a message still says where.
+func Usual(kind Kind, goos string) string {
+	switch {
+	case goos == "windows":
+		return `~\AppData\Local\elemctl`
+	case kind == Data:
+		return "~/.local/share/elemctl"
+	}
+	return "~/.local/state/elemctl"
+}
+
+// Join joins path parts with the separator of goos. On the running system
+// it is filepath.Join; for another system (tests of the Windows rules on
+// Linux) the parts are joined by that system's separator.
+func Join(goos string, parts ...string) string {
+	if goos == runtime.GOOS {
+		return filepath.Join(parts...)
+	}
+	sep := "/"
+	if goos == "windows" {
+		sep = `\`
+	}
+	// "/" or `C:\` lose their trailing separator here and get it back below.
+	out := strings.TrimRight(parts[0], `/\`)
+	for _, p := range parts[1:] {
+		out += sep + strings.Trim(p, `/\`)
+	}
+	return out
+}
