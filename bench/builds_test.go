@@ -8,29 +8,28 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/elemctl/elemctl/internal/stand"
 )
 
 // BenchmarkBuildsListBrief2000: `builds list --brief` over a project of
 // 2,000 builds with a local registry of 1,000 lines, end to end (target
 // ≤ 100 ms). The registry remembers the newest 1,000 builds, so the brief
 // cards and the history summary both consult it.
+//
+// The stand: elemctl stand --seed demo --builds 2000
 func BenchmarkBuildsListBrief2000(b *testing.B) {
-	s := benchStand(b, stand.Options{})
-	demo, err := s.SeedDemo()
-	if err != nil {
-		b.Fatal(err)
-	}
 	const builds, lines = 2000, 1000
-	// The demo project holds 1.0-1 … 1.0-3; the seeded builds are numbered on.
-	ids, err := s.SeedBuilds(demo.ProjectID, builds-3)
-	if err != nil {
-		b.Fatal(err)
+	s := benchStand(b, "--seed", "demo", "--builds", fmt.Sprint(builds))
+	var ids []string
+	for _, card := range s.get(b, "/projects/"+s.ProjectID+"/assemblies") {
+		ids = append(ids, card["id"].(string))
+	}
+	if len(ids) != builds {
+		b.Fatalf("the stand holds %d builds, want %d", len(ids), builds)
 	}
 	env := standEnv(b, s)
-	writeRegistry(b, dataDir(b, env), s.URL(), demo.ProjectID, ids[len(ids)-lines:], 4+len(ids)-lines)
-	args := []string{"builds", "list", "--brief", "--project-id", demo.ProjectID}
+	// Builds are listed in upload order, 1.0-1 first.
+	writeRegistry(b, dataDir(b, env), s.URL, s.ProjectID, ids[len(ids)-lines:], 1+len(ids)-lines)
+	args := []string{"builds", "list", "--brief", "--project-id", s.ProjectID}
 	runTimed(b, env, args...) // token into the cache
 	b.ResetTimer()
 	reportMedian(b, "ms", 100, time.Millisecond, func() time.Duration { return runTimed(b, env, args...) })

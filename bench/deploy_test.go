@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math/rand"
@@ -12,8 +13,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/elemctl/elemctl/internal/stand"
 )
 
 // BenchmarkBuildPack2000Files50MB: `elemctl build` of a generated project
@@ -101,23 +100,23 @@ var applySweep = []time.Duration{2 * time.Second, 5 * time.Second, 10 * time.Sec
 //	reads       card reads of the wait (median), beside backoff-reads,
 //	            what the plain backoff makes for the same apply; reads/min
 //	            per minute of apply
+//
+// The stand: elemctl stand --seed demo --speed 0.1 --apply-time 30s --log
+// requests.jsonl; the figures are read from the request log.
 func BenchmarkDeployVerdictLatency(b *testing.B) {
 	for _, d := range applySweep {
 		b.Run(fmt.Sprintf("apply=%v", d), func(b *testing.B) {
-			s := benchStand(b, stand.Options{Speed: verdictSpeed, Durations: stand.Durations{Apply: d}})
-			demo, err := s.SeedDemo()
-			if err != nil {
-				b.Fatal(err)
-			}
+			s := benchStand(b, "--seed", "demo", "--speed", fmt.Sprint(verdictSpeed), "--apply-time", d.String(),
+				"--log", filepath.Join(b.TempDir(), "requests.jsonl"))
 			project := copyDemo(b)
-			env := append(standEnv(b, s), "ELEMENT_APP_ID="+demo.AppID, "ELEMENT_PROJECT_ID="+demo.ProjectID,
+			env := append(standEnv(b, s), "ELEMENT_APP_ID="+s.AppID, "ELEMENT_PROJECT_ID="+s.ProjectID,
 				fmt.Sprintf("ELEMCTL_POLL_SCALE=%g", verdictSpeed))
-			first := deployVerdict(b, s, env, project, demo.AppID, d)
-			deployVerdict(b, s, env, project, demo.AppID, d) // rough history
+			first := deployVerdict(b, s, env, project, s.AppID, d)
+			deployVerdict(b, s, env, project, s.AppID, d) // rough history
 			var latency, reads []float64
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				r := deployVerdict(b, s, env, project, demo.AppID, d)
+				r := deployVerdict(b, s, env, project, s.AppID, d)
 				latency = append(latency, r.latencyMS)
 				reads = append(reads, float64(r.reads))
 			}
@@ -144,11 +143,11 @@ type verdict struct {
 	reads     int
 }
 
-// deployVerdict deploys once and measures, from the stand's record of
-// requests, the reads of the wait and the latency of the verdict.
-func deployVerdict(b *testing.B, s *stand.Stand, env []string, project, appID string, d time.Duration) verdict {
+// deployVerdict deploys once and measures, from the stand's request log,
+// the reads of the wait and the latency of the verdict.
+func deployVerdict(b *testing.B, s *standProcess, env []string, project, appID string, d time.Duration) verdict {
 	b.Helper()
-	from := len(s.Calls())
+	from := len(requestLog(b, s))
 	cmd := exec.Command(elemctlBinary(b), "deploy", "--project-dir", project, "--quiet")
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
@@ -159,7 +158,7 @@ func deployVerdict(b *testing.B, s *stand.Stand, env []string, project, appID st
 	card := "/console/api/v2/applications/" + appID
 	var applied, seen time.Time
 	reads := 0
-	for _, c := range s.Calls()[from:] {
+	for _, c := range requestLog(b, s)[from:] {
 		switch {
 		case c.Method == "POST" && c.Path == card+"/project/update":
 			applied = c.At
@@ -188,6 +187,40 @@ func backoffReads(d time.Duration) int {
 		pause = min(pause*3/2, 5*time.Second)
 	}
 	return n
+}
+
+// logged is a request of the stand's log.
+type logged struct {
+	Method, Path string
+	At           time.Time
+}
+
+// requestLog reads the stand's request log: the arrival of every request.
+func requestLog(b *testing.B, s *standProcess) []logged {
+	b.Helper()
+	data, err := os.ReadFile(s.Log)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out []logged
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var entry struct{ Time, Method, Path string }
+		if line == "" {
+			continue
+		}
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
+			b.Fatalf("the request log: %q: %v", line, err)
+		}
+		if entry.Method == "" {
+			continue // a note of the stand's own
+		}
+		at, err := time.Parse(time.RFC3339Nano, entry.Time)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, logged{entry.Method, entry.Path, at})
+	}
+	return out
 }
 
 func median(v []float64) float64 {

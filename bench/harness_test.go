@@ -1,16 +1,19 @@
 package bench
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/elemctl/elemctl/internal/stand"
 )
 
 var binary struct {
@@ -60,30 +63,117 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// benchStand starts a stand for a benchmark.
-func benchStand(b testing.TB, opts stand.Options) *stand.Stand {
-	if opts.Speed == 0 {
-		opts.Speed = 0.001
-	}
-	s, err := stand.New(opts)
+// standProcess is `elemctl stand` as a benchmark runs it: the real binary
+// with the options a user gives on the command line, so every figure can
+// be reproduced from a shell.
+type standProcess struct {
+	URL, ClientID, ClientSecret string
+	// Of --seed demo: the demo's ids; of --apps/--builds without the demo:
+	// the bulk project.
+	SpaceID, ProjectID, AppID, BulkProjectID string
+	// Log is the request log when the benchmark gave --log.
+	Log string
+}
+
+// benchStand runs `elemctl stand --speed 0.001 ARGS...` (a --speed among
+// args wins) until the benchmark ends, and reads what it printed.
+func benchStand(b testing.TB, args ...string) *standProcess {
+	b.Helper()
+	dir := b.TempDir()
+	cmd := exec.Command(elemctlBinary(b), append([]string{"stand", "--speed", "0.001", "--lang", "en"}, args...)...)
+	cmd.Env = append(os.Environ(), "ELEMCTL_NO_PLUGINS=1", "TMPDIR="+dir)
+	stderr, err := os.Create(filepath.Join(dir, "stand.stderr"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.Listen("127.0.0.1:0"); err != nil {
+	defer stderr.Close()
+	cmd.Stderr = stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { s.Close() })
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { stopStandProcess(cmd) })
+	var text strings.Builder
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		text.WriteString(sc.Text() + "\n")
+		if sc.Text() == "}" {
+			break
+		}
+	}
+	var answer map[string]string
+	if err := json.Unmarshal([]byte(text.String()), &answer); err != nil {
+		msg, _ := os.ReadFile(stderr.Name())
+		b.Fatalf("elemctl stand %v printed %q: %v\n%s", args, text.String(), err, msg)
+	}
+	s := &standProcess{URL: answer["base-url"], ClientID: answer["client-id"], ClientSecret: answer["client-secret"],
+		SpaceID: answer["space-id"], ProjectID: answer["project-id"], AppID: answer["app-id"], BulkProjectID: answer["bulk-project-id"]}
+	for i, a := range args {
+		if a == "--log" && i+1 < len(args) {
+			s.Log = args[i+1]
+		}
+	}
 	return s
+}
+
+// stopStandProcess interrupts the stand, as Ctrl-C does, so it removes its
+// store; one that does not stop in time is killed.
+func stopStandProcess(cmd *exec.Cmd) {
+	_ = cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+	}
+}
+
+// get reads a list of the stand's Console API with a token of its own.
+func (s *standProcess) get(b testing.TB, path string) []map[string]any {
+	b.Helper()
+	req, _ := http.NewRequest("POST", s.URL+"/console/sys/token", strings.NewReader("grant_type=client_credentials"))
+	req.SetBasicAuth(s.ClientID, s.ClientSecret)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	var token struct {
+		IDToken string `json:"id_token"`
+	}
+	if err := fetchJSON(req, &token); err != nil {
+		b.Fatal(err)
+	}
+	req, _ = http.NewRequest("GET", s.URL+"/console/api/v2"+path, nil)
+	req.Header.Set("Authorization", "Bearer "+token.IDToken)
+	var out []map[string]any
+	if err := fetchJSON(req, &out); err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
+func fetchJSON(req *http.Request, v any) error {
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s %s: HTTP %d", req.Method, req.URL, resp.StatusCode)
+	}
+	return json.NewDecoder(resp.Body).Decode(v)
 }
 
 // standEnv is the environment that points elemctl at a stand, with a
 // private registry and token cache.
-func standEnv(b testing.TB, s *stand.Stand) []string {
+func standEnv(b testing.TB, s *standProcess) []string {
 	dir := b.TempDir()
 	return append(os.Environ(),
-		"ELEMENT_BASE_URL="+s.URL(),
-		"ELEMENT_CLIENT_ID="+s.ClientID(),
-		"ELEMENT_CLIENT_SECRET="+s.ClientSecret(),
+		"ELEMENT_BASE_URL="+s.URL,
+		"ELEMENT_CLIENT_ID="+s.ClientID,
+		"ELEMENT_CLIENT_SECRET="+s.ClientSecret,
 		"ELEMCTL_NO_PROXY=1",
 		"ELEMCTL_NO_PLUGINS=1",
 		"ELEMCTL_DATA_DIR="+filepath.Join(dir, "data"),

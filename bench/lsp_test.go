@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/elemctl/elemctl/internal/stand"
 )
 
 // lspSession is a minimal LSP client over the pipes of `elemctl lsp`:
@@ -103,11 +101,10 @@ func (s *lspSession) call(b *testing.B, method string, params any) json.RawMessa
 // BenchmarkLSPAppsList500: one `elemctl.apps.list` (brief, as an editor's
 // application picker asks) through a running `elemctl lsp` over 500
 // applications – request written to the answer read (target ≤ 20 ms).
+//
+// The stand: elemctl stand --apps 500
 func BenchmarkLSPAppsList500(b *testing.B) {
-	s := benchStand(b, stand.Options{})
-	if err := s.SeedApps(500, 500); err != nil {
-		b.Fatal(err)
-	}
+	s := benchStand(b, "--apps", "500")
 	lsp := startLSP(b, standEnv(b, s))
 	lsp.call(b, "initialize", map[string]any{"processId": nil, "rootUri": nil, "capabilities": map[string]any{}})
 	lsp.send(b, map[string]any{"jsonrpc": "2.0", "method": "initialized", "params": map[string]any{}})

@@ -18,8 +18,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/elemctl/elemctl/internal/stand"
 )
 
 // benchToken is the bearer token of the benchmarked HTTP server.
@@ -182,9 +180,9 @@ const callsPerSession = 4
 // benchmark); the calls per round and the throughput; the server's own
 // CPU per call; and the server's peak resident memory over the whole run
 // (server-MiB, VmHWM; Linux only) beside the memory limit it states
-// (limit-MiB), which it must stay under. The bench process runs the stand
-// and the clients, so on a small machine the latency also counts their
-// share of the cores.
+// (limit-MiB), which it must stay under. The stand runs as a process of
+// its own beside the server and the bench's clients, so on a small
+// machine the latency also counts their share of the cores.
 func BenchmarkMCPHTTPListApps(b *testing.B) {
 	for _, sessions := range []int{50, 200, 500} {
 		b.Run(fmt.Sprintf("sessions=%d", sessions), func(b *testing.B) {
@@ -208,10 +206,8 @@ var httpTargets = map[int]struct{ p50, p99 float64 }{
 }
 
 func benchMCPHTTPListApps(b *testing.B, sessions int) {
-	s := benchStand(b, stand.Options{})
-	if err := s.SeedApps(1000, 100); err != nil {
-		b.Fatal(err)
-	}
+	// elemctl stand --apps 100 --deleted-apps 900
+	s := benchStand(b, "--apps", "100", "--deleted-apps", "900")
 	srv := startMCPHTTP(b, standEnv(b, s), sessions)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: sessions + 8, MaxConnsPerHost: sessions + 8}}
 	defer client.CloseIdleConnections()

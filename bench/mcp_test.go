@@ -14,8 +14,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/elemctl/elemctl/internal/stand"
 )
 
 // mcpSession is `elemctl mcp` running as a subprocess, spoken to with raw
@@ -155,11 +153,10 @@ func (s *mcpSession) toolResult(b *testing.B, name string, line []byte) json.Raw
 // through a warm `elemctl mcp` (target ≤ 50 ms per call): from the request
 // written to the whole answer read, the answer checked after the clock
 // stops.
+//
+// The stand: elemctl stand --apps 500 --deleted-apps 4500
 func BenchmarkMCPListApps5000(b *testing.B) {
-	s := benchStand(b, stand.Options{})
-	if err := s.SeedApps(5000, 500); err != nil {
-		b.Fatal(err)
-	}
+	s := benchStand(b, "--apps", "500", "--deleted-apps", "4500")
 	srv := startMCP(b, standEnv(b, s))
 	// Warm: the client, its token and the stand's list.
 	res := srv.callTool(b, "list_apps", map[string]any{})
@@ -190,7 +187,7 @@ func BenchmarkMCPIdleRSS(b *testing.B) {
 	if runtime.GOOS != "linux" {
 		b.Skip("VmRSS is read from /proc")
 	}
-	s := benchStand(b, stand.Options{})
+	s := benchStand(b)
 	srv := startMCP(b, standEnv(b, s))
 	srv.request(b, "tools/list", map[string]any{})
 	time.Sleep(100 * time.Millisecond)

@@ -132,6 +132,10 @@ type exitError struct{ code int }
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func (a *app) run(args []string) int {
+	// Signals are caught from the start: one that comes while the command
+	// tree is still being built stops the command before it begins.
+	ctx, stop := a.stopOnSignals()
+	defer stop()
 	if a.versionAsked(args) {
 		// Answered before the command tree is built: scripts call it often.
 		io.WriteString(a.stdout, versionLine())
@@ -161,8 +165,6 @@ func (a *app) run(args []string) int {
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 
-	ctx, stop := a.stopOnSignals()
-	defer stop()
 	failed, err := root.ExecuteContextC(ctx)
 	if a.status != nil {
 		a.status.clear()
@@ -554,6 +556,7 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 		Command: c, Surface: command.CLI, Naming: command.CLINames,
 		Dir: wd, FaceEnvFile: a.envFile, Stands: a.stands(), Getenv: a.getenv, Version: versionText(),
 		Log: a.progress, Pending: a.pending, Diagnostic: a.warn, Secrets: []string{a.clientSecret},
+		Connection: command.Connection{BaseURL: a.baseURL, ClientID: a.clientID, Timeout: a.timeout, SecretGiven: a.clientSecret != ""},
 	}
 	if !a.quiet && isTerminal(a.stderr) {
 		a.status = newStatusLine(a.stderr, &a.errMu)
@@ -561,9 +564,17 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 	}
 	result, err := run.Run(ctx, in)
 	if err != nil {
+		if note := run.SecretNote(err.Error() + " " + command.ErrorObject(err).Str("hint")); note != "" {
+			a.progress(note)
+		}
 		return &handlerError{err}
 	}
 	answer := command.Render(result, command.CLIDialect)
+	if out, mErr := jsonx.Marshal(answer.Value); mErr == nil {
+		if note := run.SecretNote(string(out)); note != "" {
+			a.progress(note)
+		}
+	}
 	if err := a.printAnswer(answer.Value); err != nil {
 		return &handlerError{err}
 	}

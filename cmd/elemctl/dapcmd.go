@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -41,6 +42,7 @@ func (a *app) dapCommand() *cobra.Command {
 				// As the LSP face: the editor's language, unless the
 				// user chose one.
 				AdoptClientLocale: a.lang == "" && a.getenv("ELEMCTL_LANG") == "",
+				Reaper:            reaperPath(),
 			})
 			if err != nil && cmd.Context().Err() == nil {
 				return &handlerError{err}
@@ -87,4 +89,14 @@ var dapMessages = []i18n.Message{
 		EN: "the debug adapter directory (holding repo/com.e1c.g5rt.debugger.adapter*.jar)",
 	},
 	{Key: "cli.flag.dap-java", RU: "путь к java (по умолчанию JAVA_HOME, затем PATH)", EN: "the java executable (default: JAVA_HOME, then PATH)"},
+}
+
+// reaperPath is this elemctl, which keeps the debug adapter's process
+// tree (dap.RunReaper); "" when it cannot be told.
+func reaperPath() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return exe
 }

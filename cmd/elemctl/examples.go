@@ -91,5 +91,7 @@ var commandExamples = map[string]string{
   elemctl self-update --stop-holders
   elemctl self-update --version 1.0.0`,
 	"stand": `  elemctl stand --seed demo --write-env demo.env
-  elemctl stand --seed demo --state stand.json --speed 0.1`,
+  elemctl stand --seed demo --state stand.json --speed 0.1
+  elemctl stand --seed demo --write-env ci.env --faults flaky.yaml --log requests.jsonl
+  elemctl stand --apps 500 --deleted-apps 4500 --builds 2000 --apply-time 30s --speed 0.1`,
 }

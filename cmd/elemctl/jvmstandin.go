@@ -57,6 +57,7 @@ func (a *app) jvmStandIn(args []string) (handled bool, code int) {
 		// No --lang here (the editor gives the JVM's arguments): the
 		// editor's language, unless ELEMCTL_LANG names one.
 		AdoptClientLocale: a.getenv("ELEMCTL_LANG") == "",
+		Reaper:            reaperPath(),
 	})
 	if err != nil && ctx.Err() == nil {
 		a.printError(err)

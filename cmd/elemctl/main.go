@@ -6,10 +6,16 @@ package main
 import (
 	"os"
 
+	"github.com/elemctl/elemctl/internal/dap"
 	"github.com/elemctl/elemctl/internal/selfupdate"
 )
 
 func main() {
+	if dap.IsReaperLaunch(os.Args[1:]) {
+		// The debug adapter's keeper, started by `elemctl dap` (see
+		// dap.RunReaper): nothing else of elemctl runs in it.
+		os.Exit(dap.RunReaper(os.Args[2:]))
+	}
 	// Old binaries an update renamed aside (Windows) go once unused.
 	selfupdate.RemoveLeftovers()
 	os.Exit(newApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv).run(os.Args[1:]))

@@ -224,6 +224,8 @@ func TestSecretLeaksAreFound(t *testing.T) {
 //	standctl export on|off        old server without project/export
 //	standctl drafts APP on|off    the app has unpublished development changes
 //	standctl apply-error on|off   a failed apply leaves status Error instead of rolling back
+//	standctl faults FILE|clear    take the fault rules of FILE (JSON or YAML, docs/stand.md), or none
+//	standctl fired RULE N         the rule named RULE fired exactly N times
 //	standctl env FILE [ENCODING]  write a .env for the stand into FILE (CRLF lines), in
 //	                              utf-8 (default), utf-8-bom, utf-16le or utf-16be with
 //	                              a byte-order mark (Notepad's "Unicode"), or utf-32le
@@ -275,6 +277,32 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 		s.SetExportEnabled(onOff(args[1]))
 	case "apply-error":
 		s.SetApplyLeavesError(onOff(args[1]))
+	case "faults":
+		if len(args) != 2 {
+			ts.Fatalf("usage: standctl faults FILE|clear")
+		}
+		if args[1] == "clear" {
+			s.ClearFaults()
+			break
+		}
+		set, err := stand.LoadFaults(ts.MkAbs(args[1]))
+		ts.Check(err)
+		ts.Check(s.SetFaults(set))
+	case "fired":
+		if len(args) != 3 {
+			ts.Fatalf("usage: standctl fired RULE N")
+		}
+		want, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		got := 0
+		for _, f := range s.Firings() {
+			if f.Rule == args[1] {
+				got++
+			}
+		}
+		if got != want {
+			ts.Fatalf("rule %q fired %d time(s), want %d", args[1], got, want)
+		}
 	case "drafts":
 		ts.Check(s.SetAppDrafts(args[1], onOff(args[2])))
 	case "env":

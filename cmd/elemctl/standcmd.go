@@ -2,12 +2,15 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -16,8 +19,10 @@ import (
 
 // standCommand runs the emulated stand on loopback until interrupted.
 func (a *app) standCommand() *cobra.Command {
-	var addr, writeEnv, seed, state string
+	var addr, writeEnv, seed, state, faultsFile, logFile string
 	var speed float64
+	var apps, deletedApps, builds int
+	var durations stand.Durations
 	cmd := &cobra.Command{
 		Use:         "stand",
 		Short:       i18n.T("cli.help.stand"),
@@ -27,11 +32,41 @@ func (a *app) standCommand() *cobra.Command {
 			if seed != "" && seed != "demo" {
 				return fmt.Errorf("%s", i18n.T("cli.bad-choice", "name", "--seed", "value", seed, "choices", "demo"))
 			}
-			s, err := stand.New(stand.Options{Speed: speed, StateFile: state})
+			for _, n := range []struct {
+				name  string
+				value int
+			}{{"--apps", apps}, {"--deleted-apps", deletedApps}, {"--builds", builds}} {
+				if n.value < 0 {
+					return fmt.Errorf("%s", i18n.T("cli.stand-negative-count", "name", n.name, "value", n.value))
+				}
+			}
+			var faults *stand.FaultSet
+			if faultsFile != "" {
+				set, err := stand.LoadFaults(faultsFile)
+				if err != nil {
+					return &handlerError{&platform.Error{Kind: platform.KindGeneral, Message: err.Error(), Err: err}}
+				}
+				faults = &set
+			}
+			opts := stand.Options{Speed: speed, StateFile: state, Durations: durations}
+			if logFile != "" {
+				log, closeLog, err := a.openStandLog(logFile)
+				if err != nil {
+					return &handlerError{&platform.Error{Kind: platform.KindGeneral, Message: err.Error(), Err: err}}
+				}
+				defer closeLog()
+				opts.Log = log
+			}
+			s, err := stand.New(opts)
 			if err != nil {
 				return &handlerError{err}
 			}
 			defer s.Close()
+			if faults != nil {
+				if err := s.SetFaults(*faults); err != nil {
+					return &handlerError{err}
+				}
+			}
 			// The demo: seeded once (a restored stand already has it), and
 			// named again on every start, so --write-env writes the same ids.
 			var demo *stand.DemoInfo
@@ -44,6 +79,27 @@ func (a *app) standCommand() *cobra.Command {
 			} else if info, ok := s.Demo(); ok {
 				demo = &info
 			}
+			// Bulk data: at least as much as asked, so a restart with
+			// --state adds nothing twice.
+			var bulk *stand.BulkInfo
+			if apps > 0 || deletedApps > 0 || builds > 0 && demo == nil {
+				info, err := s.EnsureApps(apps, deletedApps)
+				if err != nil {
+					return &handlerError{err}
+				}
+				bulk = &info
+			}
+			if builds > 0 {
+				var project string
+				if demo != nil {
+					project = demo.ProjectID
+				} else {
+					project = bulk.ProjectID
+				}
+				if err := s.EnsureBuilds(project, builds); err != nil {
+					return &handlerError{err}
+				}
+			}
 			base, err := listenStand(s, addr, cmd.Flags().Changed("addr"), a.progress)
 			if err != nil {
 				return &handlerError{err}
@@ -52,8 +108,12 @@ func (a *app) standCommand() *cobra.Command {
 			if demo != nil {
 				answer.Set("space-id", demo.SpaceID).Set("project-id", demo.ProjectID).Set("app-id", demo.AppID).Set("app-name", demo.AppName)
 			}
+			if bulk != nil {
+				answer.Set("bulk-project-id", bulk.ProjectID)
+			}
+			answer.Set("faults-url", base+"/stand/faults")
 			if writeEnv != "" {
-				if err := writeStandEnv(writeEnv, base, s.ClientID(), s.ClientSecret(), demo); err != nil {
+				if err := writeStandEnv(writeEnv, base, s.ClientID(), s.ClientSecret(), demo, bulk); err != nil {
 					return &handlerError{err}
 				}
 				abs, _ := filepath.Abs(writeEnv)
@@ -61,6 +121,9 @@ func (a *app) standCommand() *cobra.Command {
 			}
 			if err := a.printAnswer(answer); err != nil {
 				return &handlerError{err}
+			}
+			if faults != nil {
+				a.progress(i18n.T("cli.stand-faults-loaded", "count", len(faults.Faults), "file", faultsFile, "seed", faults.Seed))
 			}
 			a.progress(i18n.T("cli.stand-serving", "url", base))
 			<-cmd.Context().Done()
@@ -74,8 +137,66 @@ func (a *app) standCommand() *cobra.Command {
 	f.StringVar(&seed, "seed", "", i18n.T("cli.flag.stand-seed"))
 	f.StringVar(&state, "state", "", i18n.T("cli.flag.stand-state"))
 	f.Float64Var(&speed, "speed", 1, i18n.T("cli.flag.stand-speed"))
+	f.StringVar(&faultsFile, "faults", "", i18n.T("cli.flag.stand-faults"))
+	f.IntVar(&apps, "apps", 0, i18n.T("cli.flag.stand-apps"))
+	f.IntVar(&deletedApps, "deleted-apps", 0, i18n.T("cli.flag.stand-deleted-apps"))
+	f.IntVar(&builds, "builds", 0, i18n.T("cli.flag.stand-builds"))
+	for _, d := range []struct {
+		name   string
+		target *time.Duration
+		def    time.Duration
+		what   string
+	}{
+		{"create-time", &durations.Create, stand.DefaultDurations.Create, "cli.stand-op-create"},
+		{"apply-time", &durations.Apply, stand.DefaultDurations.Apply, "cli.stand-op-apply"},
+		{"start-time", &durations.Start, stand.DefaultDurations.Start, "cli.stand-op-start"},
+		{"stop-time", &durations.Stop, stand.DefaultDurations.Stop, "cli.stand-op-stop"},
+		{"delete-time", &durations.Delete, stand.DefaultDurations.Delete, "cli.stand-op-delete"},
+	} {
+		*d.target = d.def
+		f.Var(standDuration{d.name, d.target}, d.name, i18n.T("cli.flag.stand-op-time", "operation", i18n.T(d.what)))
+	}
+	f.StringVar(&logFile, "log", "", i18n.T("cli.flag.stand-log"))
 	_ = f.MarkHidden("no-proxy")
 	return cmd
+}
+
+// standDuration is a duration option of the stand: "30s", "1m30s" or a
+// number of seconds, above zero.
+type standDuration struct {
+	name string
+	d    *time.Duration
+}
+
+func (v standDuration) String() string {
+	if v.d == nil {
+		return ""
+	}
+	return v.d.String()
+}
+
+func (v standDuration) Set(text string) error {
+	d, err := stand.ParseDuration(text)
+	if err != nil || d <= 0 {
+		return &command.UsageError{BindError: &command.BindError{Message: i18n.T("cli.parse.invalid-value",
+			"value", text, "flag", "--"+v.name, "expected", i18n.T("cli.stand-duration-expected"))}}
+	}
+	*v.d = d
+	return nil
+}
+
+func (standDuration) Type() string { return "duration" }
+
+// openStandLog opens the request log: appended to FILE, or stderr for "-".
+func (a *app) openStandLog(path string) (io.Writer, func(), error) {
+	if path == "-" {
+		return a.stderr, func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
 }
 
 // listenStand serves the stand at addr. Without an explicit --addr a
@@ -95,13 +216,16 @@ func listenStand(s *stand.Stand, addr string, explicit bool, progress func(strin
 
 // writeStandEnv writes a ready .env for the stand; the file holds the
 // client secret, so it is private to the user.
-func writeStandEnv(path, base, id, secret string, demo *stand.DemoInfo) error {
+func writeStandEnv(path, base, id, secret string, demo *stand.DemoInfo, bulk *stand.BulkInfo) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "ELEMENT_BASE_URL=%s\nELEMENT_CLIENT_ID=%s\nELEMENT_CLIENT_SECRET=%s\n", base, id, secret)
 	// A local stand is never reached through the environment's proxy.
 	b.WriteString("ELEMCTL_NO_PROXY=1\n")
-	if demo != nil {
+	switch {
+	case demo != nil:
 		fmt.Fprintf(&b, "ELEMENT_APP_ID=%s\nELEMENT_PROJECT_ID=%s\nELEMENT_SPACE_ID=%s\n", demo.AppID, demo.ProjectID, demo.SpaceID)
+	case bulk != nil:
+		fmt.Fprintf(&b, "ELEMENT_PROJECT_ID=%s\nELEMENT_SPACE_ID=%s\n", bulk.ProjectID, bulk.SpaceID)
 	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {

@@ -2,12 +2,17 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +25,8 @@ import (
 func startStandProcess(t *testing.T, bin string, args ...string) (map[string]any, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"stand", "--speed", "0.001", "--lang", "en"}, args...)...)
-	cmd.Env = append(os.Environ(), "ELEMCTL_NO_PLUGINS=1")
+	// A stand killed at the end of a failed test leaves its store in TMPDIR.
+	cmd.Env = append(os.Environ(), "ELEMCTL_NO_PLUGINS=1", "TMPDIR="+t.TempDir())
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
@@ -157,4 +163,308 @@ func stopStand(t *testing.T, info map[string]any) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the stand ignored the interrupt")
 	}
+}
+
+// standAPI is a plain HTTP client of a stand process, with a token.
+type standAPI struct {
+	t          *testing.T
+	base, tok  string
+	id, secret string
+}
+
+func newStandAPI(t *testing.T, info map[string]any) *standAPI {
+	api := &standAPI{t: t, base: info["base-url"].(string), id: info["client-id"].(string), secret: info["client-secret"].(string)}
+	req, _ := http.NewRequest("POST", api.base+"/console/sys/token", strings.NewReader("grant_type=client_credentials"))
+	req.SetBasicAuth(api.id, api.secret)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	_, body := api.send(req)
+	var m map[string]string
+	json.Unmarshal(body, &m)
+	api.tok = m["id_token"]
+	return api
+}
+
+func (api *standAPI) send(req *http.Request) (*http.Response, []byte) {
+	api.t.Helper()
+	resp, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req)
+	if err != nil {
+		api.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp, body
+}
+
+// call sends an API request (path under /console/api/v2) and decodes the answer.
+func (api *standAPI) call(method, path string, body any) (*http.Response, any) {
+	api.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		data, _ := json.Marshal(body)
+		rd = bytes.NewReader(data)
+	}
+	req, _ := http.NewRequest(method, api.base+"/console/api/v2"+path, rd)
+	req.Header.Set("Authorization", "Bearer "+api.tok)
+	req.Header.Set("Content-Type", "application/json")
+	resp, data := api.send(req)
+	var v any
+	json.Unmarshal(data, &v)
+	return resp, v
+}
+
+func (api *standAPI) card(appID string) map[string]any {
+	api.t.Helper()
+	resp, v := api.call("GET", "/applications/"+appID, nil)
+	if resp.StatusCode != 200 {
+		api.t.Fatalf("card %s: HTTP %d %v", appID, resp.StatusCode, v)
+	}
+	return v.(map[string]any)
+}
+
+// waitStatus reads the card until the status shows.
+func (api *standAPI) waitStatus(appID, status string) map[string]any {
+	api.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		card := api.card(appID)
+		if card["status"] == status {
+			return card
+		}
+		if time.Now().After(deadline) {
+			api.t.Fatalf("application %s did not reach %s: %v", appID, status, card)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// taskLength is how long the last task of an operation type of an
+// application took, by its dates (the stand dates a task's end when its
+// operation was due, so the length is the operation's duration).
+func (api *standAPI) taskLength(appID, operation string) time.Duration {
+	api.t.Helper()
+	_, v := api.call("GET", "/tasks/application-tasks", nil)
+	var length time.Duration = -1
+	for _, item := range v.([]any) {
+		task := item.(map[string]any)
+		if task["application-id"] != appID || task["operation-type"] != operation {
+			continue
+		}
+		start, err1 := time.Parse(time.RFC3339, task["start-date"].(string))
+		end, err2 := time.Parse(time.RFC3339, task["end-date"].(string))
+		if err1 != nil || err2 != nil {
+			api.t.Fatalf("task dates %v", task)
+		}
+		length = end.Sub(start)
+	}
+	return length
+}
+
+func TestStandCommandOptions(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("interrupting a child process needs a signal")
+	}
+	bin := buildBin(t, "cmd/elemctl")
+	dir := t.TempDir()
+	faults := filepath.Join(dir, "flaky.yaml")
+	os.WriteFile(faults, []byte(`seed: 5
+faults:
+  - name: lost create
+    method: POST
+    path: /console/api/v2/applications
+    nth: 1
+    effect: lose-answer
+  - name: proxy hiccup
+    method: GET
+    path: /console/api/v2/spaces
+    every: 2
+    effect: status
+    status: 503
+    retry-after: 3
+`), 0o600)
+	log, envFile := filepath.Join(dir, "requests.jsonl"), filepath.Join(dir, "ci.env")
+	// At --speed 0.001 a minute of platform time is 60 ms.
+	info, stderr := startStandProcess(t, bin, "--seed", "demo", "--write-env", envFile, "--faults", faults, "--log", log,
+		"--apps", "3", "--deleted-apps", "2", "--builds", "10",
+		"--create-time", "1m", "--apply-time", "2m", "--start-time", "150", "--stop-time", "1m30s", "--delete-time", "45s")
+	if info["bulk-project-id"] == nil || info["faults-url"] != info["base-url"].(string)+"/stand/faults" {
+		t.Fatalf("the stand's answer: %v", info)
+	}
+	api := newStandAPI(t, info)
+
+	// Seeds: the demo, 3 running and 2 deleted bulk applications, 10 builds of the demo project.
+	_, apps := api.call("GET", "/applications", nil)
+	live, deleted := 0, 0
+	for _, a := range apps.([]any) {
+		if a.(map[string]any)["status"] == "Deleted" {
+			deleted++
+		} else {
+			live++
+		}
+	}
+	_, builds := api.call("GET", "/projects/"+info["project-id"].(string)+"/assemblies", nil)
+	if live != 4 || deleted != 2 || len(builds.([]any)) != 10 {
+		t.Fatalf("%d live and %d deleted applications, %d builds; want 4, 2, 10", live, deleted, len(builds.([]any)))
+	}
+
+	// The faults: the first create's answer is lost, yet the application is made.
+	build := api.card(info["app-id"].(string))["source"].(map[string]any)["project-version-id"]
+	req, _ := http.NewRequest("POST", api.base+"/console/api/v2/applications", strings.NewReader(
+		`{"display-name": "lost", "source": {"type": "repository", "project-version-id": "`+build.(string)+`"}}`))
+	req.Header.Set("Authorization", "Bearer "+api.tok)
+	if resp, err := (&http.Client{Transport: &http.Transport{DisableKeepAlives: true}}).Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatalf("a create whose answer is lost was answered: HTTP %d", resp.StatusCode)
+	}
+	var lost string
+	_, apps = api.call("GET", "/applications", nil)
+	for _, a := range apps.([]any) {
+		if card := a.(map[string]any); card["display-name"] == "lost" {
+			lost = card["id"].(string)
+		}
+	}
+	if lost == "" {
+		t.Fatal("the application of the lost answer does not exist")
+	}
+	// Every second GET of the spaces is a 503 of the proxy.
+	api.call("GET", "/spaces", nil)
+	if resp, _ := api.call("GET", "/spaces", nil); resp.StatusCode != 503 || resp.Header.Get("Retry-After") != "3" {
+		t.Fatalf("the second GET /spaces: HTTP %d Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+
+	// The durations, read from the task dates and the card's updates.
+	api.waitStatus(lost, "Running")
+	if got := api.taskLength(lost, "CreateApplication"); got != 60*time.Millisecond {
+		t.Errorf("create took %v, want 1m at speed 0.001", got)
+	}
+	next := builds.([]any)[9].(map[string]any)["id"]
+	if resp, v := api.call("POST", "/applications/"+lost+"/project/update", map[string]any{"source": map[string]any{"type": "repository", "image-id": next}}); resp.StatusCode != 200 {
+		t.Fatalf("apply: HTTP %d %v", resp.StatusCode, v)
+	}
+	api.waitStatus(lost, "Running")
+	if got := api.taskLength(lost, "UpdateApplication"); got != 120*time.Millisecond {
+		t.Errorf("apply took %v, want 2m at speed 0.001", got)
+	}
+	for _, op := range []struct {
+		path, during, after string
+		want                time.Duration
+	}{{"/status/stop", "Stopping", "Stopped", 90 * time.Millisecond}, {"/status/start", "Starting", "Running", 150 * time.Millisecond}} {
+		if resp, _ := api.call("PUT", "/applications/"+lost+op.path, nil); resp.StatusCode != 200 {
+			t.Fatalf("PUT %s: HTTP %d", op.path, resp.StatusCode)
+		}
+		began, _ := time.Parse(time.RFC3339, api.card(lost)["date-updated"].(string))
+		ended, _ := time.Parse(time.RFC3339, api.waitStatus(lost, op.after)["date-updated"].(string))
+		if ended.Sub(began) != op.want {
+			t.Errorf("%s took %v, want %v", op.path, ended.Sub(began), op.want)
+		}
+	}
+	if resp, _ := api.call("DELETE", "/applications/"+lost, nil); resp.StatusCode != 200 {
+		t.Fatalf("delete: HTTP %d", resp.StatusCode)
+	}
+	for resp, _ := api.call("GET", "/applications/"+lost, nil); resp.StatusCode != 404; resp, _ = api.call("GET", "/applications/"+lost, nil) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := api.taskLength(lost, "DeleteApplication"); got != 45*time.Millisecond {
+		t.Errorf("delete took %v, want 45s at speed 0.001", got)
+	}
+
+	// The control endpoint answers the rules in force and what fired.
+	req, _ = http.NewRequest("GET", info["base-url"].(string)+"/stand/firings", nil)
+	req.SetBasicAuth(api.id, api.secret)
+	if _, body := api.send(req); !strings.Contains(string(body), `"rule":"lost create"`) || !strings.Contains(string(body), `"rule":"proxy hiccup"`) {
+		t.Errorf("firings: %s", body)
+	}
+
+	stopStand(t, info)
+	if !strings.Contains(stderr.String(), "2 fault rule(s) from "+faults+" (seed 5)") {
+		t.Errorf("the rules were not announced: %q", stderr.String())
+	}
+	// The log: one JSON line per request, the faults named, no secret.
+	data, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var faulted []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var entry map[string]any
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
+			t.Fatalf("a log line is no JSON: %q", line)
+		}
+		if f, _ := entry["fault"].(string); f != "" {
+			faulted = append(faulted, f)
+		}
+	}
+	if !slices.Equal(faulted, []string{"lost create", "proxy hiccup"}) {
+		t.Errorf("the log names the faults %v", faulted)
+	}
+	if strings.Contains(string(data), api.secret) || strings.Contains(string(data), api.tok) {
+		t.Error("the request log carries a secret")
+	}
+	env, _ := os.ReadFile(envFile)
+	if !strings.Contains(string(env), "ELEMENT_PROJECT_ID="+info["project-id"].(string)) {
+		t.Errorf("the .env of a demo names its project: %s", env)
+	}
+}
+
+func TestStandCommandRefusesBadOptions(t *testing.T) {
+	t.Parallel()
+	bin := buildBin(t, "cmd/elemctl")
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"faults": [{"effect": "status", "status": 503}, {"effect": "slow-body"}]}`), 0o600)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--faults", bad}, 1, "rule 2: delay: effect slow-body needs a delay"},
+		{[]string{"--faults", filepath.Join(dir, "none.yaml")}, 1, "none.yaml"},
+		{[]string{"--apps", "-1"}, 2, "--apps takes a number of 0 or more, not -1"},
+		{[]string{"--apply-time", "soon"}, 2, `invalid value "soon" for --apply-time: a duration above zero (30s, 1m30s or a number of seconds) expected`},
+		{[]string{"--stop-time", "0"}, 2, `invalid value "0" for --stop-time: a duration above zero`},
+	} {
+		cmd := exec.Command(bin, append([]string{"stand", "--lang", "en"}, tc.args...)...)
+		cmd.Env = append(os.Environ(), "ELEMCTL_NO_PLUGINS=1", "TMPDIR="+dir)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != tc.code || !strings.Contains(string(out), tc.want) {
+			t.Errorf("stand %v: %v\n%s\nwant exit %d saying %q", tc.args, err, out, tc.code, tc.want)
+		}
+	}
+}
+
+func TestStandCommandLogsToStderrAndSeedsTheBulkProject(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("interrupting a child process needs a signal")
+	}
+	bin := buildBin(t, "cmd/elemctl")
+	envFile := filepath.Join(t.TempDir(), "bulk.env")
+	info, stderr := startStandProcess(t, bin, "--builds", "4", "--log", "-", "--write-env", envFile)
+	bulk, _ := info["bulk-project-id"].(string)
+	if bulk == "" || info["project-id"] != nil {
+		t.Fatalf("without the demo the builds go to the bulk project: %v", info)
+	}
+	api := newStandAPI(t, info)
+	if _, builds := api.call("GET", "/projects/"+bulk+"/assemblies", nil); len(builds.([]any)) != 4 {
+		t.Fatalf("builds of the bulk project: %v", builds)
+	}
+	stopStand(t, info)
+	if !strings.Contains(stderr.String(), `"path":"/console/api/v2/projects/`+bulk+`/assemblies"`) {
+		t.Errorf("no log line on stderr: %q", stderr.String())
+	}
+	if env, _ := os.ReadFile(envFile); !strings.Contains(string(env), "ELEMENT_PROJECT_ID="+bulk) {
+		t.Errorf("the .env names the bulk project: %s", env)
+	}
+
+	// With the demo the builds go to its project, and no bulk project is made.
+	demo, _ := startStandProcess(t, bin, "--seed", "demo", "--builds", "5")
+	if demo["bulk-project-id"] != nil {
+		t.Errorf("a bulk project without --apps: %v", demo)
+	}
+	api = newStandAPI(t, demo)
+	if _, builds := api.call("GET", "/projects/"+demo["project-id"].(string)+"/assemblies", nil); len(builds.([]any)) != 5 {
+		t.Fatalf("builds of the demo project: %v", builds)
+	}
+	stopStand(t, demo)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
-	"github.com/elemctl/elemctl/internal/ops/deploy"
 )
 
 func appsApplyCommand() *Command {
@@ -52,7 +51,7 @@ func runApplyBuild(ctx context.Context, cc *Context, in Values) (any, error) {
 		return nil, err
 	}
 	app, version := in.Str("app-id"), in.Str("version-id")
-	v, err := DeployOps(cc, cl).Apply(ctx, app, deploy.BuildSource(version))
+	v, err := DeployOps(cc, cl).StartApply(ctx, app, version)
 	if err != nil {
 		return nil, err
 	}

@@ -3,11 +3,12 @@ package command
 import (
 	"context"
 	"errors"
-	"net/url"
 	"strings"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/ops/hint"
+	"github.com/elemctl/elemctl/internal/ops/readback"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -49,11 +50,16 @@ func switchApp(ctx context.Context, cc *Context, in Values, action string) (any,
 	if err != nil {
 		return nil, err
 	}
-	v, err := cl.Put(ctx, "/applications/"+url.PathEscape(id)+"/status/"+action, nil)
+	v, err := readback.SwitchApp(ctx, cl, id, action, cc.Log, cc.Hint(appHint(id)))
 	if err != nil {
 		return nil, err
 	}
 	return orFallback(v, jsonx.New("ok", true, "app-id", id)), nil
+}
+
+// appHint shows an application's card.
+func appHint(id string) hint.Command {
+	return hint.Command{Path: []string{"apps", "get"}, Args: []hint.Arg{hint.Pos("app-id", id)}}
 }
 
 // orFallback is the platform's answer, or fallback when it came without a
@@ -72,7 +78,7 @@ func runAppsDelete(ctx context.Context, cc *Context, in Values) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := DeleteApp(ctx, cl, id)
+	v, err := DeleteApp(ctx, cl, id, cc.Log, cc.Hint(appHint(id)))
 	if err != nil {
 		return nil, err
 	}
@@ -82,9 +88,17 @@ func runAppsDelete(ctx context.Context, cc *Context, in Values) (any, error) {
 // DeleteApp asks the platform to delete an application (the deletion runs
 // on in the background) and returns its answer (nil without a body). The
 // refusal for unpublished development changes (400 FAILED_PRECONDITION)
-// gets a hint, since no API call can force the deletion.
-func DeleteApp(ctx context.Context, cl *platform.Client, id string) (any, error) {
-	v, err := cl.Delete(ctx, "/applications/"+url.PathEscape(id))
+// gets a hint, since no API call can force the deletion. An answer lost on
+// the way is read back: the card gone, or deleting, means it arrived.
+func DeleteApp(ctx context.Context, cl *platform.Client, id string, log func(string), look string) (any, error) {
+	v, err := readback.Change{
+		Settle: readback.SettleOf(cl),
+		What:   i18n.T("readback.what-delete", "app", id),
+		Send:   func(ctx context.Context) (any, error) { return cl.Delete(ctx, readback.AppPath(id)) },
+		Check:  readback.AppGoing(cl, id),
+		Look:   look,
+		Log:    log,
+	}.Do(ctx)
 	if err != nil {
 		var ae *platform.APIError
 		if errors.As(err, &ae) && ae.Status == 400 && strings.Contains(bodyString(ae.Body), "FAILED_PRECONDITION") {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/ops/readback"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -114,7 +115,7 @@ func runTokenAccess(ctx context.Context, cc *Context, in Values) (any, error) {
 	if len(given) == 0 {
 		given = []string{""}
 	}
-	ta := &tokenAccess{cl: cl, appID: appID}
+	ta := &tokenAccess{cl: cl, appID: appID, log: cc.Log}
 	if ta.users, err = ListAppUsers(ctx, cl, appID); err != nil {
 		return nil, err
 	}
@@ -165,6 +166,7 @@ type tokenAccess struct {
 	cl    *platform.Client
 	appID string
 	users []*jsonx.Object
+	log   func(string)
 }
 
 // one reads or switches the flag of one user and reports it. A switch to
@@ -185,8 +187,23 @@ func (t *tokenAccess) one(ctx context.Context, given string, want *bool) (*jsonx
 		return report(u, false), nil
 	}
 	body := jsonx.New("user-list-id", listID, "user-id", userID, "enable-access", *want)
-	if _, err := t.cl.Call(ctx, platform.Request{Method: http.MethodPut,
-		Path: "/applications/" + url.PathEscape(t.appID) + "/users/change-token-access", JSON: body}); err != nil {
+	if _, err := (readback.Change{
+		Settle: readback.SettleOf(t.cl),
+		What:   i18n.T("readback.what-token-access", "user", u.Str("presentation"), "app", t.appID),
+		Send: func(ctx context.Context) (any, error) {
+			return t.cl.Call(ctx, platform.Request{Method: http.MethodPut,
+				Path: "/applications/" + url.PathEscape(t.appID) + "/users/change-token-access", JSON: body})
+		},
+		Check: func(ctx context.Context) (bool, error) {
+			users, err := ListAppUsers(ctx, t.cl, t.appID)
+			if err != nil {
+				return false, err
+			}
+			after := pickUser(users, listID, userID)
+			return after != nil && after.Bool("token-access-enabled") == *want, nil
+		},
+		Log: t.log,
+	}).Do(ctx); err != nil {
 		return nil, err
 	}
 	if t.users, err = ListAppUsers(ctx, t.cl, t.appID); err != nil {

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -52,14 +53,20 @@ type Call struct {
 	// Secrets are values that never leave beside the stand's client
 	// secret (a --client-secret given at start).
 	Secrets []string
+	// Connection is how the command line reached the stand, for hints.
+	Connection Connection
 
 	resolveOnce sync.Once
-	mu          sync.Mutex
-	cfg         *platform.Config
-	client      *platform.Client
-	cfgErr      error
-	clientErr   error
-	lines       []string
+	// hints are the command-line hints rendered so far; noted tells that
+	// the note on the secret they leave out was given.
+	hints     []string
+	noted     bool
+	mu        sync.Mutex
+	cfg       *platform.Config
+	client    *platform.Client
+	cfgErr    error
+	clientErr error
+	lines     []string
 }
 
 // Context is the context the command runs with.
@@ -70,9 +77,10 @@ func (k *Call) Context() *Context {
 	}
 	return &Context{
 		Surface: k.Surface, Getenv: k.Getenv, Dir: k.Dir, EnvFile: envFile, Version: k.Version,
-		Command: k.Command, Naming: k.Naming,
+		Connection: k.Connection, Command: k.Command, Naming: k.Naming,
 		LogFunc: k.log, StatusFunc: k.status, PendingFunc: k.pending, ClientFunc: k.platformClient, ConfigFunc: k.config,
-		scrub: k.Scrub, diagnostic: k.Diagnostic,
+		scrub: k.Scrub, diagnostic: k.Diagnostic, ownEnvFile: k.EnvFile,
+		rendered: k.rendered,
 	}
 }
 
@@ -97,7 +105,8 @@ func (c *Context) run(ctx context.Context, in Values) (result any, err error) {
 			result, err = nil, &PanicError{&platform.Error{Kind: platform.KindGeneral, Message: i18n.T("call.panic", "command", c.Command.Name(), "error", scrub(msg))}}
 		}
 	}()
-	return c.Command.Run(ctx, c, in)
+	result, err = c.Command.Run(ctx, c, in)
+	return result, c.withRepeatHint(err, in)
 }
 
 // PanicError is a command that panicked: an internal error of elemctl,
@@ -158,12 +167,50 @@ func (k *Call) platformClient() (*platform.Client, error) {
 
 func (k *Call) log(line string) {
 	line = k.Scrub(line)
+	if note := k.SecretNote(line); note != "" {
+		k.emit(note)
+	}
+	k.emit(line)
+}
+
+func (k *Call) emit(line string) {
 	k.mu.Lock()
 	k.lines = append(k.lines, line)
 	k.mu.Unlock()
 	if k.Log != nil {
 		k.Log(line)
 	}
+}
+
+// rendered records a command-line hint the call rendered.
+func (k *Call) rendered(hint string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.hints = append(k.hints, hint)
+}
+
+// SecretNote is the note that the hints leave the client secret out,
+// once, when the secret came on the command line and text shows one of
+// the call's hints; "" otherwise. Progress lines get it by themselves; a
+// face asks for it before it shows the call's answer or error.
+func (k *Call) SecretNote(text string) string {
+	if !k.Connection.SecretGiven {
+		return ""
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.noted {
+		return ""
+	}
+	for _, h := range k.hints {
+		// As it is, or as a JSON answer spells it.
+		quoted, _ := jsonx.Compact(h)
+		if strings.Contains(text, h) || len(quoted) > 2 && strings.Contains(text, string(quoted[1:len(quoted)-1])) {
+			k.noted = true
+			return i18n.T("hint.secret-not-repeated")
+		}
+	}
+	return ""
 }
 
 func (k *Call) pending(text string) {

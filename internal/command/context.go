@@ -18,6 +18,9 @@ type Context struct {
 	Dir string
 	// EnvFile is the .env file this call names explicitly ("" = default).
 	EnvFile string
+	// Connection is how the command line reached the stand; hints repeat
+	// it (see Hint).
+	Connection Connection
 	// Version is elemctl's version.
 	Version string
 
@@ -36,9 +39,13 @@ type Context struct {
 	ClientFunc  func() (*platform.Client, error)
 	ConfigFunc  func() (*platform.Config, error)
 
-	// Set by Call: the call's scrubber and where a panic's stack goes.
+	// Set by Call: the call's scrubber, where a panic's stack goes, the
+	// .env the call itself names (a tool hint repeats it) and the record
+	// of the hints rendered (see Call.SecretNote).
 	scrub      func(string) string
 	diagnostic func(string)
+	ownEnvFile string
+	rendered   func(hint string)
 }
 
 // Log reports one progress or warning line (CLI: stderr, silenced by

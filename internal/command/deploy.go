@@ -56,8 +56,9 @@ func DeployOps(cc *Context, cl *platform.Client) *deploy.Ops {
 		Registry: Registry(cc),
 		Getenv:   cc.Env,
 		Version:  cc.Version,
+		Hint:     cc.Hint,
 		DeleteApp: func(ctx context.Context, id string) error {
-			_, err := DeleteApp(ctx, cl, id)
+			_, err := DeleteApp(ctx, cl, id, cc.Log, cc.Hint(appHint(id)))
 			return err
 		},
 		DeleteBuild: func(ctx context.Context, project, ref string) error {

@@ -81,7 +81,7 @@ func runProbe(ctx context.Context, cc *Context, in Values) (any, error) {
 	}
 	r, err := DeployOps(cc, cl).Probe(ctx, deploy.ProbeOptions{
 		ProjectDir: localPath(cc, in.Str("project-dir")), OutputDir: output, Version: in.Str("build-version"),
-		Name: in.Str("name"), SpaceID: space, Keep: in.Bool("keep"), EnvFile: cc.EnvFile,
+		Name: in.Str("name"), SpaceID: space, Keep: in.Bool("keep"),
 	})
 	if err != nil {
 		return nil, err

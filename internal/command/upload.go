@@ -72,6 +72,7 @@ func runBuildsUpload(ctx context.Context, cc *Context, in Values) (any, error) {
 		ForceRename: in.Bool("force-rename"),
 		Record:      &upload.Record{Registry: Registry(cc), Command: registry.CommandBuildUpload, Elemctl: cc.Version},
 		Log:         cc.Log,
+		Hint:        cc.Hint,
 	})
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/ops/readback"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -95,7 +96,7 @@ func userListsSelfRegistrationCommand() *Command {
 		Help: "cli.help.user-lists-self-registration",
 		Args: append(userListTargetArgs(), userListSwitchArgs()...),
 		Run: userListSwitch(func(ctx context.Context, cc *Context, cl *platform.Client, id string, want *bool) (any, error) {
-			settings, _, err := SelfRegistration(ctx, cl, id, want)
+			settings, _, err := SelfRegistration(ctx, cl, id, want, cc.Log)
 			if err != nil {
 				return nil, err
 			}
@@ -110,7 +111,7 @@ func userListsPasswordLoginCommand() *Command {
 		Help: "cli.help.user-lists-password-login",
 		Args: append(userListTargetArgs(), userListSwitchArgs()...),
 		Run: userListSwitch(func(ctx context.Context, cc *Context, cl *platform.Client, id string, want *bool) (any, error) {
-			enabled, changed, err := PasswordLogin(ctx, cl, id, want)
+			enabled, changed, err := PasswordLogin(ctx, cl, id, want, cc.Log)
 			if err != nil {
 				return nil, err
 			}
@@ -242,7 +243,7 @@ func ResolveUserList(ctx context.Context, cl *platform.Client, list, app string)
 // when want is set and differs, switches "enabled": the platform takes
 // only the whole object, so the read object goes back with that one field
 // changed, and the settings are read again to show what now holds.
-func SelfRegistration(ctx context.Context, cl *platform.Client, listID string, want *bool) (*jsonx.Object, bool, error) {
+func SelfRegistration(ctx context.Context, cl *platform.Client, listID string, want *bool, log func(string)) (*jsonx.Object, bool, error) {
 	path := userListPath(listID) + "/settings/self-registration"
 	settings, err := cl.GetObject(ctx, path)
 	if err != nil {
@@ -253,7 +254,16 @@ func SelfRegistration(ctx context.Context, cl *platform.Client, listID string, w
 	}
 	body := settings.Clone()
 	body.Set("enabled", *want)
-	if _, err := cl.Put(ctx, path, body); err != nil {
+	if _, err := (readback.Change{
+		Settle: readback.SettleOf(cl),
+		What:   i18n.T("readback.what-self-registration", "list", listID),
+		Send:   func(ctx context.Context) (any, error) { return cl.Put(ctx, path, body) },
+		Check: func(ctx context.Context) (bool, error) {
+			now, err := cl.GetObject(ctx, path)
+			return err == nil && now.Has("enabled") && now.Bool("enabled") == *want, err
+		},
+		Log: log,
+	}).Do(ctx); err != nil {
 		return nil, false, err
 	}
 	after, err := cl.GetObject(ctx, path)
@@ -275,7 +285,7 @@ func accountServicePath(listID, serviceID string) string {
 // PasswordLogin reads and, when want is set and differs, switches
 // sign-in with login and password: the "enabled" flag of the list's Local
 // account service. enabled is nil when the list has no Local service.
-func PasswordLogin(ctx context.Context, cl *platform.Client, listID string, want *bool) (enabled *bool, changed bool, err error) {
+func PasswordLogin(ctx context.Context, cl *platform.Client, listID string, want *bool, log func(string)) (enabled *bool, changed bool, err error) {
 	services, err := ListAccountServices(ctx, cl, listID)
 	if err != nil {
 		return nil, false, err
@@ -297,7 +307,27 @@ func PasswordLogin(ctx context.Context, cl *platform.Client, listID string, want
 	}
 	body := local.Clone()
 	body.Set("enabled", *want)
-	if _, err := cl.Put(ctx, accountServicePath(listID, local.Str("account-service-id")), body); err != nil {
+	serviceID := local.Str("account-service-id")
+	if _, err := (readback.Change{
+		Settle: readback.SettleOf(cl),
+		What:   i18n.T("readback.what-password-login", "list", listID),
+		Send: func(ctx context.Context) (any, error) {
+			return cl.Put(ctx, accountServicePath(listID, serviceID), body)
+		},
+		Check: func(ctx context.Context) (bool, error) {
+			services, err := ListAccountServices(ctx, cl, listID)
+			if err != nil {
+				return false, err
+			}
+			for _, s := range services {
+				if s.Str("account-service-id") == serviceID {
+					return s.Bool("enabled") == *want, nil
+				}
+			}
+			return false, nil
+		},
+		Log: log,
+	}).Do(ctx); err != nil {
 		return nil, false, err
 	}
 	return want, true, nil
@@ -365,7 +395,14 @@ func runCalculationRules(ctx context.Context, cc *Context, in Values) (any, erro
 	}
 	body := svc.Clone()
 	body.Set(calculationRulesKey, rules)
-	if _, err := cl.Put(ctx, accountServicePath(listID, id), body); err != nil {
+	// The platform does not show the rules back: a lost answer leaves the
+	// write unknown (Check nil), and writing them again is harmless.
+	if _, err := (readback.Change{
+		Settle: readback.SettleOf(cl),
+		What:   i18n.T("readback.what-rules", "list", listID),
+		Send:   func(ctx context.Context) (any, error) { return cl.Put(ctx, accountServicePath(listID, id), body) },
+		Log:    cc.Log,
+	}).Do(ctx); err != nil {
 		return nil, err
 	}
 	after, err := ListAccountServices(ctx, cl, listID)
@@ -491,14 +528,14 @@ func runConfigureUserList(ctx context.Context, cc *Context, in Values) (any, err
 		return nil, err
 	}
 	changed := []any{}
-	settings, srChanged, err := SelfRegistration(ctx, cl, id, in.OptBool("self-registration"))
+	settings, srChanged, err := SelfRegistration(ctx, cl, id, in.OptBool("self-registration"), cc.Log)
 	if err != nil {
 		return nil, err
 	}
 	if srChanged {
 		changed = append(changed, "self-registration")
 	}
-	password, pwChanged, err := PasswordLogin(ctx, cl, id, in.OptBool("password-login"))
+	password, pwChanged, err := PasswordLogin(ctx, cl, id, in.OptBool("password-login"), cc.Log)
 	if err != nil {
 		return nil, err
 	}

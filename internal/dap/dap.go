@@ -49,6 +49,12 @@ type Options struct {
 	// initialize request names (arguments.locale), for a user who chose no
 	// language (neither --lang nor ELEMCTL_LANG).
 	AdoptClientLocale bool
+	// Reaper is an executable that runs RunReaper when its first argument
+	// is ReaperArg – elemctl itself. On Linux the adapter then starts under
+	// it, so that whatever the JVM starts ends with the proxy even when the
+	// proxy is killed outright (see tree_linux.go). "" starts the adapter
+	// directly.
+	Reaper string
 }
 
 // SessionRequest names the application to debug, as the attach

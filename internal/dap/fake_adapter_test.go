@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"strings"
 	"sync"
@@ -19,6 +20,16 @@ import (
 // does (the main class, possibly followed by the adapter's arguments). It is a real process on real pipes, and its
 // behaviour is driven by custom requests (fake/...), which also proves that
 // unknown commands and events pass the proxy.
+
+// sleeperEnv makes this test binary a process the fake adapter started
+// (fake/spawn): it sleeps, ignoring the polite signals, until killed.
+const sleeperEnv = "ELEMCTL_TEST_ADAPTER_CHILD"
+
+func runSleeper() {
+	signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	time.Sleep(time.Hour)
+	os.Exit(0)
+}
 
 func isFakeAdapterInvocation() bool {
 	return IsAdapterLaunch(os.Args[1:])
@@ -168,6 +179,17 @@ func (f *fakeAdapter) handle(req map[string]any, raw []byte) (exitCode int, exit
 		f.stubborn, f.hangOnEOF = true, true
 		signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 		f.respond(req, true, nil, "")
+	case "fake/spawn":
+		// A process of the adapter's own, as the JVM starts them: this
+		// binary again, sleeping and deaf to the polite signals.
+		exe, _ := os.Executable()
+		child := exec.Command(exe)
+		child.Env = append(os.Environ(), sleeperEnv+"=1")
+		if err := child.Start(); err != nil {
+			f.respond(req, false, nil, err.Error())
+			break
+		}
+		f.respond(req, true, map[string]any{"pid": child.Process.Pid}, "")
 	case "fake/argv":
 		wd, _ := os.Getwd()
 		f.respond(req, true, map[string]any{"argv": os.Args[1:], "cwd": wd, "pid": os.Getpid(), "standIn": os.Getenv(StandInEnv)}, "")

@@ -22,6 +22,12 @@ func TestMain(m *testing.M) {
 	if isFakeAdapterInvocation() {
 		os.Exit(runFakeAdapter())
 	}
+	if IsReaperLaunch(os.Args[1:]) {
+		os.Exit(RunReaper(os.Args[2:]))
+	}
+	if os.Getenv(sleeperEnv) != "" {
+		runSleeper()
+	}
 	// A race-enabled fake adapter would linger a second before exiting;
 	// the exit timing is part of what these tests check.
 	if os.Getenv("GORACE") == "" {

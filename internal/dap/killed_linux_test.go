@@ -25,32 +25,57 @@ func alive(pid int) bool {
 }
 
 // The adapter does not outlive a proxy killed with SIGKILL (nothing of the
-// proxy runs then: the kernel's parent-death signal does it), nor one
-// killed with SIGHUP, even an adapter that ignores stdin EOF and SIGTERM.
+// proxy runs then: the reaper it started the adapter under kills the
+// adapter's group on its parent-death signal), nor one killed with SIGHUP,
+// even an adapter that ignores stdin EOF and SIGTERM – and neither does a
+// process the adapter started, which would otherwise be adopted by init.
 func TestKilledProxyTakesTheAdapterAlong(t *testing.T) {
 	bin := buildElemctl(t)
-	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGHUP} {
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGHUP, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			p := startStandIn(t, bin, []string{"dap", "--adapter", fakeAdapterDir(t), "--java", testBinary(t)}, nil)
 			p.client.initialize()
 			p.client.call("fake/stubborn", nil)
 			argv := p.client.call("fake/argv", nil).body()
 			pid := int(argv["pid"].(float64))
-			if !alive(pid) {
-				t.Fatal("the adapter is not running")
+			child := int(p.client.call("fake/spawn", nil).body()["pid"].(float64))
+			for _, q := range []int{pid, child} {
+				if !alive(q) {
+					t.Fatalf("process %d is not running", q)
+				}
 			}
 			if err := p.cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
 			<-p.exited
-			deadline := time.Now().Add(waitLimit)
-			for alive(pid) {
-				if time.Now().After(deadline) {
-					syscall.Kill(pid, syscall.SIGKILL)
-					t.Fatalf("the adapter %d outlived elemctl killed by %v", pid, sig)
+			for what, q := range map[string]int{"the adapter": pid, "the adapter's child": child} {
+				deadline := time.Now().Add(waitLimit)
+				for alive(q) {
+					if time.Now().After(deadline) {
+						syscall.Kill(q, syscall.SIGKILL)
+						t.Fatalf("%s %d outlived elemctl killed by %v", what, q, sig)
+					}
+					time.Sleep(10 * time.Millisecond)
 				}
-				time.Sleep(10 * time.Millisecond)
 			}
 		})
+	}
+}
+
+// The reaper exits with the adapter's code and takes what the adapter left
+// running in its group along when the adapter ends by itself.
+func TestReaperEndsWithTheAdapter(t *testing.T) {
+	bin := buildElemctl(t)
+	p := startStandIn(t, bin, []string{"dap", "--adapter", fakeAdapterDir(t), "--java", testBinary(t)}, nil)
+	p.client.initialize()
+	child := int(p.client.call("fake/spawn", nil).body()["pid"].(float64))
+	p.client.request("fake/crash", nil)
+	deadline := time.Now().Add(waitLimit)
+	for alive(child) {
+		if time.Now().After(deadline) {
+			syscall.Kill(child, syscall.SIGKILL)
+			t.Fatalf("the adapter's child %d outlived the adapter", child)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

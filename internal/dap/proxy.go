@@ -270,6 +270,7 @@ func (p *proxy) startAdapter() (*adapterProcess, error) {
 		markStandIn(cmd)
 	}
 	beforeStart(cmd)
+	underReaper(cmd, p.opts.Reaper)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

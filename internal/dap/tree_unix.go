@@ -4,7 +4,8 @@ package dap
 
 import (
 	"os/exec"
-	"syscall"
+
+	"github.com/elemctl/elemctl/internal/proctree"
 )
 
 // beforeStart puts the adapter about to start into a process group of its
@@ -14,12 +15,15 @@ import (
 // has closed, which ends the platform's adapter. Every other ending of the
 // proxy (disconnect, the client leaving, SIGINT, SIGTERM, SIGHUP) stops the
 // group itself.
-func beforeStart(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
+func beforeStart(cmd *exec.Cmd) { proctree.Prepare(cmd) }
+
+// underReaper does nothing here: without a parent-death signal a reaper
+// would not learn of the proxy's death either.
+func underReaper(*exec.Cmd, string) {}
 
 // afterStart returns how to stop the adapter's process group and what to
 // release once it exited.
 func afterStart(cmd *exec.Cmd) (stop, release func(), err error) {
-	return func() { killGroup(cmd) }, func() {}, nil
+	t, err := proctree.Adopt(cmd)
+	return t.Kill, t.Release, err
 }

@@ -141,8 +141,9 @@ const TaskReadPause = 5 * time.Second
 
 // ListAppTasks reads the tasks of every application, oldest first. The
 // answer grows with the stand and is the one most likely to break off
-// mid-body, so a read whose connection broke is repeated, up to three
-// attempts, with pause between them (nil: TaskReadPause of real time).
+// mid-body, so a read whose connection broke, or that a gateway turned
+// away, is repeated, up to three attempts, with pause between them (nil:
+// TaskReadPause of real time).
 func (c *Client) ListAppTasks(ctx context.Context, pause func(context.Context) error) ([]*jsonx.Object, error) {
 	if pause == nil {
 		pause = func(ctx context.Context) error {
@@ -156,7 +157,7 @@ func (c *Client) ListAppTasks(ctx context.Context, pause func(context.Context) e
 	}
 	for attempt := 1; ; attempt++ {
 		tasks, err := c.List(ctx, Request{Path: "/tasks/application-tasks", ReadRetries: []time.Duration{}}, "tasks")
-		if err == nil || !IsTransport(err) || attempt >= taskReadAttempts || ctx.Err() != nil {
+		if err == nil || !IsTransport(err) && !IsTurnedAway(err) || attempt >= taskReadAttempts || ctx.Err() != nil {
 			return tasks, err
 		}
 		if e := pause(ctx); e != nil {

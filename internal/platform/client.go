@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -47,8 +48,14 @@ type ClientOptions struct {
 	TokenCacheDir string
 	// ReadRetryPauses are the pauses between attempts of an idempotent GET
 	// whose connection broke off (reset, closed, cut short mid-body,
-	// refused); nil means 1 s then 2 s. A timeout is never repeated.
+	// refused) or that a gateway or an overloaded server turned away (502,
+	// 503, 504, 429); nil means 1 s then 2 s. A server's Retry-After
+	// lengthens a pause up to RetryAfterLimit. A timeout is never repeated,
+	// nor is any other method.
 	ReadRetryPauses []time.Duration
+	// RetryAfterLimit is the longest Retry-After a GET waits for; an
+	// answer asking for longer is final. 0 means 10 s.
+	RetryAfterLimit time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// UserAgent is sent on every request.
@@ -82,6 +89,9 @@ func NewClient(cfg *Config, opts ClientOptions) (*Client, error) {
 	}
 	if opts.ReadRetryPauses == nil {
 		opts.ReadRetryPauses = []time.Duration{time.Second, 2 * time.Second}
+	}
+	if opts.RetryAfterLimit <= 0 {
+		opts.RetryAfterLimit = DefaultRetryAfterLimit
 	}
 	warnTLSOff(cfg, opts)
 	return &Client{cfg: cfg, http: hc, opts: opts}, nil
@@ -135,7 +145,8 @@ type Request struct {
 	// HTTP request" answer becomes an "unknown method" error.
 	MayBeUnknown bool
 	// ReadRetries overrides the pauses between attempts after a broken
-	// connection (GET only; a timeout is never repeated).
+	// connection or a gateway's refusal (GET only; a timeout is never
+	// repeated).
 	ReadRetries []time.Duration
 	// Timeout overrides the configured per-request timeout. Either bounds
 	// connecting and each network operation, not the whole exchange.
@@ -195,8 +206,10 @@ func encodeQuery(q url.Values) string {
 // refused token (401 other than "Handler of HTTP request", or the stale-token
 // 400) makes the client forget the token, fetch a new one and repeat the
 // request once; the second answer is final. An idempotent GET whose
-// connection broke off is repeated with pauses; nothing else is retried,
-// a timeout in particular.
+// connection broke off, or that a gateway or a busy server turned away
+// (502, 503, 504, 429), is repeated with pauses; nothing else is retried,
+// a timeout in particular, and never a POST, PUT or DELETE: whether one
+// acted is for its operation to find out by reading.
 func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 	for attempt := 0; ; attempt++ {
 		token, err := c.Token(ctx, attempt > 0)
@@ -259,25 +272,88 @@ func (c *Client) send(ctx context.Context, req Request, token string) (*Response
 }
 
 // sendTo performs one HTTP exchange with an absolute address, repeating a
-// GET whose connection broke after each of pauses.
+// GET whose connection broke, or that was turned away for the moment,
+// after each of pauses (see retryPause).
 func (c *Client) sendTo(ctx context.Context, method, u string, body []byte, header http.Header, timeout time.Duration, pauses []time.Duration) (*Response, error) {
 	if method != http.MethodGet {
 		pauses = nil
 	}
 	for attempt := 0; ; attempt++ {
 		resp, err := c.exchange(ctx, method, u, body, header, timeout)
-		if err == nil {
+		if err == nil && !TurnedAway(resp.Status) {
 			return resp, nil
 		}
-		if attempt >= len(pauses) || ctx.Err() != nil || !brokenConnection(err) {
-			return nil, err
+		if attempt >= len(pauses) || ctx.Err() != nil || err != nil && !brokenConnection(err) {
+			return resp, err
+		}
+		pause := pauses[attempt]
+		if err == nil {
+			var ok bool
+			if pause, ok = c.retryPause(pause, resp.Header); !ok {
+				return resp, nil
+			}
 		}
 		select {
 		case <-ctx.Done():
+			if err == nil {
+				return nil, ctx.Err()
+			}
 			return nil, err
-		case <-time.After(pauses[attempt]):
+		case <-time.After(pause):
 		}
 	}
+}
+
+// DefaultRetryAfterLimit is the longest Retry-After a GET waits for unless
+// ClientOptions say otherwise.
+const DefaultRetryAfterLimit = 10 * time.Second
+
+// TurnedAway tells the statuses of a request that a gateway or a server
+// under load refused for the moment: 502, 503, 504 and 429. A GET so
+// answered is repeated; whether a POST so answered acted is unknown.
+func TurnedAway(status int) bool {
+	switch status {
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout, http.StatusTooManyRequests:
+		return true
+	}
+	return false
+}
+
+// retryPause is the pause before repeating a GET that was turned away:
+// the planned pause, or the server's Retry-After when longer. ok is false
+// when the server asks for more than RetryAfterLimit: its answer is final.
+func (c *Client) retryPause(planned time.Duration, h http.Header) (pause time.Duration, ok bool) {
+	after, given := RetryAfter(h, c.opts.Now())
+	if !given {
+		return planned, true
+	}
+	limit := c.opts.RetryAfterLimit
+	if limit <= 0 {
+		limit = DefaultRetryAfterLimit
+	}
+	if after > limit {
+		return 0, false
+	}
+	return max(planned, after), true
+}
+
+// RetryAfter reads a Retry-After header: a number of seconds or an HTTP
+// date. given is false when there is none or it cannot be read.
+func RetryAfter(h http.Header, now time.Time) (after time.Duration, given bool) {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n < 0 {
+			return 0, false
+		}
+		return time.Duration(min(n, 1<<30)) * time.Second, true
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		return max(at.Sub(now), 0), true
+	}
+	return 0, false
 }
 
 // brokenConnection tells a connection that broke – reset, closed before

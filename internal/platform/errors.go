@@ -20,6 +20,9 @@ const (
 	KindBuild     = "build"
 	KindTransport = "transport"
 	KindPlugin    = "plugin"
+	// KindNotDone: a change whose answer was lost, read back and found not
+	// made; running the same command again makes it.
+	KindNotDone = "not-done"
 )
 
 // Error is a failure that is not an HTTP answer of the Console API.
@@ -27,10 +30,17 @@ type Error struct {
 	Kind    string
 	Message string
 	Err     error // the cause, when there is one
+	// Hint is a command that helps on from here, when there is one; the
+	// message says it too.
+	Hint string
 }
 
 func (e *Error) Error() string { return e.Message }
 func (e *Error) Unwrap() error { return e.Err }
+
+// ErrorHint is the command that helps on, for the error's "hint" key
+// (ErrorObject takes it from any error that has one).
+func (e *Error) ErrorHint() string { return e.Hint }
 
 // ConfigErrorf builds a configuration error (missing settings, names that
 // resolve to nothing or to several things, refused local preconditions).
@@ -100,6 +110,12 @@ func IsTimeout(err error) bool {
 	return errors.As(err, &te)
 }
 
+// IsNotDone tells whether err is a change read back and found not made.
+func IsNotDone(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == KindNotDone
+}
+
 // IsConfig tells whether err is a configuration error.
 func IsConfig(err error) bool {
 	var e *Error
@@ -120,7 +136,12 @@ func ErrorObject(err error) *jsonx.Object {
 	o := jsonx.New("error", err.Error())
 	var ae *APIError
 	if errors.As(err, &ae) {
-		o.Set("error", ae.Message)
+		// An error of elemctl's own that wraps the answer (a change found
+		// not made after it) keeps its message; the answer's fields follow.
+		var own *Error
+		if !errors.As(err, &own) || own.Message == "" {
+			o.Set("error", ae.Message)
+		}
 		if ae.Status != 0 {
 			o.Set("status", ae.Status)
 		}
@@ -136,6 +157,10 @@ func ErrorObject(err error) *jsonx.Object {
 		if ae.Hint != "" {
 			o.Set("hint", ae.Hint)
 		}
+	}
+	var h interface{ ErrorHint() string }
+	if errors.As(err, &h) && h.ErrorHint() != "" && !o.Has("hint") {
+		o.Set("hint", h.ErrorHint())
 	}
 	return o
 }
@@ -226,4 +251,13 @@ func newAPIError(status int, method, url string, body any, mayBeUnknown bool, ap
 		e.Kind = APIBusy
 	}
 	return e
+}
+
+// IsTurnedAway tells whether err is an answer a gateway or a server under
+// load gives for the moment (502, 503, 504, 429): a read so answered is
+// like a broken connection, and a change so answered may or may not have
+// been made.
+func IsTurnedAway(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && TurnedAway(ae.Status)
 }

@@ -10,7 +10,8 @@ import (
 // the release feed of self-update and its downloads – by the rules of the
 // client: ELEMENT_CA_FILE and ELEMENT_TLS_VERIFY, the environment's proxy
 // unless ELEMCTL_NO_PROXY or a local host, the per-operation --timeout, a
-// GET repeated after a broken connection, and the same transport errors
+// GET repeated after a broken connection or a gateway's 502/503/504/429
+// (Retry-After honoured within its limit), and the same transport errors
 // (with the proxy hint). It needs no connection values. Unlike the Console
 // API's, these answers may redirect (a release asset moves to a storage
 // host), so redirects are followed; net/http drops an Authorization header
@@ -28,6 +29,9 @@ func NewFetcher(cfg *Config, opts ClientOptions) (*Fetcher, error) {
 	}
 	if opts.ReadRetryPauses == nil {
 		opts.ReadRetryPauses = []time.Duration{time.Second, 2 * time.Second}
+	}
+	if opts.RetryAfterLimit <= 0 {
+		opts.RetryAfterLimit = DefaultRetryAfterLimit
 	}
 	warnTLSOff(cfg, opts)
 	return following(cfg, hc, opts), nil

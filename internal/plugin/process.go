@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/proctree"
 )
 
 // process is a started plugin program.
@@ -20,19 +22,23 @@ type process struct {
 
 	mu   sync.Mutex
 	gone bool // it has exited and been reaped
+	// tree is the plugin with whatever it started: its process group on
+	// Unix, its job object on Windows.
+	tree *proctree.Tree
 }
 
 // startProcess starts argv in dir with env, its stdin and stdout on the
 // given pipe ends and its stderr copied to w (handed over when w is a file,
-// elemctl's own stderr when w is nil). On Unix it gets a process group of
-// its own, so stopping it also stops whatever it started (a shell
-// wrapper's child, an interpreter's worker), and a Ctrl-C in the terminal
-// reaches elemctl, which decides.
+// elemctl's own stderr when w is nil). It leads a process tree of its own
+// (see proctree: a process group on Unix, a job object on Windows), so
+// stopping it also stops whatever it started (a shell wrapper's child, an
+// interpreter's worker), and on Unix a Ctrl-C in the terminal reaches
+// elemctl, which decides.
 func startProcess(argv []string, dir string, env []string, stdin, stdout *os.File, w io.Writer) (*process, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdin, cmd.Stdout = stdin, stdout
-	ownGroup(cmd)
+	proctree.Prepare(cmd)
 	p := &process{cmd: cmd, exited: make(chan struct{})}
 	var stderrW *os.File
 	switch f, isFile := w.(*os.File); {
@@ -59,6 +65,9 @@ func startProcess(argv []string, dir string, env []string, stdin, stdout *os.Fil
 		}
 		return nil, err
 	}
+	// A tree that cannot be made (a job object refused) still kills the
+	// plugin itself.
+	p.tree, _ = proctree.Adopt(cmd)
 	if p.stderr != nil {
 		p.copied = make(chan struct{})
 		go func() {
@@ -80,9 +89,10 @@ func (p *process) reap() {
 	err := p.cmd.Wait()
 	p.mu.Lock()
 	p.gone = true
-	// Whatever the plugin left running in its group goes too, now rather
+	// Whatever the plugin left running in its tree goes too, now rather
 	// than after the stderr copy gives up on it.
-	killGroup(p.cmd.Process.Pid)
+	p.tree.Kill()
+	p.tree.Release()
 	p.mu.Unlock()
 	p.status = "exit status 0"
 	if err != nil {
@@ -109,6 +119,6 @@ func (p *process) kill() {
 	if p.gone {
 		return
 	}
-	killGroup(p.cmd.Process.Pid)
+	p.tree.Kill()
 	_ = p.cmd.Process.Kill()
 }

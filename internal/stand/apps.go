@@ -160,6 +160,8 @@ func (s *Stand) finishOp(a *App, at time.Time) {
 		endTask("")
 		a.Status, a.Published = statusDeleted, false
 	}
+	// The application may have been the last to need a deleted build.
+	s.archivesFreed()
 	s.changed()
 }
 
@@ -344,7 +346,7 @@ func (s *Stand) newApp(body map[string]any, now time.Time) (*App, error) {
 	}
 	failure := ""
 	if b != nil {
-		arch, err := readArchive(b.Archive, s.opts.Limits)
+		arch, err := s.readBuild(b)
 		if err != nil {
 			return nil, cantCreate
 		}
@@ -452,23 +454,30 @@ func (s *Stand) applyBuild(q *req) {
 		answer(q.w, err)
 		return
 	}
+	const prefix = "Ошибка обновления приложения"
 	failure := ""
+	descriptorEntry := ""
 	switch {
 	case b.Kind == kindExtension && (b.ManifestVersion == "" || b.ManifestVersion == "1.0"):
 		failure = `Unknown project kind: "Extension"`
 	case b.Kind == kindLibrary:
-		failure = "Ошибка обновления приложения: Contact administrator for details"
+		failure = prefix + ": Contact administrator for details"
 	default:
-		arch, err := readArchive(b.Archive, s.opts.Limits)
+		arch, err := s.readBuild(b)
 		switch {
 		case err != nil || !arch.descriptor.present(keyDevLanguage...):
-			failure = "Ошибка обновления приложения: Contact administrator for details"
+			failure = prefix + ": Contact administrator for details"
 		default:
-			failure = s.compileFailure(arch, "Ошибка обновления приложения")
+			failure = s.compileFailure(arch, prefix)
+			descriptorEntry = arch.descriptorEntry
 		}
 	}
+	if failure == "" && q.plan.applyFails {
+		// A fault: the build fails to compile as a marked build does.
+		failure = fmt.Sprintf("%s: %s [1:1]: <Сервер> Ошибка компиляции (правило отказа стенда %q)", prefix, descriptorEntry, q.plan.failRule)
+	}
 	op := s.startOp(a, opApply, s.durations.Apply, b.ID, failure, "UpdateApplication", q.now)
-	op.LeaveError = s.applyLeaves
+	op.LeaveError = q.plan.applyLeavesError
 	if b.Kind != kindExtension {
 		a.ExportBuildID = b.ID
 	}
@@ -570,7 +579,7 @@ func (s *Stand) exportApp(q *req) {
 		refuseInternal("Unable to export application %s", a.ID).write(q.w)
 		return
 	}
-	data, err := exportArchive(b)
+	data, err := s.exportArchive(b)
 	if err != nil {
 		refuseInternal("Unable to export application %s", a.ID).write(q.w)
 		return

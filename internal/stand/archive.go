@@ -94,8 +94,8 @@ var errNotArchive = errors.New("the body is not a build archive (ZIP)")
 // means). Every entry is unpacked through a limited reader and counted
 // against lim; only the entries the stand reads (YAML and .xbsl sources)
 // are kept, so a zip bomb costs a refusal, not the stand's memory.
-func readArchive(data []byte, lim Limits) (*archive, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+func readArchive(data io.ReaderAt, size int64, lim Limits) (*archive, error) {
+	zr, err := zip.NewReader(data, size)
 	if err != nil {
 		return nil, errNotArchive
 	}
@@ -380,8 +380,13 @@ func (a *archive) errorMarkers() []string {
 // Assembly.yaml first, explicit directory entries, then the files. For a
 // build uploaded into a project the manifest carries the server's Version
 // and the upload time.
-func exportArchive(b *Build) ([]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(b.Archive), int64(len(b.Archive)))
+func (s *Stand) exportArchive(b *Build) ([]byte, error) {
+	f, err := s.openArchive(b)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := zip.NewReader(f, f.size)
 	if err != nil {
 		return nil, err
 	}

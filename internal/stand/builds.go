@@ -156,6 +156,7 @@ func (s *Stand) deleteProject(q *req) {
 		}
 		g.Deleted = alone
 	}
+	s.archivesFreed()
 	s.changed()
 	writeNoContent(q.w)
 }
@@ -264,6 +265,7 @@ func (s *Stand) deleteBuild(q *req) {
 		}
 	}
 	b.Deleted = true
+	s.archivesFreed()
 	s.changed()
 	writeNoContent(q.w)
 }
@@ -292,12 +294,12 @@ func (s *Stand) uploadIntoProject(q *req) {
 		refuseBare().write(q.w)
 		return
 	}
-	data, err := s.uploadBody(q)
+	body, err := s.uploadBody(q)
 	if err != nil {
 		answer(q.w, err)
 		return
 	}
-	up, err := s.putIntoProject(q.param(0), data, query.Get("commit-id"), q.now)
+	up, err := s.putIntoProject(q.param(0), body, query.Get("commit-id"), q.now)
 	if err != nil {
 		answer(q.w, err)
 		return
@@ -325,12 +327,12 @@ type artifactJSON struct {
 }
 
 func (s *Stand) answerNoProjectUpload(q *req, sp *Space) {
-	data, err := s.uploadBody(q)
+	body, err := s.uploadBody(q)
 	if err != nil {
 		answer(q.w, err)
 		return
 	}
-	up, err := s.putWithoutProject(sp, data, q.now)
+	up, err := s.putWithoutProject(sp, body, q.now)
 	if err != nil {
 		answer(q.w, err)
 		return
@@ -343,8 +345,8 @@ func (s *Stand) answerNoProjectUpload(q *req, sp *Space) {
 }
 
 // readUpload parses an uploaded archive and checks what every upload needs.
-func (s *Stand) readUpload(data []byte) (*archive, error) {
-	a, err := readArchive(data, s.opts.Limits)
+func (s *Stand) readUpload(body *spool) (*archive, error) {
+	a, err := readArchive(body.readerAt(), body.size, s.opts.Limits)
 	if err != nil {
 		return nil, refuseInvalid("Invalid assembly: %v", err)
 	}
@@ -360,32 +362,35 @@ func (s *Stand) readUpload(data []byte) (*archive, error) {
 
 // putIntoProject stores an upload into a project by id: the archive's
 // version is ignored and the next number of the descriptor's base is given.
-func (s *Stand) putIntoProject(projectID string, data []byte, commit string, now time.Time) (uploaded, error) {
+func (s *Stand) putIntoProject(projectID string, body *spool, commit string, now time.Time) (uploaded, error) {
 	p, err := s.liveProject(projectID)
 	if err != nil || p.Kind == kindGroup {
 		return uploaded{}, refuseMessage(http.StatusNotFound, "Project %q not found", projectID)
 	}
-	a, err := s.readUpload(data)
+	a, err := s.readUpload(body)
 	if err != nil {
 		return uploaded{}, err
 	}
-	return s.putParsedIntoProject(p, a, data, commit, now), nil
+	return s.putParsedIntoProject(p, a, body, commit, now)
 }
 
-func (s *Stand) putParsedIntoProject(p *Project, a *archive, data []byte, commit string, now time.Time) uploaded {
+func (s *Stand) putParsedIntoProject(p *Project, a *archive, body *spool, commit string, now time.Time) (uploaded, error) {
 	base := a.base()
 	n := p.Counters[base] + 1
-	b := s.newBuild(p, a, data, base+"-"+strconv.Itoa(n), routeProject, now)
+	b, err := s.newBuild(p, a, body, base+"-"+strconv.Itoa(n), routeProject, now)
+	if err != nil {
+		return uploaded{}, err
+	}
 	b.CommitID = commit
 	s.renameProject(p, a)
-	return uploaded{b, p}
+	return uploaded{b, p}, nil
 }
 
 // putWithoutProject stores an upload without a project id: the project is
 // the live one carrying the descriptor's Ид (this space first, then any), or
 // a new one; the archive's version is kept.
-func (s *Stand) putWithoutProject(sp *Space, data []byte, now time.Time) (uploaded, error) {
-	a, err := s.readUpload(data)
+func (s *Stand) putWithoutProject(sp *Space, body *spool, now time.Time) (uploaded, error) {
+	a, err := s.readUpload(body)
 	if err != nil {
 		return uploaded{}, err
 	}
@@ -405,13 +410,19 @@ func (s *Stand) putWithoutProject(sp *Space, data []byte, now time.Time) (upload
 					"Сборка с именем поставщика %s и именем %s уже зарегистрирована в другом проекте", vendor, name)
 			}
 		}
-		p = s.newProject(sp, a, now)
-		created = true
 	} else if s.buildByVersion(p.ID, version) != nil {
 		return uploaded{}, refuseCode(http.StatusConflict, "ALREADY_EXISTS",
 			"Версия сборки %s уже присутствует в группе проекта", version)
 	}
-	b := s.newBuild(p, a, data, version, routeNoProjectID, now)
+	key, err := s.keepArchive(body)
+	if err != nil {
+		return uploaded{}, err
+	}
+	if p == nil {
+		p = s.newProject(sp, a, now)
+		created = true
+	}
+	b := s.addBuild(p, a, key, body.size, version, routeNoProjectID, now)
 	b.Protected = true
 	if created {
 		p.DefaultBuildID = b.ID
@@ -465,7 +476,16 @@ func (s *Stand) renameProject(p *Project, a *archive) {
 	s.changed()
 }
 
-func (s *Stand) newBuild(p *Project, a *archive, data []byte, version, route string, now time.Time) *Build {
+// newBuild stores the archive and adds the build.
+func (s *Stand) newBuild(p *Project, a *archive, body *spool, version, route string, now time.Time) (*Build, error) {
+	key, err := s.keepArchive(body)
+	if err != nil {
+		return nil, err
+	}
+	return s.addBuild(p, a, key, body.size, version, route, now), nil
+}
+
+func (s *Stand) addBuild(p *Project, a *archive, key string, size int64, version, route string, now time.Time) *Build {
 	base, n := splitVersion(version, a.base())
 	vendorPres := a.descriptor.get(keyVendorPres...)
 	if vendorPres == "" {
@@ -477,7 +497,7 @@ func (s *Stand) newBuild(p *Project, a *archive, data []byte, version, route str
 		Route: route, Release: release, ManifestVersion: a.manifest["ManifestVersion"], Kind: a.kind(),
 		Vendor: a.manifest["Vendor"], Name: a.manifest["Name"], ArchiveVersion: a.manifest["Version"],
 		ConfigurationID: a.descriptor.get(keyID...), Presentation: a.descriptor.get(keyPresentation...),
-		VendorPresentation: vendorPres, DescriptorVersion: a.base(), Archive: data,
+		VendorPresentation: vendorPres, DescriptorVersion: a.base(), ArchiveKey: key, ArchiveSize: size,
 	}
 	if n > p.Counters[base] {
 		p.Counters[base] = n
@@ -531,9 +551,10 @@ func (s *Stand) housekeep(a *App) {
 		}
 		b.Deleted = true
 		removed++
-		s.logf("stand: housekeeping removed build %s of project %s", b.Version, p.ID)
+		s.note("housekeeping removed build %s of project %s", b.Version, p.ID)
 	}
 	if removed > 0 {
+		s.archivesFreed()
 		s.changed()
 	}
 }

@@ -10,6 +10,20 @@
 // application, a test at Speed 0.001 sees seconds pass in milliseconds, and
 // a stand reloaded from its state file resumes operations where they were.
 //
+// Faults on purpose (faults.go, docs/stand.md): rules match requests by
+// method and path pattern, fire on the n-th, every k-th or a seeded share
+// of them, and answer a status with Retry-After, delay, reset the
+// connection before the platform acts, lose the answer after it acted,
+// truncate or trickle the body, fail an apply, silence the stand, restart
+// the console or expire the tokens. A loopback control endpoint
+// (/stand/faults, /stand/firings) changes them while the stand runs;
+// Options.Log takes one JSON line per request.
+//
+// Build archives live on disk in the stand's store (store.go), one file
+// per content, beside the state file or in a temporary directory Close
+// removes; uploads are spooled there outside the stand's lock, and an
+// archive is read when a create, an apply or an export needs it.
+//
 // # Recorded facts (spec/platform-api.md) the stand reproduces
 //
 //   - Token: POST /console/sys/token with Basic auth and
@@ -166,8 +180,9 @@
 //     past 16 MiB, all entries together past 64 MiB, or more than 100 000
 //     entries is 400 invalid_request "Invalid assembly: entry <name>: ...
 //     past the limit of N bytes – a damaged archive or a zip bomb"; only
-//     the manifest, YAML and .xbsl entries are kept in memory, so a zip
-//     bomb costs the stand at most the unpack limit.
+//     the manifest, YAML and .xbsl entries are read, and only while a
+//     create, an apply or an upload needs them, so a zip bomb costs the
+//     stand at most the unpack limit.
 //   - Names: display-name 1–128 characters without control characters;
 //     publication-context (the display name when absent) 1–63 characters
 //     of Latin letters, digits, '-' and '_' in segments separated by '/'
@@ -177,7 +192,9 @@
 //     control characters. Each is 400 invalid_request naming the rule.
 //   - A state file (Options.StateFile) keeps the client id and secret the
 //     stand was made with, the address it last served on and the demo it
-//     seeded, so a restarted stand answers an existing .env.
+//     seeded, so a restarted stand answers an existing .env; the archives
+//     stay in <state>.store beside it (a state file of layout 1, which held
+//     them inline, moves them there when loaded).
 //   - Not modelled: library builds leaving with their group's builds
 //     during housekeeping, release flags beyond a library's Release line,
 //     legacy UUID-only build addressing.

@@ -109,7 +109,7 @@ func (s *Stand) writeExtensionExport(q *req, a *App, extID string) {
 			continue
 		}
 		if b := s.st.buildByID[r.BuildID]; b != nil {
-			if data, err := exportArchive(b); err == nil {
+			if data, err := s.exportArchive(b); err == nil {
 				writeArchive(q.w, data)
 				return
 			}

@@ -2,10 +2,11 @@ package stand
 
 import (
 	"bytes"
-	"crypto/subtle"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -64,36 +65,77 @@ func (r *recorder) WriteHeader(code int) {
 }
 
 func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
+	if strings.HasPrefix(r.URL.Path, controlPrefix) {
+		s.serveControl(w, r)
+		return
+	}
+	arrived := time.Now()
+	segs := splitPath(r.URL.Path)
+	s.notifyWatches(Call{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, At: arrived}, segs)
+	plan := s.decide(r.Method, segs, r.URL.Path, arrived)
+	in := &countedBody{ReadCloser: r.Body}
+	if r.Body != nil {
+		r.Body = in
+	}
+	out := &exchange{}
+	// The call is recorded before the client can see anything of the
+	// answer (a test reading Calls after its request sees it); the log
+	// line, which counts what was sent, after.
+	answered := func(status int) {
+		out.status = status
+		s.recordCall(Call{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Status: status, At: arrived, Fault: plan.fired()})
+	}
+	defer func() { s.logExchange(r, arrived, in.n, out, &plan) }()
+
+	if plan.delay > 0 || !s.faults.silentUntil(arrived).IsZero() {
+		// The body is read before the request is held, so the platform acts
+		// on it even when the client has gone meanwhile.
+		sp, err := s.readSpool(r.Body, s.opts.Limits.UploadSize)
+		if err != nil {
+			answered(0)
+			dropConnection(w, true)
+			return
+		}
+		defer sp.Close()
+		r.Body = &spooledBody{Reader: sp.reader(), sp: sp}
+		in.n = sp.size
+	}
+	if s.holdWhileSilent() != nil || s.hold(plan.delay) != nil || s.holdWhileSilent() != nil {
+		answered(0)
+		dropConnection(w, true)
+		return
+	}
+	if a := plan.answer; a != nil {
+		switch a.Effect {
+		case EffectResetBefore:
+			answered(0)
+			dropConnection(w, true)
+			return
+		case EffectStatus:
+			answered(a.Status)
+			out.bytes = writeProxyStatus(w, a.Status, a.RetryAfter)
+			return
+		}
+	}
 	rec := &recorder{header: http.Header{}, body: takeBuffer()}
 	defer giveBuffer(rec.body)
-	s.route(rec, r)
+	s.route(rec, r.WithContext(context.WithValue(r.Context(), planKey{}, &plan)))
 	if rec.status == 0 {
 		rec.status = http.StatusOK
 	}
-	s.callsMu.Lock()
-	if len(s.calls) >= maxCalls {
-		// A long-running stand keeps the most recent calls only.
-		s.calls = append(s.calls[:0], s.calls[len(s.calls)/2:]...)
-	}
-	s.calls = append(s.calls, Call{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Status: rec.status, At: start})
-	if r.URL.Path == tokenPath {
-		s.tokenCalls++
-	}
-	s.callsMu.Unlock()
-	broken := s.takeBreak(r.Method, r.URL.Path)
-	if s.opts.Logf != nil {
-		suffix := ""
-		if broken {
-			suffix = " (answer cut short)"
-		}
-		s.logf("%s %s -> %d in %s%s", r.Method, r.URL.Path, rec.status, time.Since(start).Round(time.Microsecond), suffix)
-	}
+	answered(rec.status)
 	for k, v := range rec.header {
 		w.Header()[k] = v
 	}
 	body := rec.body.Bytes()
-	if broken {
+	effect := Effect("")
+	if plan.answer != nil {
+		effect = plan.answer.Effect
+	}
+	switch effect {
+	case EffectLoseAnswer:
+		dropConnection(w, false)
+	case EffectTruncate:
 		// Declare the whole length and send half of it: the server then
 		// closes the connection and the client reads a truncated body.
 		declared := len(body)
@@ -102,14 +144,127 @@ func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Length", strconv.Itoa(declared))
 		w.WriteHeader(rec.status)
-		_, _ = w.Write(body[:len(body)/2])
-		return
+		n, _ := w.Write(body[:len(body)/2])
+		out.bytes = int64(n)
+	case EffectSlowBody:
+		out.bytes = s.writeSlowly(w, rec.status, body, plan.answer.Delay)
+	default:
+		if rec.status != http.StatusNoContent && rec.status != http.StatusNotModified {
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		}
+		w.WriteHeader(rec.status)
+		n, _ := w.Write(body)
+		out.bytes = int64(n)
 	}
-	if rec.status != http.StatusNoContent && rec.status != http.StatusNotModified {
+}
+
+// planKey carries a request's fault plan to the handlers.
+type planKey struct{}
+
+// planOf is the fault plan of a request (an empty one outside serve).
+func planOf(r *http.Request) *faultPlan {
+	if p, ok := r.Context().Value(planKey{}).(*faultPlan); ok {
+		return p
+	}
+	return &faultPlan{}
+}
+
+// exchange is what a request got: the status answered (0 when the
+// connection was dropped before the platform acted) and the body bytes sent.
+type exchange struct {
+	status int
+	bytes  int64
+}
+
+// countedBody counts the bytes of a request body read.
+type countedBody struct {
+	io.ReadCloser
+	n int64
+}
+
+func (b *countedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n += int64(n)
+	return n, err
+}
+
+// recordCall keeps a call.
+func (s *Stand) recordCall(c Call) {
+	s.callsMu.Lock()
+	defer s.callsMu.Unlock()
+	if len(s.calls) >= maxCalls {
+		// A long-running stand keeps the most recent calls only.
+		s.calls = append(s.calls[:0], s.calls[len(s.calls)/2:]...)
+	}
+	s.calls = append(s.calls, c)
+	if c.Path == tokenPath {
+		s.tokenCalls++
+	}
+}
+
+// logExchange writes the log line of a request.
+func (s *Stand) logExchange(r *http.Request, arrived time.Time, bytesIn int64, out *exchange, plan *faultPlan) {
+	s.writeLog(logLine{Time: logTime(arrived), Method: r.Method, Path: r.URL.Path, Query: loggedQuery(r.URL.RawQuery),
+		Status: out.status, MS: float64(time.Since(arrived).Microseconds()) / 1000, BytesIn: bytesIn, BytesOut: out.bytes, Fault: plan.fired()})
+}
+
+// dropConnection closes the request's connection without a byte of answer:
+// with a TCP reset when reset, else an orderly close.
+func dropConnection(w http.ResponseWriter, reset bool) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		// Not hijackable (HTTP/2): the server aborts the exchange itself.
+		panic(http.ErrAbortHandler)
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok && reset {
+		_ = tcp.SetLinger(0)
+	}
+	_ = conn.Close()
+}
+
+// writeProxyStatus answers as a proxy in front of the console does when it
+// gives up on it: the status, Retry-After when set, an HTML page.
+func writeProxyStatus(w http.ResponseWriter, status int, retryAfter time.Duration) int64 {
+	if retryAfter > 0 {
+		secs := int64((retryAfter + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.FormatInt(max(secs, 1), 10))
+	}
+	title := fmt.Sprintf("%d %s", status, http.StatusText(status))
+	page := "<html>\r\n<head><title>" + title + "</title></head>\r\n<body>\r\n<center><h1>" + title +
+		"</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+	w.Header().Set("Content-Type", "text/html")
+	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
+	w.WriteHeader(status)
+	n, _ := io.WriteString(w, page)
+	return int64(n)
+}
+
+// slowPieces is how many pieces a slow body is sent in.
+const slowPieces = 16
+
+// writeSlowly sends the headers at once and the body in pieces spread over
+// d, flushing each.
+func (s *Stand) writeSlowly(w http.ResponseWriter, status int, body []byte, d time.Duration) int64 {
+	if status != http.StatusNoContent && status != http.StatusNotModified {
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	}
-	w.WriteHeader(rec.status)
-	_, _ = w.Write(body)
+	w.WriteHeader(status)
+	rc := http.NewResponseController(w)
+	_ = rc.Flush()
+	pieces := min(len(body), slowPieces)
+	var sent int64
+	for i := range pieces {
+		if s.hold(d/time.Duration(pieces)) != nil {
+			break
+		}
+		from, to := len(body)*i/pieces, len(body)*(i+1)/pieces
+		n, err := w.Write(body[from:to])
+		sent += int64(n)
+		if err != nil || rc.Flush() != nil {
+			break
+		}
+	}
+	return sent
 }
 
 func (s *Stand) route(w http.ResponseWriter, r *http.Request) {
@@ -176,9 +331,7 @@ func (s *Stand) handleToken(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"message": "Method not allowed"})
 		return
 	}
-	id, secret, ok := r.BasicAuth()
-	if !ok || subtle.ConstantTimeCompare([]byte(id), []byte(s.opts.ClientID)) != 1 ||
-		subtle.ConstantTimeCompare([]byte(secret), []byte(s.opts.ClientSecret)) != 1 {
+	if !s.clientCredentials(r) {
 		w.Header().Set("WWW-Authenticate", `Basic realm="console"`)
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_client", "error_description": "Bad client credentials"})
 		return

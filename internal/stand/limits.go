@@ -3,7 +3,6 @@ package stand
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"unicode"
@@ -48,24 +47,20 @@ func (l *Limits) fill() {
 	}
 }
 
-// uploadBody reads an upload's body, refusing one past Limits.UploadSize
-// with 413 without holding more than the limit.
-func (s *Stand) uploadBody(q *req) ([]byte, error) {
-	if q.r.Body == nil {
-		return nil, nil
-	}
+// uploadBody is an upload's body, spooled before the stand's lock was
+// taken (apiHandler); one past Limits.UploadSize is refused with 413, and
+// at most the limit was read.
+func (s *Stand) uploadBody(q *req) (*spool, error) {
 	limit := s.opts.Limits.UploadSize
-	if q.r.ContentLength > limit {
+	switch {
+	case q.r.ContentLength > limit:
 		return nil, tooLarge(limit)
-	}
-	data, err := io.ReadAll(io.LimitReader(q.r.Body, limit+1))
-	if err != nil {
+	case q.upload == nil:
 		return nil, refuseInvalid("Failed to read request body")
-	}
-	if int64(len(data)) > limit {
+	case q.upload.over:
 		return nil, tooLarge(limit)
 	}
-	return data, nil
+	return q.upload, nil
 }
 
 func tooLarge(limit int64) *refusal {

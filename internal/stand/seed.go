@@ -83,14 +83,14 @@ func (s *Stand) SeedDemo() (DemoInfo, error) {
 	sp := s.defaultSpace(now)
 	spec := ArchiveSpec{Vendor: DemoVendor, Name: DemoName, Descriptor: demoDescriptor, Files: demoFiles, Created: now}
 	spec.Version = DemoBase + "-1"
-	first, err := s.putWithoutProject(sp, MakeArchive(spec), now)
+	first, err := s.putWithoutProject(sp, spoolOf(MakeArchive(spec)), now)
 	if err != nil {
 		return DemoInfo{}, fmt.Errorf("stand: seeding the demo project: %w", err)
 	}
 	last := first
 	for _, v := range []string{"-2", "-3"} {
 		spec.Version = DemoBase + v
-		if last, err = s.putIntoProject(first.project.ID, MakeArchive(spec), "", now); err != nil {
+		if last, err = s.putIntoProject(first.project.ID, spoolOf(MakeArchive(spec)), "", now); err != nil {
 			return DemoInfo{}, fmt.Errorf("stand: seeding the demo builds: %w", err)
 		}
 	}
@@ -172,18 +172,76 @@ func (s *Stand) ensureControlPanelUser(login, presentation string) {
 // bulkConfigurationID is the Ид of the project bulk applications run.
 const bulkConfigurationID = "5e1d0b01-c0de-4a11-8b00-00000000b01c"
 
+// BulkInfo names the bulk project Acme/Bulk, which the seeded
+// applications run and which takes seeded builds when there is no demo.
+type BulkInfo struct{ SpaceID, ProjectID string }
+
 // SeedApps adds total applications of which live are Running and the rest
-// Deleted tombstones (benchmarks: 5000/500). They run one build of an
-// Acme/Bulk project.
+// Deleted tombstones (benchmarks: 5000/500). They run one build of the
+// bulk project Acme/Bulk.
 func (s *Stand) SeedApps(total, live int) error {
 	if total < 0 || live < 0 || live > total {
 		return errors.New("stand: SeedApps wants 0 <= live <= total")
 	}
+	_, err := s.seedBulk(func(haveLive, haveDeleted int) (int, int) { return live, total - live })
+	return err
+}
+
+// EnsureApps makes the bulk project hold at least live Running and deleted
+// Deleted applications, adding what is missing (a stand restored from its
+// state file adds nothing twice), and names the project.
+func (s *Stand) EnsureApps(live, deleted int) (BulkInfo, error) {
+	if live < 0 || deleted < 0 {
+		return BulkInfo{}, errors.New("stand: EnsureApps wants counts of 0 or more")
+	}
+	return s.seedBulk(func(haveLive, haveDeleted int) (int, int) {
+		return max(live-haveLive, 0), max(deleted-haveDeleted, 0)
+	})
+}
+
+// seedBulk adds the applications more(live, deleted they are now) asks
+// for to the bulk project, made when missing: the tombstones first, as the
+// platform lists applications in creation order.
+func (s *Stand) seedBulk(more func(haveLive, haveDeleted int) (live, deleted int)) (BulkInfo, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now()
 	s.settle(now)
 	defer s.saveIfDirty()
+	p, b, err := s.bulkProject(now)
+	if err != nil {
+		return BulkInfo{}, err
+	}
+	haveLive, haveDeleted := 0, 0
+	for _, a := range s.st.apps {
+		switch {
+		case a.ProjectID != p.ID:
+		case a.Status == statusDeleted:
+			haveDeleted++
+		default:
+			haveLive++
+		}
+	}
+	live, deleted := more(haveLive, haveDeleted)
+	tag := randomHex(3)
+	for i := range live + deleted {
+		ctx := fmt.Sprintf("bulk-%s-%05d", tag, i+1)
+		a := &App{ID: newID(), Name: ctx, DisplayName: ctx, PublicationContext: ctx, SpaceID: p.SpaceID, ProjectID: p.ID,
+			BuildID: b.ID, CreatedFromBuildID: b.ID, TechnologyVersion: defaultTechnologyVersion, DevelopmentMode: true,
+			Created: now, Updated: now, TokenAccess: map[string]bool{}, Status: statusDeleted}
+		if i >= deleted {
+			a.Status, a.Published = statusRunning, true
+			s.attachUserLists(a, now)
+		}
+		s.st.addApp(a)
+	}
+	s.changed()
+	return BulkInfo{p.SpaceID, p.ID}, nil
+}
+
+// bulkProject finds the bulk project and its latest build, making them
+// when missing. The stand's lock is held.
+func (s *Stand) bulkProject(now time.Time) (*Project, *Build, error) {
 	sp := s.defaultSpace(now)
 	p := s.projectByConfiguration(bulkConfigurationID, sp.ID)
 	var b *Build
@@ -191,33 +249,31 @@ func (s *Stand) SeedApps(total, live int) error {
 		b = s.latestBuild(p.ID)
 	}
 	if b == nil {
-		up, err := s.putWithoutProject(sp, MakeArchive(ArchiveSpec{Vendor: "Acme", Name: "Bulk", Version: "1.0-1",
-			ID: bulkConfigurationID, Presentation: "Массовые приложения", Created: now}), now)
+		up, err := s.putWithoutProject(sp, spoolOf(MakeArchive(ArchiveSpec{Vendor: "Acme", Name: "Bulk", Version: "1.0-1",
+			ID: bulkConfigurationID, Presentation: "Массовые приложения", Created: now})), now)
 		if err != nil {
-			return fmt.Errorf("stand: seeding the bulk project: %w", err)
+			return nil, nil, fmt.Errorf("stand: seeding the bulk project: %w", err)
 		}
 		p, b = up.project, up.build
 	}
-	tag := randomHex(3)
-	for i := range total {
-		ctx := fmt.Sprintf("bulk-%s-%05d", tag, i+1)
-		a := &App{ID: newID(), Name: ctx, DisplayName: ctx, PublicationContext: ctx, SpaceID: sp.ID, ProjectID: p.ID,
-			BuildID: b.ID, CreatedFromBuildID: b.ID, TechnologyVersion: defaultTechnologyVersion, DevelopmentMode: true,
-			Created: now, Updated: now, TokenAccess: map[string]bool{}, Status: statusDeleted}
-		if i >= total-live {
-			a.Status, a.Published = statusRunning, true
-			s.attachUserLists(a, now)
-		}
-		s.st.addApp(a)
-	}
-	s.changed()
-	return nil
+	return p, b, nil
 }
 
 // SeedBuilds uploads n builds into a project by id (numbers assigned by the
 // server's rule) and returns their ids (benchmarks: 2000). The builds
 // repeat the project's latest build archive.
 func (s *Stand) SeedBuilds(projectID string, n int) ([]string, error) {
+	return s.seedBuilds(projectID, func(int) int { return n })
+}
+
+// EnsureBuilds makes a project hold at least n live builds, adding what is
+// missing as SeedBuilds does.
+func (s *Stand) EnsureBuilds(projectID string, n int) error {
+	_, err := s.seedBuilds(projectID, func(have int) int { return max(n-have, 0) })
+	return err
+}
+
+func (s *Stand) seedBuilds(projectID string, more func(have int) int) ([]string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now()
@@ -227,19 +283,30 @@ func (s *Stand) SeedBuilds(projectID string, n int) ([]string, error) {
 	if err != nil || p.Kind == kindGroup {
 		return nil, errors.New("stand: no live project " + projectID)
 	}
+	n := more(len(s.liveBuilds(p.ID)))
+	if n <= 0 {
+		return nil, nil
+	}
 	var data []byte
 	if b := s.latestBuild(p.ID); b != nil {
-		data = b.Archive
+		if data, err = s.buildBytes(b); err != nil {
+			return nil, fmt.Errorf("stand: seeding builds: %w", err)
+		}
 	} else {
 		data = MakeArchive(ArchiveSpec{Vendor: p.Vendor, Name: p.Name, Version: "1.0-1", ID: p.ConfigurationID, Presentation: p.Presentation, Created: now})
 	}
-	a, err := s.readUpload(data)
+	body := spoolOf(data)
+	a, err := s.readUpload(body)
 	if err != nil {
 		return nil, fmt.Errorf("stand: seeding builds: %w", err)
 	}
 	ids := make([]string, 0, n)
 	for range n {
-		ids = append(ids, s.putParsedIntoProject(p, a, data, "", now).build.ID)
+		up, err := s.putParsedIntoProject(p, a, body, "", now)
+		if err != nil {
+			return ids, fmt.Errorf("stand: seeding builds: %w", err)
+		}
+		ids = append(ids, up.build.ID)
 	}
 	return ids, nil
 }

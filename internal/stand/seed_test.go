@@ -128,10 +128,10 @@ func TestSnapshotIsADeepCopy(t *testing.T) {
 		t.Fatalf("snapshot %d apps / %d spaces / %d tasks / %d lists", len(sn.Apps), len(sn.Spaces), len(sn.Tasks), len(sn.UserLists))
 	}
 	sn.Apps[0].UserLists[0] = "changed"
-	sn.Builds[0].Archive[0] = 'X'
+	sn.Apps[0].TokenAccess["x"] = true
 	sn.Projects[1].Counters["1.0"] = 99
 	again := s.Snapshot()
-	if again.Apps[0].UserLists[0] == "changed" || again.Builds[0].Archive[0] == 'X' || again.Projects[1].Counters["1.0"] == 99 {
+	if again.Apps[0].UserLists[0] == "changed" || again.Apps[0].TokenAccess["x"] || again.Projects[1].Counters["1.0"] == 99 {
 		t.Fatal("the snapshot shares memory with the stand")
 	}
 	_ = d
@@ -198,6 +198,7 @@ func TestHandlerServedElsewhereAndConcurrently(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close() // its store of archives goes with it
 	srv := httptest.NewServer(s.Handler())
 	defer srv.Close()
 	c := &client{t: t, s: s, base: srv.URL, plain: (&client{}).plainClient()}
@@ -287,5 +288,50 @@ func TestStateFileKeepsCredentialsAddressAndDemo(t *testing.T) {
 	defer kept.Close()
 	if kept.ClientSecret() != "given" {
 		t.Errorf("secret %q, want the one given last", kept.ClientSecret())
+	}
+}
+
+func TestEnsureAddsOnlyWhatIsMissing(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state.json")
+	s, c := start(t, stand.Options{StateFile: state})
+	bulk, err := s.EnsureApps(5, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EnsureBuilds(bulk.ProjectID, 12); err != nil {
+		t.Fatal(err)
+	}
+	count := func() (live, deleted, builds int) {
+		for _, a := range c.list("/applications") {
+			if a["status"] == "Deleted" {
+				deleted++
+			} else {
+				live++
+			}
+		}
+		return live, deleted, len(c.versions(bulk.ProjectID))
+	}
+	if live, deleted, builds := count(); live != 5 || deleted != 20 || builds != 12 {
+		t.Fatalf("%d live, %d deleted applications, %d builds; want 5, 20, 12", live, deleted, builds)
+	}
+	// Asked again, on a restarted stand too: nothing twice; more adds the rest.
+	s.Close()
+	s, c = start(t, stand.Options{StateFile: state})
+	c.s = s
+	again, err := s.EnsureApps(5, 25)
+	if err != nil || again != bulk {
+		t.Fatalf("the bulk project after a restart: %+v %v, was %+v", again, err, bulk)
+	}
+	if err := s.EnsureBuilds(bulk.ProjectID, 10); err != nil {
+		t.Fatal(err)
+	}
+	if live, deleted, builds := count(); live != 5 || deleted != 25 || builds != 12 {
+		t.Fatalf("%d live, %d deleted applications, %d builds; want 5, 25, 12", live, deleted, builds)
+	}
+	if _, err := s.EnsureApps(-1, 0); err == nil {
+		t.Fatal("a negative count must be refused")
+	}
+	if err := s.EnsureBuilds("nope", 1); err == nil {
+		t.Fatal("builds of an unknown project must be refused")
 	}
 }

@@ -3,6 +3,7 @@ package stand
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -31,9 +32,11 @@ type Options struct {
 	// Limits bound uploads: their size, and what their archives unpack to;
 	// zero fields take DefaultLimits.
 	Limits Limits
-	// Logf, when set, receives one line per request. Secrets and tokens are
-	// never passed to it.
-	Logf func(format string, args ...any)
+	// Log, when set, receives one JSON line per request (time, method,
+	// path, query, status, ms, bytes-in, bytes-out, fault) and one per
+	// thing the stand did by itself ({"time", "note"}). Headers, tokens and
+	// secrets never go there.
+	Log io.Writer
 }
 
 // Durations of platform operations at speed 1.
@@ -59,11 +62,16 @@ const DefaultClientID = "elemctl-stand"
 // scaled: clients assume an hour).
 const tokenLifetime = time.Hour
 
-// Call is one request the stand answered.
+// Call is one request the stand answered (or, from Watch, one that
+// arrived: Status 0).
 type Call struct {
 	Method, Path, RawQuery string
-	Status                 int
-	At                     time.Time
+	// Status is the status the platform answered; 0 when a fault dropped
+	// the connection before the platform acted.
+	Status int
+	At     time.Time
+	// Fault names the fault rules that fired on the request ("" none).
+	Fault string
 }
 
 // Stand is an emulated 1C:Enterprise.Element Console API server.
@@ -73,6 +81,8 @@ type Stand struct {
 	durations Durations
 	compat    map[string]bool
 	handler   http.Handler
+	// api routes the Console API (api.go).
+	api *http.ServeMux
 
 	mu sync.Mutex // guards everything below up to callsMu
 	st *state
@@ -88,7 +98,7 @@ type Stand struct {
 	server      *http.Server
 	serveDone   chan struct{}
 
-	// Tokens and the fault knobs.
+	// Tokens, the state faults leave and the server's features.
 	tokens       map[string]issuedToken
 	tokenSeq     int
 	expiredUpTo  int
@@ -98,12 +108,27 @@ type Stand struct {
 	api21        bool
 	exportOn     bool
 	debugOn      bool
-	applyLeaves  bool
-	breaks       map[string]int
+
+	// faults are the rules of misbehaviour (faults.go).
+	faults *faultEngine
+	// closing is closed by Close: requests held by a fault give up.
+	closing   chan struct{}
+	closeOnce sync.Once
 
 	callsMu    sync.Mutex // guards the call record
 	calls      []Call
 	tokenCalls int
+
+	logMu sync.Mutex // serialises the lines of Options.Log
+
+	storeMu     sync.Mutex // guards the store's directory
+	store       string
+	storeTemp   bool
+	storeClosed bool
+	// archives are the stored archives' sizes by key; collectDue tells
+	// that some may be needed no more (store.go). Guarded by mu.
+	archives   map[string]int64
+	collectDue bool
 }
 
 type issuedToken struct {
@@ -149,7 +174,9 @@ func New(opts Options) (*Stand, error) {
 		api21:       true,
 		exportOn:    true,
 		debugOn:     true,
-		breaks:      map[string]int{},
+		faults:      newFaultEngine(),
+		closing:     make(chan struct{}),
+		archives:    map[string]int64{},
 	}
 	if s.speed <= 0 {
 		s.speed = 1
@@ -172,6 +199,9 @@ func New(opts Options) (*Stand, error) {
 		s.lastAddress = saved.Address
 		// Credentials given now, or first drawn now, are kept from here on.
 		s.dirty = saved.ClientID != opts.ClientID || saved.ClientSecret != opts.ClientSecret
+		if err := s.openStore(saved.inline); err != nil {
+			return nil, err
+		}
 	} else {
 		s.st = newState()
 		s.seedBaseline(time.Now())
@@ -180,6 +210,7 @@ func New(opts Options) (*Stand, error) {
 	if err := s.saveLocked(); err != nil {
 		return nil, err
 	}
+	s.api = s.apiRoutes()
 	s.handler = http.HandlerFunc(s.serve)
 	return s, nil
 }
@@ -247,8 +278,10 @@ func (s *Stand) URL() string {
 	return s.baseURL
 }
 
-// Close stops serving and writes the state file a last time.
+// Close stops serving, writes the state file a last time and removes a
+// temporary store.
 func (s *Stand) Close() error {
+	s.closeOnce.Do(func() { close(s.closing) })
 	s.mu.Lock()
 	srv, done := s.server, s.serveDone
 	s.server = nil
@@ -268,6 +301,9 @@ func (s *Stand) Close() error {
 	if e := s.saveLocked(); e != nil {
 		err = e
 	}
+	if e := s.removeStore(); e != nil && err == nil {
+		err = e
+	}
 	return err
 }
 
@@ -278,7 +314,7 @@ func (s *Stand) ClientID() string { return s.opts.ClientID }
 func (s *Stand) ClientSecret() string { return s.opts.ClientSecret }
 
 // SetStarting makes the console answer "console not found" to every
-// request for d of real time (not scaled); 0 ends it.
+// request for d of real time (not scaled), as EffectStarting does; 0 ends it.
 func (s *Stand) SetStarting(d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -289,7 +325,17 @@ func (s *Stand) SetStarting(d time.Duration) {
 	s.startingTill = time.Now().Add(d)
 }
 
-// ExpireTokens makes every token issued so far refused from now on.
+// startUntil keeps the console starting until at least till.
+func (s *Stand) startUntil(till time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if till.After(s.startingTill) {
+		s.startingTill = till
+	}
+}
+
+// ExpireTokens makes every token issued so far refused from now on, as
+// EffectExpireTokens does.
 func (s *Stand) ExpireTokens() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -334,39 +380,25 @@ func (s *Stand) SetDebugEnabled(enabled bool) {
 }
 
 // SetApplyLeavesError makes a failed apply leave status Error instead of
-// silently rolling back.
+// silently rolling back: a rule "apply leaves error" with
+// EffectApplyLeavesError on every apply (SetFaults replaces it too).
 func (s *Stand) SetApplyLeavesError(on bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.applyLeaves = on
+	s.removeFaults(applyLeavesErrorRule)
+	if on {
+		_ = s.AddFault(Fault{Name: applyLeavesErrorRule, Effect: EffectApplyLeavesError})
+	}
 }
 
 // BreakNextResponses cuts the next n answers to method+path mid-body (the
-// connection is closed after part of the body), for transport-retry tests.
-// path is the URL path exactly as requested, e.g. "/console/api/v2/tasks/application-tasks".
+// connection is closed after part of the body), for transport-retry tests:
+// a rule with EffectTruncate and Times n; 0 removes it. path is the URL
+// path exactly as requested, e.g. "/console/api/v2/tasks/application-tasks".
 func (s *Stand) BreakNextResponses(method, path string, n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	key := strings.ToUpper(method) + " " + path
-	if n <= 0 {
-		delete(s.breaks, key)
-		return
+	name := breakRuleName(method, path)
+	s.removeFaults(name)
+	if n > 0 {
+		_ = s.AddFault(Fault{Name: name, Method: method, Path: path, Effect: EffectTruncate, Times: n})
 	}
-	s.breaks[key] = n
-}
-
-func (s *Stand) takeBreak(method, path string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	key := method + " " + path
-	if s.breaks[key] <= 0 {
-		return false
-	}
-	s.breaks[key]--
-	if s.breaks[key] == 0 {
-		delete(s.breaks, key)
-	}
-	return true
 }
 
 // Calls lists every request answered so far, oldest first.
@@ -440,8 +472,9 @@ func (s *Stand) SetAppDrafts(appID string, drafts bool) error {
 func (s *Stand) changed() { s.dirty = true }
 
 func (s *Stand) saveIfDirty() {
+	s.collectArchives()
 	if err := s.saveLocked(); err != nil {
-		s.logf("stand: saving state: %v", err)
+		s.note("saving the state: %v", err)
 	}
 }
 
@@ -452,11 +485,5 @@ func (s *Stand) saveLocked() error {
 	}
 	s.dirty = false
 	return saveStateFile(s.opts.StateFile, stateFile{Version: stateFileVersion, ClientID: s.opts.ClientID,
-		ClientSecret: s.opts.ClientSecret, Address: s.lastAddress, State: s.st.shallowSnapshot()})
-}
-
-func (s *Stand) logf(format string, args ...any) {
-	if s.opts.Logf != nil {
-		s.opts.Logf(format, args...)
-	}
+		ClientSecret: s.opts.ClientSecret, Address: s.lastAddress, State: s.st.snapshot()})
 }

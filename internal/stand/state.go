@@ -55,8 +55,10 @@ type Build struct {
 	ManifestVersion, Kind, Vendor, Name, ArchiveVersion string
 	// Descriptor (Проект.yaml) facts.
 	ConfigurationID, Presentation, VendorPresentation, DescriptorVersion string
-	// Archive is the uploaded ZIP as received.
-	Archive []byte
+	// ArchiveKey names the uploaded ZIP in the stand's store (its SHA-256
+	// in hex); ArchiveSize is its size. BuildArchive reads it.
+	ArchiveKey  string
+	ArchiveSize int64
 }
 
 // ExtensionRow is an extension applied to an application (v2.1 listing).
@@ -284,13 +286,7 @@ func deepCopyMap(m map[string]any) map[string]any {
 }
 
 // snapshot copies the state deeply.
-func (st *state) snapshot() Snapshot { return st.copyOut(true) }
-
-// shallowSnapshot shares archive bytes with the live state; it is only
-// marshalled under the stand's lock.
-func (st *state) shallowSnapshot() Snapshot { return st.copyOut(false) }
-
-func (st *state) copyOut(deep bool) Snapshot {
+func (st *state) snapshot() Snapshot {
 	var sn Snapshot
 	for _, v := range st.spaces {
 		sn.Spaces = append(sn.Spaces, *v)
@@ -301,11 +297,7 @@ func (st *state) copyOut(deep bool) Snapshot {
 		sn.Projects = append(sn.Projects, p)
 	}
 	for _, v := range st.builds {
-		b := *v
-		if deep {
-			b.Archive = slices.Clone(v.Archive)
-		}
-		sn.Builds = append(sn.Builds, b)
+		sn.Builds = append(sn.Builds, *v)
 	}
 	for _, v := range st.apps {
 		sn.Apps = append(sn.Apps, copyApp(*v))
@@ -379,8 +371,10 @@ func stateFromSnapshot(sn Snapshot) *state {
 	return st
 }
 
-// stateFileVersion guards against reading a file of an incompatible layout.
-const stateFileVersion = 1
+// stateFileVersion guards against reading a file of an incompatible
+// layout. Version 1 held the archives inline; they move to the store when
+// such a file is loaded.
+const stateFileVersion = 2
 
 type stateFile struct {
 	Version int
@@ -391,6 +385,8 @@ type stateFile struct {
 	// Address is the host:port the stand last served on.
 	Address string `json:",omitempty"`
 	State   Snapshot
+	// inline are the archives of a version 1 file, by build id.
+	inline map[string][]byte
 }
 
 // loadStateFile reads the state file at path; nil without error when there
@@ -407,7 +403,25 @@ func loadStateFile(path string) (*stateFile, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("stand: state file %s is not valid: %w", path, err)
 	}
-	if f.Version != stateFileVersion {
+	switch f.Version {
+	case stateFileVersion:
+	case 1:
+		var v1 struct {
+			State struct {
+				Builds []struct {
+					ID      string
+					Archive []byte
+				}
+			}
+		}
+		if err := json.Unmarshal(data, &v1); err != nil {
+			return nil, fmt.Errorf("stand: state file %s is not valid: %w", path, err)
+		}
+		f.inline = map[string][]byte{}
+		for _, b := range v1.State.Builds {
+			f.inline[b.ID] = b.Archive
+		}
+	default:
 		return nil, fmt.Errorf("stand: state file %s has layout version %d, expected %d", path, f.Version, stateFileVersion)
 	}
 	return &f, nil

@@ -130,14 +130,22 @@ func writeZip(ctx context.Context, w io.Writer, entries []zipEntry) ([]entryResu
 		}
 		e := &entries[i]
 		if results[i] == nil {
-			head, err := streamEntry(zw, e)
+			head, err := streamEntry(ctx, zw, e)
 			if err != nil {
 				return nil, err
 			}
 			found[i].head = head
 			continue
 		}
-		r := <-results[i]
+		// The feeder stops handing out entries once the context is done,
+		// so an entry it never handed out has no result coming: the wait
+		// must end with the context too.
+		var r compressed
+		select {
+		case r = <-results[i]:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 		<-slots
 		if r.err != nil {
 			return nil, r.err
@@ -295,13 +303,15 @@ func readInto(buf []byte, path string, sizeHint int64) ([]byte, error) {
 	}
 }
 
-// streamEntry compresses a large file straight into the archive.
-func streamEntry(zw *zip.Writer, e *zipEntry) ([]byte, error) {
-	f, err := os.Open(e.src)
+// streamEntry compresses a large file straight into the archive; it stops
+// between two reads when the context is done.
+func streamEntry(ctx context.Context, zw *zip.Writer, e *zipEntry) ([]byte, error) {
+	file, err := os.Open(e.src)
 	if err != nil {
 		return nil, wrapError(err, "build.read-file", "file", e.src, "error", err)
 	}
-	defer f.Close()
+	defer file.Close()
+	f := &contextReader{ctx: ctx, r: file}
 	fh := entryHeader(e.name)
 	fh.Method = zip.Deflate
 	w, err := zw.CreateHeader(fh)
@@ -313,6 +323,9 @@ func streamEntry(zw *zip.Writer, e *zipEntry) ([]byte, error) {
 		head = make([]byte, headBytes)
 		n, err := io.ReadFull(f, head)
 		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			return nil, wrapError(err, "build.read-file", "file", e.src, "error", err)
 		}
 		head = head[:n]
@@ -321,7 +334,23 @@ func streamEntry(zw *zip.Writer, e *zipEntry) ([]byte, error) {
 		}
 	}
 	if _, err := io.Copy(w, f); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, wrapError(err, "build.read-file", "file", e.src, "error", err)
 	}
 	return head, nil
+}
+
+// contextReader reads until its context is done.
+type contextReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *contextReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }

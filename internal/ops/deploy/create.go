@@ -8,6 +8,7 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/buildlist"
+	"github.com/elemctl/elemctl/internal/ops/readback"
 	"github.com/elemctl/elemctl/internal/ops/upload"
 	"github.com/elemctl/elemctl/internal/platform"
 )
@@ -204,13 +205,9 @@ func (o *Ops) Create(ctx context.Context, opts CreateOptions, src Source) (*Crea
 		body.Set("technology-version", opts.TechVersion)
 	}
 	before := o.now().UTC().Add(-time.Second)
-	v, err := o.Client.Post(ctx, "/applications", body)
+	card, err := o.createApp(ctx, body, opts.Name)
 	if err != nil {
 		return nil, err
-	}
-	card, _ := v.(*jsonx.Object)
-	if card == nil {
-		card = &jsonx.Object{}
 	}
 	out := &Created{Card: card}
 	verify := opts.verifyWanted()
@@ -230,18 +227,65 @@ func (o *Ops) Create(ctx context.Context, opts CreateOptions, src Source) (*Crea
 		}
 	}
 	if err != nil {
-		if ctx.Err() != nil {
-			err = o.interrupted(ctx, err, id, src.BuildID)
+		check := o.hint(verifyHint(id, src.BuildID))
+		if ctx.Err() != nil && isCanceled(err) {
+			err = interruptedWith(ctx, "deploy.interrupted", id, check)
 		}
 		out.WaitError = err
 		o.logf("cli.wait-broken", "app", id, "error", err)
-		cmd := "elemctl verify-deploy " + id
-		if src.BuildID != "" {
-			cmd += " --version-id " + src.BuildID
-		}
-		o.logf("cli.wait-broken-next", "command", cmd)
+		o.logf("cli.wait-broken-next", "command", check)
 	}
 	return out, nil
+}
+
+// createApp sends a create request and returns the new card. The
+// application's name is its publication context, which no two live
+// applications share: an answer lost on the way is read back by it (see
+// readback), and the application found is taken as the one created.
+func (o *Ops) createApp(ctx context.Context, body *jsonx.Object, name string) (*jsonx.Object, error) {
+	var found *jsonx.Object
+	v, err := readback.Change{
+		Settle: readback.SettleOf(o.Client),
+		What:   i18n.T("deploy.what-create", "name", name),
+		Send:   func(ctx context.Context) (any, error) { return o.Client.Post(ctx, "/applications", body) },
+		Check: func(ctx context.Context) (bool, error) {
+			card, err := o.findCreated(ctx, name)
+			found = card
+			return card != nil, err
+		},
+		Look: o.hint(appHint(name)),
+		Log:  o.log,
+	}.Do(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if found != nil {
+		return found, nil
+	}
+	card, _ := v.(*jsonx.Object)
+	if card == nil {
+		card = &jsonx.Object{}
+	}
+	return card, nil
+}
+
+// findCreated finds the live application a create of name made: the one
+// whose publication context is name (display names may repeat), else the
+// only one of that name; nil when there is none.
+func (o *Ops) findCreated(ctx context.Context, name string) (*jsonx.Object, error) {
+	apps, err := o.Client.ListAppsKeeping(ctx, func(a *jsonx.Object) bool { return platform.AppNamed(a, name, false) })
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range apps {
+		if strings.EqualFold(a.Str("publication-context"), name) {
+			return a, nil
+		}
+	}
+	if len(apps) == 1 {
+		return apps[0], nil
+	}
+	return nil, nil
 }
 
 // SignIn is the sign-in field of create/ensure; its hint and note are also
@@ -316,7 +360,7 @@ func (o *Ops) Ensure(ctx context.Context, opts CreateOptions) (answer *jsonx.Obj
 	}
 
 	id := found[0].Str("id")
-	card, err := o.readCard(ctx, id)
+	card, err := o.card(ctx, id)
 	if err != nil {
 		return nil, false, err
 	}

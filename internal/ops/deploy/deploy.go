@@ -75,13 +75,18 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	}
 	base := desc.Version
 	lastBuild := ""
+	var known []*jsonx.Object
+	knownRead := false
 	explicit := strings.TrimSpace(opts.Version) != ""
 	if explicit {
 		if !assembly.KeepsNumbering(strings.TrimSpace(opts.Version), base) {
 			o.logf("deploy.version-not-kept", "version", strings.TrimSpace(opts.Version), "base", base)
 		}
+		if schema != nil && schema.buildsRead {
+			known, knownRead = schema.builds, true
+		}
 	} else {
-		lastBuild = o.lastBuild(ctx, opts.ProjectID, base, schema)
+		lastBuild, known, knownRead = o.lastBuild(ctx, opts.ProjectID, base, schema)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -113,7 +118,7 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 		up, e = upload.Upload(ctx, o.Client, upload.Options{File: res.File, ProjectID: opts.ProjectID, CommitID: res.Commit,
 			Record: &upload.Record{Registry: o.Registry, Command: registry.CommandDeploy, AppID: appID, Branch: res.Branch,
 				Commit: res.Commit, Dirty: dirty, ProjectDir: &projectDir, Elemctl: o.Version},
-			Log: o.log})
+			Log: o.log, KnownBuilds: known, KnownBuildsRead: knownRead, Hint: o.Hint})
 		return e
 	}); err != nil {
 		return nil, err
@@ -131,36 +136,38 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	if up.AssemblyID == "" {
 		body = ProjectVersionSource(opts.ProjectID, firstNonEmpty(up.ServerVersion, res.Version))
 	}
-	if _, err := o.Apply(ctx, appID, body); err != nil {
-		if ctx.Err() == nil {
-			return nil, err // not known to be accepted: nothing to check later
-		}
-		return nil, o.interrupted(ctx, err, appID, up.AssemblyID)
+	buildLabel := firstNonEmpty(up.ServerVersion, res.Version)
+	if up.AssemblyID != "" {
+		buildLabel += " (" + up.AssemblyID + ")"
 	}
-	o.logf("deploy.apply-started")
+	a, err := o.startApply(ctx, appID, firstNonEmpty(up.AssemblyID, up.Version), buildLabel, body, started)
+	if err != nil {
+		return nil, err
+	}
+	if !a.unanswered {
+		o.logf("deploy.apply-started")
+	}
 
 	card, err := o.EnsureRunning(ctx, appID, started)
 	if err != nil {
-		if ctx.Err() != nil || platform.IsTransport(err) {
-			return nil, o.interrupted(ctx, err, appID, up.AssemblyID)
-		}
 		var ae *platform.APIError
-		if card != nil && card.Str("status") == platform.StatusError && errors.As(err, &ae) && !hasCompileLine([]string{ae.Message}) {
+		if ctx.Err() == nil && card != nil && card.Str("status") == platform.StatusError && errors.As(err, &ae) && !hasCompileLine([]string{ae.Message}) {
 			ae.Hint = i18n.T("deploy.server-log-hint")
 			ae.Message += " – " + ae.Hint
 		}
-		return nil, err
+		return nil, o.stopped(ctx, err, card, appID, up.AssemblyID, a)
 	}
 	o.logf("deploy.verifying")
 
 	req := VerifyRequest{AppID: appID, Card: card, ExpectedVersion: res.Version, ExpectedID: up.AssemblyID,
-		UploadedVersion: up.ServerVersion, Since: started, Kind: res.Kind, Vendor: res.Vendor, Name: res.Name}
+		UploadedVersion: up.ServerVersion, Since: started, Kind: res.Kind, Vendor: res.Vendor, Name: res.Name,
+		ApplyUnanswered: a.unanswered}
 	if res.Kind == assembly.KindExtension {
 		req.ExtensionProjectID = opts.ProjectID
 	}
 	r, err := o.Verify(ctx, req)
 	if err != nil {
-		return nil, o.interrupted(ctx, err, appID, up.AssemblyID)
+		return nil, o.stopped(ctx, err, nil, appID, up.AssemblyID, a)
 	}
 
 	r.AppIDSource, r.ProjectID, r.ProjectIDSource = opts.AppIDSource, opts.ProjectID, opts.ProjectIDSource
@@ -187,16 +194,20 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 //
 // The schema guard has read the list a moment before when it got that far;
 // its copy is used then.
-func (o *Ops) lastBuild(ctx context.Context, projectID, base string, schema *schemaOutcome) string {
+//
+// The list read is returned too (read tells it was), so the upload can
+// tell its build should its answer be lost.
+func (o *Ops) lastBuild(ctx context.Context, projectID, base string, schema *schemaOutcome) (last string, builds []*jsonx.Object, read bool) {
 	best, bestCounter := "", -1
-	var builds []*jsonx.Object
 	var err error
 	if schema != nil && schema.buildsRead {
-		builds = schema.builds
+		builds, read = schema.builds, true
 	} else if builds, err = o.listBuilds(ctx, projectID); err != nil {
 		if ctx.Err() == nil {
 			o.logf("deploy.list-unreadable", "project", projectID, "error", err)
 		}
+	} else {
+		read = true
 	}
 	for _, b := range builds {
 		v := buildlist.Version(b)
@@ -211,7 +222,7 @@ func (o *Ops) lastBuild(ctx context.Context, projectID, base string, schema *sch
 			best = v
 		}
 	}
-	return best
+	return best, builds, read
 }
 
 func sourceWords(source string) string {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/ops/hint"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/platform"
 )
@@ -62,6 +63,10 @@ type Ops struct {
 	// handed in so each exists once. DeleteBuild takes a version or an id.
 	DeleteApp   func(ctx context.Context, appID string) error
 	DeleteBuild func(ctx context.Context, projectID, ref string) error
+	// Hint spells the commands the operations suggest (to check later, to
+	// finish a cleanup, to apply what was not applied) for the face that
+	// runs them, with the user's connection options; nil spells them plain.
+	Hint hint.Renderer
 	// ServerStart is how long a request refused with "console not found"
 	// is repeated per outage; 0 fails at once (only deploy waits).
 	ServerStart time.Duration
@@ -121,13 +126,16 @@ type lineRepeats struct {
 
 func (o *Ops) repeatedLines() *lineRepeats { return &lineRepeats{o: o} }
 
-func (r *lineRepeats) log(line string) {
-	if line == r.last {
+// logAs logs line unless the previous line logged was of the same kind:
+// a card read that breaks off one way, then another (the connection cut,
+// then refused) is one failure repeating.
+func (r *lineRepeats) logAs(kind, line string) {
+	if kind == r.last {
 		r.n++
 		return
 	}
 	r.flush()
-	r.last = line
+	r.last = kind
 	r.o.log(line)
 }
 

@@ -13,6 +13,8 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/assembly"
+	"github.com/elemctl/elemctl/internal/ops/buildlist"
+	"github.com/elemctl/elemctl/internal/ops/readback"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/ops/upload"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -27,9 +29,6 @@ type ProbeOptions struct {
 	Version, Name         string
 	SpaceID               string
 	Keep                  bool
-	// EnvFile is the --env-file the run was given, repeated in the cleanup
-	// commands it prints.
-	EnvFile string
 }
 
 // ProbeCleanup is the cleanup part of a probe report.
@@ -68,6 +67,10 @@ type ProbeReport struct {
 	CompatibilityRefused           string
 	MessagesDropped                int
 	Hint                           string
+
+	// createSent: the create request went out, so an application of
+	// AppName may exist even when AppID is unknown.
+	createSent bool
 }
 
 // JSON renders the report with its keys in the documented order.
@@ -127,7 +130,11 @@ type ProbeInterruptedError struct {
 	Message string
 	Report  *ProbeReport
 	Err     error
+	// Hint is the command that removes what is left, "" when nothing is.
+	Hint string
 }
+
+func (e *ProbeInterruptedError) ErrorHint() string { return e.Hint }
 
 func (e *ProbeInterruptedError) Error() string { return e.Message }
 func (e *ProbeInterruptedError) Unwrap() error { return e.Err }
@@ -184,7 +191,10 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 	// upload and the create are let finish even when the caller stops, so
 	// their ids are known and the cleanup can remove what they made.
 	guarded := context.WithoutCancel(ctx)
-	up, err := upload.Upload(guarded, o.Client, upload.Options{File: res.File, SpaceID: opts.SpaceID, CommitID: res.Commit, Log: o.log})
+	o.pending(i18n.T("probe.pending-upload", "build", res.Version))
+	up, err := upload.Upload(guarded, o.Client, upload.Options{File: res.File, SpaceID: opts.SpaceID, CommitID: res.Commit,
+		Log: o.log, Hint: o.Hint})
+	o.pending("")
 	if err != nil {
 		return nil, err
 	}
@@ -208,18 +218,20 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 	cleanupCtx, cancel := context.WithTimeout(guarded, o.limits().Cleanup)
 	defer cancel()
 	if opts.Keep {
-		o.keepProbe(r, opts.EnvFile)
+		o.keepProbe(cleanupCtx, r)
 	} else {
-		o.cleanupProbe(cleanupCtx, r, opts.EnvFile)
+		o.cleanupProbe(cleanupCtx, r)
 	}
 	if ctx.Err() != nil {
 		key := "probe.interrupted-clean"
 		args := []any{}
+		command := ""
 		if len(r.Cleanup.Problems) > 0 || opts.Keep {
 			key = "probe.interrupted-left"
-			args = []any{"command", firstNonEmpty(r.Cleanup.Command, strings.Join(r.Cleanup.Steps, " && "))}
+			command = firstNonEmpty(r.Cleanup.Command, strings.Join(r.Cleanup.Steps, " && "))
+			args = []any{"command", command}
 		}
-		return nil, &ProbeInterruptedError{Message: i18n.T(key, args...), Report: r, Err: ctx.Err()}
+		return nil, &ProbeInterruptedError{Message: i18n.T(key, args...), Report: r, Err: ctx.Err(), Hint: command}
 	}
 	if runErr != nil {
 		return nil, runErr
@@ -242,9 +254,29 @@ func (o *Ops) probeCompile(ctx, guarded context.Context, opts ProbeOptions, desc
 	if opts.SpaceID != "" {
 		body.Set("space-id", opts.SpaceID)
 	}
+	o.pending(i18n.T("probe.pending-create", "name", r.AppName, "command", o.hint(probeCleanupHint(r.AppName))))
 	answer, createErr := o.Client.Post(guarded, "/applications", body)
+	o.pending("")
+	r.createSent = true
 	if card, ok := answer.(*jsonx.Object); ok {
 		r.AppID = card.Str("id")
+	}
+	if readback.Uncertain(createErr) {
+		// The answer was lost: the probe's name is its own, so the list
+		// tells whether the platform created the application.
+		o.logf("probe.create-may-have-reached", "error", createErr)
+		card, err := o.findCreated(guarded, r.AppName)
+		switch {
+		case err != nil:
+			o.writeProbeLine(r, res)
+			return readback.Unknown(i18n.T("deploy.what-create", "name", r.AppName), createErr, err)
+		case card == nil:
+			o.writeProbeLine(r, res)
+			return readback.NotDone(i18n.T("deploy.what-create", "name", r.AppName), createErr)
+		}
+		r.AppID = card.Str("id")
+		o.logf("readback.made", "what", i18n.T("deploy.what-create", "name", r.AppName))
+		createErr = nil
 	}
 	o.writeProbeLine(r, res)
 	var ae *platform.APIError
@@ -271,11 +303,20 @@ func (o *Ops) probeCompile(ctx, guarded context.Context, opts ProbeOptions, desc
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if errors.As(err, &ae) {
+	if errors.As(err, &ae) && compileRefusal(ae) {
 		o.probeRefused(ctx, r, desc, ae, before)
 		return nil
 	}
 	return err
+}
+
+// compileRefusal tells a wait that ended on the compilation's verdict –
+// the application in status Error – from one the platform did not let
+// finish (a gateway's 502, a wait that ran out): only the first is a
+// failed compilation.
+func compileRefusal(ae *platform.APIError) bool {
+	card, ok := ae.Body.(*jsonx.Object)
+	return ok && ae.Status == 0 && card.Str("status") == platform.StatusError
 }
 
 // probeRefused fills the verdict of a refused compilation: the status,
@@ -330,16 +371,43 @@ func (o *Ops) writeProbeLine(r *ProbeReport, res *assembly.BuildResult) {
 }
 
 // keepProbe leaves everything in place and says how to remove it.
-func (o *Ops) keepProbe(r *ProbeReport, envFile string) {
+func (o *Ops) keepProbe(ctx context.Context, r *ProbeReport) {
 	c := &r.Cleanup
 	c.Kept = true
-	c.Command, c.Steps = cleanupCommands(r, envFile, false, false)
+	o.locateLeftovers(ctx, r)
+	c.Command, c.Steps = o.cleanupCommands(r, false, false)
 	o.logf("probe.kept")
+	o.logCleanupCommands(c)
+}
+
+// logCleanupCommands tells the commands that finish a cleanup: the one
+// command, and the steps only when there are any.
+func (o *Ops) logCleanupCommands(c *ProbeCleanup) {
 	if c.Command != "" {
 		o.logf("probe.cleanup-command", "command", c.Command)
 	}
 	if len(c.Steps) > 0 {
-		o.logf("probe.cleanup-steps", "steps", strings.Join(c.Steps, "\n  "))
+		key := "probe.cleanup-steps"
+		if c.Command == "" {
+			key = "probe.cleanup-steps-only"
+		}
+		o.logf(key, "steps", strings.Join(c.Steps, "\n  "))
+	}
+}
+
+// locateLeftovers completes what a run knows of what it made when an
+// answer was lost: the application by the probe's name (its create went
+// out), the project by the build's id.
+func (o *Ops) locateLeftovers(ctx context.Context, r *ProbeReport) {
+	if r.AppID == "" && r.createSent {
+		if card, err := o.findCreated(ctx, r.AppName); err == nil && card != nil {
+			r.AppID = card.Str("id")
+		}
+	}
+	if r.ProjectID == "" && r.AssemblyID != "" {
+		if p, err := upload.FindBuildProject(ctx, o.Client, r.AssemblyID, nil); err == nil && p != nil {
+			r.ProjectID = p.Str("id")
+		}
 	}
 }
 
@@ -347,11 +415,11 @@ func (o *Ops) keepProbe(r *ProbeReport, envFile string) {
 // the application is gone: the platform refuses to delete the build of a
 // living application), then its project (only when the run created it and
 // the build went). Every failure is a problem, never an error.
-func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport, envFile string) {
+func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport) {
 	c := &r.Cleanup
 	// Until it is done, a forced stop would leave what the run made.
-	command, steps := cleanupCommands(r, envFile, false, false)
-	o.pending(i18n.T("probe.pending", "app", firstNonEmpty(r.AppID, "–"), "build", firstNonEmpty(r.Version, r.AssemblyID),
+	command, steps := o.cleanupCommands(r, false, false)
+	o.pending(i18n.T("probe.pending", "app", firstNonEmpty(r.AppID, r.AppName), "build", firstNonEmpty(r.Version, r.AssemblyID),
 		"command", firstNonEmpty(command, strings.Join(steps, " && "))))
 	defer o.pending("")
 	problem := func(key string, args ...any) {
@@ -359,8 +427,10 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport, envFile string) 
 		c.Problems = append(c.Problems, p)
 		o.logf("probe.cleanup-problem", "text", p)
 	}
+	o.locateLeftovers(ctx, r)
 	appGone := true
-	if r.AppID != "" {
+	switch {
+	case r.AppID != "":
 		appGone = false
 		if err := o.deleteWhenFree(ctx, r.AppID); err != nil && !platform.IsAPIStatus(err, http.StatusNotFound) {
 			problem("probe.cleanup-app-failed", "app", r.AppID, "error", err)
@@ -376,17 +446,25 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport, envFile string) 
 			}
 		}
 		c.AppDeleted = ptr(appGone)
+	case r.createSent:
+		// The create went out and the application could not be found:
+		// the list could not be read, or it was never made.
+		if _, err := o.findCreated(ctx, r.AppName); err != nil {
+			appGone = false
+			c.AppDeleted = ptr(false)
+			problem("probe.cleanup-app-unknown", "name", r.AppName, "error", err)
+		}
 	}
 	buildGone := false
 	switch {
 	case !appGone:
 		c.AssemblyDeleted = ptr(false)
-		problem("probe.cleanup-build-left", "id", r.AssemblyID, "app", r.AppID)
+		problem("probe.cleanup-build-left", "id", r.AssemblyID, "app", firstNonEmpty(r.AppID, r.AppName))
 	case r.ProjectID == "":
 		c.AssemblyDeleted = ptr(false)
 		problem("probe.cleanup-build-no-project", "id", r.AssemblyID)
 	default:
-		if err := o.DeleteBuild(ctx, r.ProjectID, r.AssemblyID); err != nil {
+		if err := o.deleteBuild(ctx, r.ProjectID, r.AssemblyID); err != nil {
 			c.AssemblyDeleted = ptr(false)
 			problem("probe.cleanup-build-failed", "id", r.AssemblyID, "error", err)
 		} else {
@@ -397,7 +475,7 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport, envFile string) 
 	if r.ProjectCreated != nil && *r.ProjectCreated {
 		if !buildGone {
 			c.ProjectDeleted = ptr(false)
-		} else if _, err := o.Client.Delete(ctx, "/projects/"+url.PathEscape(r.ProjectID)); err != nil && !platform.IsAPIStatus(err, http.StatusNotFound) {
+		} else if err := o.deleteProject(ctx, r.ProjectID); err != nil {
 			c.ProjectDeleted = ptr(false)
 			problem("probe.cleanup-project-failed", "project", r.ProjectID, "error", err)
 		} else {
@@ -407,60 +485,110 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport, envFile string) 
 		c.ProjectDeleted = ptr(false)
 	}
 	if len(c.Problems) > 0 {
-		c.Command, c.Steps = cleanupCommands(r, envFile, appGone, buildGone)
-		if c.Command != "" {
-			o.logf("probe.cleanup-command", "command", c.Command)
-		}
-		if len(c.Steps) > 0 {
-			o.logf("probe.cleanup-steps", "steps", strings.Join(c.Steps, "\n  "))
-		}
+		c.Command, c.Steps = o.cleanupCommands(r, appGone, buildGone)
+		o.logCleanupCommands(c)
 	} else {
 		o.logf("probe.cleaned")
 	}
 }
 
-// cleanupCommands are the command that removes what a probe left and the
-// same as single steps in their order, leaving out the steps already done.
-func cleanupCommands(r *ProbeReport, envFile string, appGone, buildGone bool) (string, []string) {
-	suffix := ""
-	if envFile != "" {
-		suffix = " --env-file " + shellQuote(envFile)
+// deleteBuild deletes the probe's build. An answer lost on the way is read
+// back in the project's build list: gone, it was deleted; still there, the
+// deletion is asked once more (see deleteWhenFree).
+func (o *Ops) deleteBuild(ctx context.Context, projectID, buildID string) error {
+	change := readback.Change{
+		Settle: readback.SettleOf(o.Client),
+		What:   i18n.T("probe.what-delete-build", "build", buildID),
+		Send:   func(ctx context.Context) (any, error) { return nil, o.DeleteBuild(ctx, projectID, buildID) },
+		Check: func(ctx context.Context) (bool, error) {
+			builds, err := o.listBuilds(ctx, projectID)
+			if platform.IsAPIStatus(err, http.StatusNotFound) {
+				return true, nil
+			}
+			return err == nil && buildlist.Find(builds, buildID, "") == nil, err
+		},
+		Log: o.log,
 	}
-	cmd := ""
-	if r.AppID != "" {
-		cmd = "elemctl probe --cleanup " + r.AppID + suffix
+	_, err := change.Do(ctx)
+	if platform.IsNotDone(err) {
+		_, err = change.Do(ctx)
 	}
-	steps := []string{}
-	if r.AppID != "" && !appGone {
-		steps = append(steps, "elemctl apps delete "+r.AppID+suffix)
-	}
-	if r.AssemblyID != "" && r.ProjectID != "" && !buildGone {
-		steps = append(steps, "elemctl builds delete "+shellQuote(r.Version)+" --project-id "+r.ProjectID+suffix)
-	}
-	if r.ProjectCreated != nil && *r.ProjectCreated && r.ProjectID != "" {
-		steps = append(steps, "elemctl projects delete "+r.ProjectID+suffix)
-	}
-	return cmd, steps
+	return err
 }
 
-// shellQuote wraps a value holding whitespace in double quotes.
-func shellQuote(s string) string {
-	if strings.ContainsAny(s, " \t") {
-		return `"` + s + `"`
+// deleteProject deletes a project the probe created; an answer lost on
+// the way is read back (the project gone, or listed as deleted), and a
+// deletion not made is asked once more (see deleteWhenFree).
+func (o *Ops) deleteProject(ctx context.Context, projectID string) error {
+	change := readback.Change{
+		Settle: readback.SettleOf(o.Client),
+		What:   i18n.T("probe.what-delete-project", "project", projectID),
+		Send: func(ctx context.Context) (any, error) {
+			return o.Client.Delete(ctx, "/projects/"+url.PathEscape(projectID))
+		},
+		Check: func(ctx context.Context) (bool, error) {
+			card, err := o.Client.GetObject(ctx, "/projects/"+url.PathEscape(projectID))
+			if platform.IsAPIStatus(err, http.StatusNotFound) {
+				return true, nil
+			}
+			return err == nil && platform.IsDeletedProject(card), err
+		},
+		Log: o.log,
 	}
-	return s
+	_, err := change.Do(ctx)
+	if platform.IsNotDone(err) {
+		_, err = change.Do(ctx)
+	}
+	if platform.IsAPIStatus(err, http.StatusNotFound) {
+		return nil
+	}
+	return err
+}
+
+// cleanupCommands are the command that removes what a probe left and the
+// same as single steps in their order, leaving out the steps already done.
+// The one command works from the application (by id, or by the probe's
+// name when only the create's answer was lost); without an application
+// only the steps remain.
+func (o *Ops) cleanupCommands(r *ProbeReport, appGone, buildGone bool) (string, []string) {
+	cmd := ""
+	app := r.AppID
+	if app == "" && r.createSent && !appGone {
+		app = r.AppName
+	}
+	if app != "" {
+		cmd = o.hint(probeCleanupHint(app))
+	}
+	steps := []string{}
+	if app != "" && !appGone {
+		steps = append(steps, o.hint(deleteAppHint(app)))
+	}
+	if r.AssemblyID != "" && r.ProjectID != "" && !buildGone {
+		steps = append(steps, o.hint(deleteBuildHint(r.Version, r.ProjectID)))
+	}
+	if r.ProjectCreated != nil && *r.ProjectCreated && r.ProjectID != "" {
+		steps = append(steps, o.hint(deleteProjectHint(r.ProjectID)))
+	}
+	return cmd, steps
 }
 
 // deleteWhenFree asks for an application's deletion; while the
 // application is still busy (a create that has not finished yet, when a
 // probe is interrupted mid-wait) the request is repeated for up to
-// Limits.Busy.
+// Limits.Busy. A deletion whose answer was lost and that reading back
+// shows was not made is asked once more: a cleanup must not stop at one
+// lost answer, and nothing can be deleted twice.
 func (o *Ops) deleteWhenFree(ctx context.Context, appID string) error {
 	clock := o.clock()
 	var start time.Time
 	var backoff *Backoff
+	again := true
 	for {
 		err := o.DeleteApp(ctx, appID)
+		if platform.IsNotDone(err) && again {
+			again = false
+			continue
+		}
 		if err == nil || !platform.IsBusy(err) {
 			return err
 		}

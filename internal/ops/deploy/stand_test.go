@@ -211,7 +211,9 @@ func TestProbeKeepThenCleanupLeavesNothing(t *testing.T) {
 	s := standtest.Start(t, stand.Options{})
 	before := idsOf(s.Snapshot())
 	ops, log := opsFor(t, s, nil)
-	r, err := ops.Probe(context.Background(), deploy.ProbeOptions{ProjectDir: demoCopy(t, nil), Keep: true, EnvFile: "my env/.env"})
+	// The hints are spelled as the command line does, with its .env.
+	ops.Hint = (&command.Context{EnvFile: "my env/.env"}).Hint
+	r, err := ops.Probe(context.Background(), deploy.ProbeOptions{ProjectDir: demoCopy(t, nil), Keep: true})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log)
 	}

@@ -57,6 +57,19 @@ func failedTasks(tasks []*jsonx.Object, since time.Time) []*jsonx.Object {
 	return out
 }
 
+// tasksSince are the tasks started at or after since (a task without a
+// readable start date counts, as in failedTasks).
+func tasksSince(tasks []*jsonx.Object, since time.Time) []*jsonx.Object {
+	var out []*jsonx.Object
+	for _, t := range tasks {
+		if start, ok := parseStamp(t.Str("start-date")); ok && !since.IsZero() && start.Before(since) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
 // taskLine is "<operation-type>: <text>" of a failed task.
 func taskLine(t *jsonx.Object) string {
 	op := t.Str("operation-type")

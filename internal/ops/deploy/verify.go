@@ -26,6 +26,9 @@ type VerifyRequest struct {
 	Kind, Vendor, Name string
 	// ExtensionProjectID is the project of an extension build, when known.
 	ExtensionProjectID string
+	// ApplyUnanswered: the apply request got no answer, so whether it
+	// reached the platform is what the verification finds out.
+	ApplyUnanswered bool
 }
 
 // Verify checks that an application really runs the build it was given
@@ -36,6 +39,10 @@ func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 	r := &Report{AppID: req.AppID, Version: req.ExpectedVersion, Problems: []string{}, SchemaWarnings: []string{}}
 
 	var failedTexts []string
+	// sinceTasks counts the application's tasks since the apply: none
+	// means that an apply whose answer was lost never reached the
+	// platform (it starts a task), rather than that it was rolled back.
+	sinceTasks := -1
 	tasks, err := o.appTasks(ctx, req.AppID)
 	switch {
 	case err != nil && isCanceled(ctx.Err()):
@@ -43,6 +50,7 @@ func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 	case err != nil:
 		r.Problems = append(r.Problems, i18n.T("deploy.tasks-unreadable", "error", err))
 	default:
+		sinceTasks = len(tasksSince(tasks, req.Since))
 		for _, t := range failedTasks(tasks, req.Since) {
 			r.Problems = append(r.Problems, taskProblem(t))
 			if text := t.Str("error-message"); text != "" {
@@ -53,7 +61,7 @@ func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 
 	card := req.Card
 	if card == nil {
-		if card, err = o.readCard(ctx, req.AppID); err != nil {
+		if card, err = o.card(ctx, req.AppID); err != nil {
 			return nil, err
 		}
 	}
@@ -92,6 +100,10 @@ func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 			want = req.ExpectedVersion
 		}
 		switch {
+		case req.ExpectedID != "" && cardID != "" && cardID != req.ExpectedID && req.ApplyUnanswered && sinceTasks == 0:
+			r.Applied = ptr(false)
+			r.Problems = append(r.Problems, i18n.T("deploy.apply-not-reached", "applied", cardID, "expected", req.ExpectedID))
+			r.Hint = i18n.T("deploy.apply-it", "command", o.hint(applyHint(req.AppID, req.ExpectedID)))
 		case req.ExpectedID != "" && cardID != "":
 			r.Applied = ptr(cardID == req.ExpectedID)
 			if !*r.Applied {

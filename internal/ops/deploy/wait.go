@@ -10,6 +10,7 @@ import (
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/ops/readback"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -65,10 +66,20 @@ func (g Goal) reached(card *jsonx.Object) bool {
 // readCard reads an application card once, without the client's own
 // retries: inside a wait a broken connection is just a missed poll.
 func (o *Ops) readCard(ctx context.Context, appID string) (*jsonx.Object, error) {
+	return o.getCard(ctx, appID, []time.Duration{})
+}
+
+// card reads an application card outside a wait, with the client's
+// retries of a read that broke off or was turned away.
+func (o *Ops) card(ctx context.Context, appID string) (*jsonx.Object, error) {
+	return o.getCard(ctx, appID, nil)
+}
+
+func (o *Ops) getCard(ctx context.Context, appID string, retries []time.Duration) (*jsonx.Object, error) {
 	var card *jsonx.Object
 	err := o.call(ctx, func(ctx context.Context) error {
 		v, err := o.Client.Call(ctx, platform.Request{Method: http.MethodGet,
-			Path: "/applications/" + url.PathEscape(appID), ReadRetries: []time.Duration{}})
+			Path: "/applications/" + url.PathEscape(appID), ReadRetries: retries})
 		if err != nil {
 			return err
 		}
@@ -93,9 +104,17 @@ func (o *Ops) Wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 }
 
 // UnreachablePolls is how many card reads in a row may break off on the
-// network before a wait gives up on the platform: the broken reads back
-// off from a quarter of a second, so that is about half a minute.
+// network (or be turned away by a gateway) before a wait gives up on the
+// platform: the broken reads back off from a quarter of a second, so that
+// is about half a minute.
 const UnreachablePolls = 12
+
+// missedPoll tells a card read that failed on the way – the network, or a
+// gateway or a server under load turning it away (502, 503, 504, 429) –
+// from an answer of the platform: inside a wait it is a missed poll.
+func missedPoll(err error) bool {
+	return platform.IsTransport(err) || platform.IsTurnedAway(err)
+}
 
 // wait is Wait; plan, when set, places the polls around the end an apply
 // is expected at and measures when it really ended.
@@ -123,12 +142,12 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return last, ctx.Err()
-		case err != nil && platform.IsTransport(err):
+		case err != nil && missedPoll(err):
 			lastErr = err
 			if broken++; broken == 1 {
 				brokenBackoff = o.policy().Start()
 			}
-			repeats.log(i18n.T("deploy.wait-read-broke", "error", err))
+			repeats.logAs("deploy.wait-read-broke", i18n.T("deploy.wait-read-broke", "error", err))
 			if broken >= UnreachablePolls {
 				return last, &platform.Error{Kind: platform.KindTransport, Err: err,
 					Message: i18n.T("deploy.wait-unreachable", "count", broken, "app", appID, "error", err)}
@@ -244,8 +263,8 @@ func (o *Ops) WaitGone(ctx context.Context, appID string, timeout time.Duration)
 			return false, ctx.Err()
 		case platform.IsAPIStatus(err, http.StatusNotFound) && !platform.IsServerStarting(err) && !platform.IsBusy(err):
 			return true, nil
-		case err != nil && platform.IsTransport(err):
-			repeats.log(i18n.T("deploy.wait-read-broke", "error", err))
+		case err != nil && missedPoll(err):
+			repeats.logAs("deploy.wait-read-broke", i18n.T("deploy.wait-read-broke", "error", err))
 		case err != nil:
 			return false, err
 		case platform.IsDeletedApp(card):
@@ -292,10 +311,7 @@ func (o *Ops) EnsureRunning(ctx context.Context, appID string, since time.Time) 
 	}
 	if card.Str("status") != platform.StatusStopped {
 		o.logf("deploy.stopping", "app", appID, "status", card.Str("status"))
-		if err := o.call(ctx, func(ctx context.Context) error {
-			_, err := o.Client.Put(ctx, "/applications/"+url.PathEscape(appID)+"/status/stop", nil)
-			return err
-		}); err != nil {
+		if err := o.switchApp(ctx, appID, "stop"); err != nil {
 			return card, err
 		}
 		if card, err = o.Wait(ctx, appID, GoalStopped, l.Stop, since); err != nil {
@@ -303,13 +319,19 @@ func (o *Ops) EnsureRunning(ctx context.Context, appID string, since time.Time) 
 		}
 	}
 	o.logf("deploy.starting", "app", appID)
-	if err := o.call(ctx, func(ctx context.Context) error {
-		_, err := o.Client.Put(ctx, "/applications/"+url.PathEscape(appID)+"/status/start", nil)
-		return err
-	}); err != nil {
+	if err := o.switchApp(ctx, appID, "start"); err != nil {
 		return card, err
 	}
 	return o.Wait(ctx, appID, GoalRunning, l.Start, since)
+}
+
+// switchApp starts or stops the application inside the server-start wait;
+// a lost answer is read back (see readback.SwitchApp).
+func (o *Ops) switchApp(ctx context.Context, appID, action string) error {
+	return o.call(ctx, func(ctx context.Context) error {
+		_, err := readback.SwitchApp(ctx, o.Client, appID, action, o.log, o.hint(appHint(appID)))
+		return err
+	})
 }
 
 // isCanceled tells an interruption of the caller from a failure.

@@ -13,10 +13,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/assembly"
+	"github.com/elemctl/elemctl/internal/ops/buildlist"
+	"github.com/elemctl/elemctl/internal/ops/hint"
+	"github.com/elemctl/elemctl/internal/ops/readback"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/platform"
 )
@@ -49,6 +53,14 @@ type Options struct {
 	// Log receives warnings: a forced rename, a registry that could not be
 	// written. nil drops them.
 	Log func(string)
+	// KnownBuilds is the project's build list read just before, when the
+	// caller has it (KnownBuildsRead); otherwise an upload into a project
+	// reads it itself, to tell its build should the answer be lost.
+	KnownBuilds     []*jsonx.Object
+	KnownBuildsRead bool
+	// Hint spells the command that shows the project's builds (an upload
+	// interrupted under way names it); nil spells it plain.
+	Hint hint.Renderer
 }
 
 // Record is what the registry line of an upload says beyond the upload
@@ -201,8 +213,17 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	res.ArchiveVersion = res.Manifest.Str("Version")
 
 	var snapshot map[string]string
+	var before map[string]bool
+	// sent is the platform's time just before the upload (the Date of the
+	// project list's answer): a build created earlier is not this upload's.
+	var sent time.Time
 	if opts.ProjectID != "" {
 		res.Route = registry.RouteProject
+		if opts.KnownBuildsRead {
+			before = buildIDs(opts.KnownBuilds)
+		} else if builds, err := cl.ListBuilds(ctx, opts.ProjectID); err == nil {
+			before = buildIDs(builds)
+		}
 		if opts.GuardRename {
 			from, err := guardRename(ctx, cl, opts, res.Presentation)
 			if err != nil {
@@ -215,15 +236,41 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 		}
 	} else {
 		res.Route = registry.RouteNoProjectID
-		snapshot = projectNames(ctx, cl)
+		snapshot, sent = projectNames(ctx, cl)
 	}
 
-	resp, err := cl.Do(ctx, uploadRequest(opts, res.Manifest.Str("CommitId"), data))
+	req := uploadRequest(opts, res.Manifest.Str("CommitId"), data)
+	var found *landing
+	change := readback.Change{
+		Settle:   readback.SettleOf(cl),
+		What:     i18n.T("upload.what", "file", filepath.Base(firstNonEmpty(res.File, opts.File))),
+		Checking: func(err error) string { return i18n.T("upload.may-have-landed", "error", err) },
+		Send:     func(ctx context.Context) (any, error) { return cl.Do(ctx, req) },
+		Check: func(ctx context.Context) (bool, error) {
+			var err error
+			found, err = findLanding(ctx, cl, opts, res, before, snapshot, sent, req.Query.Get("commit-id"))
+			return found != nil, err
+		},
+		Log: log,
+	}
+	if opts.ProjectID != "" {
+		change.Look = opts.Hint.Render(hint.Command{Path: []string{"builds", "list"}, Args: []hint.Arg{hint.Opt("project-id", opts.ProjectID)}})
+	}
+	answered, err := change.Do(ctx)
 	if err != nil {
 		return nil, err
 	}
-	res.Response = resp.Value()
-	answer, _ := res.Response.(*jsonx.Object)
+	var answer *jsonx.Object
+	if found != nil {
+		log(i18n.T("upload.landed-found", "version", buildlist.Version(found.build), "id", buildlist.ID(found.build)))
+		answer = jsonx.New("id", buildlist.ID(found.build), "assembly-version", buildlist.Version(found.build))
+		if found.project != nil {
+			answer.Set("project-id", found.project.Str("id"))
+		}
+	} else {
+		res.Response = answered.(*platform.Response).Value()
+		answer, _ = res.Response.(*jsonx.Object)
+	}
 	res.AssemblyID = firstString(answer, "image-id", "assembly-id", "id")
 	res.ServerVersion = firstString(answer, "assembly-version", "project-version")
 	res.Version = res.ServerVersion
@@ -235,6 +282,10 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 		res.ProjectID = opts.ProjectID
 	} else {
 		res.Project = landedProject(ctx, cl, answer, res, snapshot, opts)
+		if found != nil {
+			res.Project.FoundBy = "read-back"
+			res.Project.Name = projectName(found.project)
+		}
 		res.ProjectID = res.Project.ID
 	}
 
@@ -323,18 +374,25 @@ func guardRename(ctx context.Context, cl *platform.Client, opts Options, present
 
 // projectNames is {id: name} of every project, deleted ones included; nil
 // when the list cannot be read.
-func projectNames(ctx context.Context, cl *platform.Client) map[string]string {
-	projects, err := cl.ListProjects(ctx)
+//
+// at is the platform's time of the answer (its Date header), zero when it
+// sent none.
+func projectNames(ctx context.Context, cl *platform.Client) (names map[string]string, at time.Time) {
+	resp, err := cl.Do(ctx, platform.Request{Method: http.MethodGet, Path: "/projects"})
 	if err != nil {
-		return nil
+		return nil, time.Time{}
 	}
+	if d, err := http.ParseTime(resp.Header.Get("Date")); err == nil {
+		at = d
+	}
+	projects := platform.NormalizeList(resp.Value(), "projects")
 	out := make(map[string]string, len(projects))
 	for _, p := range projects {
 		if id := p.Str("id"); id != "" {
 			out[id] = projectName(p)
 		}
 	}
-	return out
+	return out, at
 }
 
 func projectName(p *jsonx.Object) string {
@@ -342,6 +400,15 @@ func projectName(p *jsonx.Object) string {
 		return n
 	}
 	return p.Str("presentation")
+}
+
+func firstNonEmpty(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 func firstString(o *jsonx.Object, keys ...string) string {
