@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // name, global ones included. A prefix of several is refused, naming them;
 // an option matching none is left for the parser to refuse. Nothing after
 // a bare "--" is touched.
-func expandAbbreviations(root *cobra.Command, args []string) ([]string, error) {
+func expandAbbreviations(ctx context.Context, root *cobra.Command, args []string) ([]string, error) {
 	out := make([]string, 0, len(args))
 	cmd := root
 	for i := 0; i < len(args); i++ {
@@ -35,7 +36,7 @@ func expandAbbreviations(root *cobra.Command, args []string) ([]string, error) {
 			continue
 		}
 		name, value, hasValue := strings.Cut(arg[2:], "=")
-		flag, err := findFlag(cmd, name)
+		flag, err := findFlag(ctx, cmd, name)
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +70,7 @@ func subcommand(cmd *cobra.Command, name string) *cobra.Command {
 
 // findFlag is the flag of cmd (its own or inherited) called name, or the
 // only one whose name starts with it; nil when there is none.
-func findFlag(cmd *cobra.Command, name string) (*pflag.Flag, error) {
+func findFlag(ctx context.Context, cmd *cobra.Command, name string) (*pflag.Flag, error) {
 	if name == "" {
 		return nil, nil
 	}
@@ -103,5 +104,5 @@ func findFlag(cmd *cobra.Command, name string) (*pflag.Flag, error) {
 		names[i] = "--" + f.Name
 	}
 	sort.Strings(names)
-	return nil, fmt.Errorf("%s", i18n.T("cli.ambiguous-option", "option", "--"+name, "matches", strings.Join(names, ", ")))
+	return nil, fmt.Errorf("%s", i18n.T(ctx, "cli.ambiguous-option", "option", "--"+name, "matches", strings.Join(names, ", ")))
 }

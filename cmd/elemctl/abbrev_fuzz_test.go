@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"slices"
 	"strings"
@@ -14,6 +15,7 @@ import (
 // into the full name they are a prefix of, leaves everything after "--"
 // alone, and expanding again changes nothing.
 func FuzzExpandAbbreviations(f *testing.F) {
+	ctx := context.Background()
 	for _, seed := range []string{
 		"--lan\nen\napps\nlist\n--bri",
 		"apps\nlist\n--stat=Running\n--inc",
@@ -27,10 +29,10 @@ func FuzzExpandAbbreviations(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	root := newApp(nil, io.Discard, io.Discard, func(string) string { return "" }).buildRoot()
+	root := newApp(nil, io.Discard, io.Discard, func(string) string { return "" }).buildRoot(ctx)
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Split(line, "\n")
-		out, err := expandAbbreviations(root, args)
+		out, err := expandAbbreviations(ctx, root, args)
 		if err != nil {
 			msg := err.Error()
 			named := false
@@ -65,7 +67,7 @@ func FuzzExpandAbbreviations(f *testing.F) {
 				t.Fatalf("%q expanded to %q: not the same option with the same value", a, out[i])
 			}
 		}
-		again, err := expandAbbreviations(root, out)
+		again, err := expandAbbreviations(ctx, root, out)
 		if err != nil || !slices.Equal(again, out) {
 			t.Fatalf("expanding %q again gives %q, %v", out, again, err)
 		}

@@ -8,17 +8,21 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/options"
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/platform/clientcache"
+	"github.com/elemctl/elemctl/internal/plugin"
 )
 
 // Exit codes.
@@ -29,24 +33,26 @@ const (
 	exitInterrupt = 130
 )
 
-// connectionFlags are refused by local commands.
-var connectionFlags = []string{"base-url", "client-id", "client-secret", "env-file", "timeout"}
-
 // app is one run of the CLI.
 type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	catalog        *command.Catalog
+	// plugins is what loading the plugins added to the catalog.
+	plugins *plugin.Loaded
 
-	// global flags
-	baseURL, clientID, clientSecret, envFile, lang string
-	timeout                                        float64
-	jsonOut, quiet, showVersion                    bool
+	// The values of the global options (options.Global) by name, and
+	// --version.
+	text        map[string]*string
+	number      map[string]*float64
+	switches    map[string]*bool
+	showVersion bool
 
 	errMu       sync.Mutex // serialises stderr lines from concurrent progress
 	pendingMu   sync.Mutex
 	pendingText string
+	pendingLang i18n.Lang // what an interrupt is answered in
 	// interruptedAgain is closed by a second interrupt.
 	interruptedAgain chan struct{}
 	cacheOnce        sync.Once
@@ -54,69 +60,13 @@ type app struct {
 	status           *statusLine
 }
 
-// Commands keep the order orderTree gives them (cobra would sort them).
+// Commands keep the order orderTree gives them. cobra would sort them, and
+// has its sorting as a process-wide switch only: this is the one place it
+// can be turned off before any tree is built.
 func init() { cobra.EnableCommandSorting = false }
 
-// cliOrder is the order of the reference's command tree (spec cli.md §2),
-// per group ("" is the root). Help lists commands in it, and the action
-// lists of errors and of the action-first hint follow it, so the action
-// the hint suggests is a group's harmless first one (list), not the
-// alphabetically first (delete). Commands it does not name (plugin
-// commands, completion, help) follow in the order they were added.
-var cliOrder = map[string][]string{
-	"": {"token", "apps", "spaces", "projects", "builds", "build", "inspect", "deploy", "user-lists", "probe",
-		"verify-deploy", "branches", "dumps", "tasks", "tech", "debug-adapter", "plugins", "self-update", "mcp", "lsp", "dap", "stand"},
-	"apps": {"list", "get", "find", "create", "ensure", "apply", "delete", "start", "stop", "debug", "users",
-		"token-access", "export", "export-extension"},
-	"spaces":        {"list"},
-	"projects":      {"list", "get", "delete"},
-	"builds":        {"list", "get", "upload", "delete"},
-	"user-lists":    {"list", "get", "self-registration", "password-login", "calculation-rules"},
-	"branches":      {"list", "get", "create", "update", "delete", "merge"},
-	"dumps":         {"create", "get"},
-	"tasks":         {"list", "get-group"},
-	"tech":          {"get", "set"},
-	"debug-adapter": {"extract"},
-	"mcp":           {"install"},
-}
-
-// orderTree puts the root's and each group's commands in cliOrder.
-func orderTree(root *cobra.Command) {
-	order := func(c *cobra.Command, key string) {
-		rank := map[string]int{}
-		for i, name := range cliOrder[key] {
-			rank[name] = i + 1
-		}
-		children := c.Commands()
-		sorted := slices.Clone(children)
-		slices.SortStableFunc(sorted, func(x, y *cobra.Command) int {
-			rx, ry := rank[x.Name()], rank[y.Name()]
-			switch {
-			case rx == 0 && ry == 0:
-				return 0
-			case rx == 0:
-				return 1
-			case ry == 0:
-				return -1
-			}
-			return rx - ry
-		})
-		if slices.Equal(children, sorted) {
-			return
-		}
-		c.RemoveCommand(children...)
-		c.AddCommand(sorted...)
-	}
-	order(root, "")
-	for _, c := range root.Commands() {
-		if _, ok := cliOrder[c.Name()]; ok {
-			order(c, c.Name())
-		}
-	}
-}
-
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, catalog: command.Core()}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, catalog: catalog.Core()}
 }
 
 // handlerError marks an error raised by a command (exit 1 with error JSON),
@@ -132,33 +82,36 @@ type exitError struct{ code int }
 func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 func (a *app) run(args []string) int {
+	// The messages' language: --lang, ELEMCTL_LANG, the locale.
+	ctx := a.speak(context.Background(), i18n.Detect(prescanLang(args), a.getenv))
 	// Signals are caught from the start: one that comes while the command
 	// tree is still being built stops the command before it begins.
-	ctx, stop := a.stopOnSignals()
+	ctx, stop := a.stopOnSignals(ctx)
 	defer stop()
-	if a.versionAsked(args) {
+	if a.versionAsked(ctx, args) {
 		// Answered before the command tree is built: scripts call it often.
 		io.WriteString(a.stdout, versionLine())
 		return exitOK
 	}
-	i18n.SetLang(i18n.Detect(prescanLang(args), a.getenv))
-	if handled, code := a.jvmStandIn(args); handled {
+	if handled, code := a.jvmStandIn(ctx, args); handled {
 		return code
 	}
-	root := a.buildRoot()
+	root := a.buildRoot(ctx)
 	if isCompletion(args) {
 		// The last word is the one the shell completes: a prefix of
 		// several options is what it asks the candidates of.
-		if head, err := expandAbbreviations(root, args[:len(args)-1]); err == nil {
+		if head, err := expandAbbreviations(ctx, root, args[:len(args)-1]); err == nil {
 			args = append(head, args[len(args)-1])
 		}
 	} else {
-		expanded, err := expandAbbreviations(root, args)
+		expanded, err := expandAbbreviations(ctx, root, args)
 		if err != nil {
-			fmt.Fprintln(a.stderr, i18n.T("cli.usage-error", "error", err))
+			fmt.Fprintln(a.stderr, i18n.T(ctx, "cli.usage-error", "error", err))
 			return exitUsage
 		}
 		args = expanded
+		// An abbreviated --lang counts once it is spelled out.
+		ctx = a.speak(ctx, i18n.Detect(prescanLang(args), a.getenv))
 	}
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
@@ -181,7 +134,7 @@ func (a *app) run(args []string) int {
 		if ctx.Err() != nil && errors.Is(he.err, context.Canceled) {
 			if he.err.Error() == context.Canceled.Error() {
 				// Nothing more to say than that it stopped.
-				he.err = platform.NewError(platform.KindGeneral, "cli.interrupted")
+				he.err = platform.NewError(ctx, platform.KindGeneral, "cli.interrupted")
 			}
 			a.printError(he.err)
 			return exitInterrupt
@@ -192,10 +145,10 @@ func (a *app) run(args []string) int {
 	// Anything else is cobra refusing the command line: the usage of the
 	// command it was given, then why.
 	if failed != nil {
-		fmt.Fprintf(a.stderr, "%s: %s\n", i18n.T("cli.help.usage"), useLine(failed))
+		fmt.Fprintf(a.stderr, "%s: %s\n", i18n.T(ctx, "cli.help.usage"), useLine(ctx, failed))
 	}
-	fmt.Fprintln(a.stderr, i18n.T("cli.usage-error", "error", err))
-	if hint := actionFirstHint(root, args); hint != "" {
+	fmt.Fprintln(a.stderr, i18n.T(ctx, "cli.usage-error", "error", err))
+	if hint := actionFirstHint(ctx, root, args); hint != "" {
 		fmt.Fprintln(a.stderr, hint)
 	}
 	return exitUsage
@@ -206,8 +159,8 @@ func (a *app) run(args []string) int {
 // cleans up what it made. A second signal tells what that cleanup still
 // has to do and how to finish it later, and closes a.interruptedAgain (a
 // server stops waiting for its calls); a third ends elemctl at once.
-func (a *app) stopOnSignals() (context.Context, func()) {
-	ctx, cancel := context.WithCancel(context.Background())
+func (a *app) stopOnSignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
 	a.interruptedAgain = make(chan struct{})
 	signals := make(chan os.Signal, 3)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -243,15 +196,24 @@ func (a *app) stopOnSignals() (context.Context, func()) {
 
 // tellPending says what the interrupted command still cleans up, or that
 // it is stopping.
+// speak sets the language of the run's messages, interrupts' included.
+func (a *app) speak(ctx context.Context, l i18n.Lang) context.Context {
+	a.pendingMu.Lock()
+	a.pendingLang = l
+	a.pendingMu.Unlock()
+	return i18n.WithLang(ctx, l)
+}
+
 func (a *app) tellPending(now bool) {
 	a.pendingMu.Lock()
 	text := a.pendingText
+	ctx := i18n.WithLang(context.Background(), a.pendingLang)
 	a.pendingMu.Unlock()
 	if text == "" {
-		text = i18n.T("cli.stopping")
+		text = i18n.T(ctx, "cli.stopping")
 	}
 	if !now {
-		text += i18n.T("cli.stop-again")
+		text += i18n.T(ctx, "cli.stop-again")
 	}
 	a.errMu.Lock()
 	defer a.errMu.Unlock()
@@ -284,12 +246,12 @@ func prescanLang(args []string) string {
 		if arg == "--" {
 			break
 		}
-		if arg == "--lang" && i+1 < len(args) {
+		if arg == options.Lang.Flag() && i+1 < len(args) {
 			if _, ok := i18n.Parse(args[i+1]); ok {
 				return args[i+1]
 			}
 		}
-		if v, ok := strings.CutPrefix(arg, "--lang="); ok {
+		if v, ok := strings.CutPrefix(arg, options.Lang.Flag()+"="); ok {
 			if _, ok := i18n.Parse(v); ok {
 				return v
 			}
@@ -299,61 +261,94 @@ func prescanLang(args []string) string {
 }
 
 // buildRoot builds the whole command tree.
-func (a *app) buildRoot() *cobra.Command {
-	root := a.newRoot()
+func (a *app) buildRoot(ctx context.Context) *cobra.Command {
+	root := a.newRoot(ctx)
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
-		if a.lang != "" {
-			l, ok := i18n.Parse(a.lang)
-			if !ok || (a.lang != "ru" && a.lang != "en") {
-				return fmt.Errorf("%s", i18n.T("cli.bad-lang", "value", a.lang))
+		if a.str(options.Lang) != "" {
+			if a.str(options.Lang) != "ru" && a.str(options.Lang) != "en" {
+				return fmt.Errorf("%s", i18n.T(ctx, "cli.bad-lang", "value", a.str(options.Lang)))
 			}
-			i18n.SetLang(l)
 		}
-		if f := cmd.Flags().Lookup("timeout"); f != nil && f.Changed && a.timeout <= 0 {
-			return fmt.Errorf("%s", i18n.T("cli.parse.invalid-value", "value", f.Value.String(), "flag", "--timeout",
-				"expected", i18n.T("cli.parse.expected-number-positive")))
+		if f := cmd.Flags().Lookup(options.Timeout.Name); f != nil && f.Changed && a.num(options.Timeout) <= 0 {
+			return fmt.Errorf("%s", i18n.T(ctx, "cli.parse.invalid-value", "value", f.Value.String(), "flag", options.Timeout.Flag(),
+				"expected", i18n.T(ctx, "cli.parse.expected-number-positive")))
 		}
-		a.reportPluginFailures(cmd)
+		a.reportPluginFailures(ctx, cmd)
 		return nil
 	}
-	localizeHelp(root)
-	root.SetFlagErrorFunc(localizeFlagError)
-	a.loadPlugins()
+	localizeHelp(ctx, root)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return command.FlagError(ctx, err) })
+	a.loadPlugins(ctx)
 
-	groups := map[string]*cobra.Command{}
-	for _, g := range a.catalog.Groups() {
-		gc := a.groupCommand(g)
-		groups[g.Name] = gc
-		root.AddCommand(gc)
-	}
-	for _, c := range a.catalog.Commands() {
-		if len(c.Path) == 0 {
-			continue
-		}
-		parent := root
-		for _, seg := range c.Path[:len(c.Path)-1] {
-			gc, ok := groups[seg]
-			if !ok {
-				gc = a.groupCommand(command.Group{Name: seg})
-				groups[seg] = gc
-				root.AddCommand(gc)
-			}
-			parent = gc
-		}
-		parent.AddCommand(a.leafCommand(c))
-	}
-	root.AddCommand(a.faceCommands()...)
-	orderTree(root)
-	localizeScaffolding(root)
-	addExamples(root)
+	a.addTree(ctx, root)
+	localizeScaffolding(ctx, root)
 	return root
 }
 
+// addTree renders the catalog under root: its groups, its commands – the
+// command line's own face commands with their flags – each among its
+// siblings in the order they declare (then the ones that declare none, a
+// plugin's, by name). A command path under no group or command gets a
+// group of its own.
+func (a *app) addTree(ctx context.Context, root *cobra.Command) {
+	type node struct {
+		cmd   *cobra.Command
+		order int
+	}
+	nodes := map[string]*cobra.Command{"": root}
+	children := map[string][]node{}
+	place := func(path []string, order int, cc *cobra.Command) {
+		nodes[strings.Join(path, " ")] = cc
+		parent := strings.Join(path[:len(path)-1], " ")
+		children[parent] = append(children[parent], node{cc, order})
+	}
+	for _, g := range a.catalog.Groups() {
+		place([]string{g.Name}, g.Order, a.groupCommand(ctx, g))
+	}
+	for _, c := range a.catalog.Commands() {
+		switch {
+		case len(c.Path) == 0:
+		case c.Face:
+			place(c.Path, c.Order, a.faceCommand(ctx, c))
+		default:
+			place(c.Path, c.Order, a.leafCommand(ctx, c))
+		}
+	}
+	parents := make([]string, 0, len(children))
+	for p := range children {
+		parents = append(parents, p)
+	}
+	sort.Strings(parents)
+	for _, p := range parents {
+		for p != "" && nodes[p] == nil {
+			path := strings.Fields(p)
+			place(path, 0, a.groupCommand(ctx, command.Group{Name: path[len(path)-1]}))
+			p = strings.Join(path[:len(path)-1], " ")
+		}
+	}
+	for p, list := range children {
+		slices.SortStableFunc(list, func(x, y node) int {
+			switch {
+			case x.order == y.order:
+				return 0
+			case x.order == 0:
+				return 1
+			case y.order == 0:
+				return -1
+			}
+			return x.order - y.order
+		})
+		for _, n := range list {
+			nodes[p].AddCommand(n.cmd)
+		}
+	}
+}
+
 // newRoot is the root command with the global options and no subcommands.
-func (a *app) newRoot() *cobra.Command {
+func (a *app) newRoot(ctx context.Context) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "elemctl",
-		Short:         i18n.T("cli.help.root"),
+		Short:         i18n.T(ctx, "cli.help.root"),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		// elemctl alone prints help on stderr and fails.
@@ -361,10 +356,10 @@ func (a *app) newRoot() *cobra.Command {
 			// An unknown command is refused even with --version after it:
 			// there --version would be that command's own option.
 			if len(args) > 0 {
-				if err := a.refuseUnknownWithFailures(args[0]); err != nil {
+				if err := a.refuseUnknownWithFailures(ctx, args[0]); err != nil {
 					return err
 				}
-				return fmt.Errorf("%s", i18n.T("cli.unknown-command", "name", args[0]))
+				return fmt.Errorf("%s", i18n.T(ctx, "cli.unknown-command", "name", args[0]))
 			}
 			if a.showVersion {
 				io.WriteString(a.stdout, versionLine())
@@ -377,15 +372,19 @@ func (a *app) newRoot() *cobra.Command {
 		Args: cobra.ArbitraryArgs,
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.baseURL, "base-url", "", i18n.T("cli.flag.base-url"))
-	pf.StringVar(&a.clientID, "client-id", "", i18n.T("cli.flag.client-id"))
-	pf.StringVar(&a.clientSecret, "client-secret", "", i18n.T("cli.flag.client-secret"))
-	pf.StringVar(&a.envFile, "env-file", "", i18n.T("cli.flag.env-file"))
-	pf.Float64Var(&a.timeout, "timeout", 0, i18n.T("cli.flag.timeout"))
-	pf.StringVar(&a.lang, "lang", "", i18n.T("cli.flag.lang"))
-	pf.BoolVar(&a.jsonOut, "json", false, i18n.T("cli.flag.json"))
-	pf.BoolVar(&a.quiet, "quiet", false, i18n.T("cli.flag.quiet"))
-	root.Flags().BoolVar(&a.showVersion, "version", false, i18n.T("cli.flag.version"))
+	a.text, a.number, a.switches = map[string]*string{}, map[string]*float64{}, map[string]*bool{}
+	for _, o := range options.Global {
+		help := i18n.T(ctx, o.Help)
+		switch o.Kind {
+		case options.Switch:
+			a.switches[o.Name] = pf.Bool(o.Name, false, help)
+		case options.Number:
+			a.number[o.Name] = pf.Float64(o.Name, 0, help)
+		default:
+			a.text[o.Name] = pf.String(o.Name, "", help)
+		}
+	}
+	root.Flags().BoolVar(&a.showVersion, "version", false, i18n.T(ctx, "cli.flag.version"))
 	return root
 }
 
@@ -401,14 +400,14 @@ func versionLine() string { return "elemctl " + versionText() + "\n" }
 // before any command (after one, as in "self-update --version X", it is
 // that command's own). It reads the options with the root's own
 // definitions and abbreviations, so it agrees with the parser.
-func (a *app) versionAsked(args []string) bool {
-	root := a.newRoot()
+func (a *app) versionAsked(ctx context.Context, args []string) bool {
+	root := a.newRoot(ctx)
 	for i := 0; i < len(args); i++ {
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
 		if !strings.HasPrefix(args[i], "--") || args[i] == "--" {
 			return false
 		}
-		flag, err := findFlag(root, name)
+		flag, err := findFlag(ctx, root, name)
 		if err != nil || flag == nil {
 			return false
 		}
@@ -422,20 +421,20 @@ func (a *app) versionAsked(args []string) bool {
 	return false
 }
 
-func (a *app) groupCommand(g command.Group) *cobra.Command {
+func (a *app) groupCommand(ctx context.Context, g command.Group) *cobra.Command {
 	gc := &cobra.Command{
 		Use:   g.Name,
-		Short: i18n.T(g.Help),
+		Short: i18n.T(ctx, g.Help),
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return fmt.Errorf("%s", i18n.T("cli.group-needs-action", "group", g.Name, "actions", strings.Join(actionNames(cmd), ", ")))
+				return fmt.Errorf("%s", i18n.T(ctx, "cli.group-needs-action", "group", g.Name, "actions", strings.Join(actionNames(cmd), ", ")))
 			}
-			return fmt.Errorf("%s", i18n.T("cli.unknown-action", "group", g.Name, "name", args[0], "actions", strings.Join(actionNames(cmd), ", ")))
+			return fmt.Errorf("%s", i18n.T(ctx, "cli.unknown-action", "group", g.Name, "name", args[0], "actions", strings.Join(actionNames(cmd), ", ")))
 		},
 	}
 	if g.Description != "" {
-		gc.Long = i18n.T(g.Description)
+		gc.Long = i18n.T(ctx, g.Description)
 	}
 	return gc
 }
@@ -451,7 +450,7 @@ func actionNames(group *cobra.Command) []string {
 }
 
 // actionFirstHint answers the common slip "elemctl <group> --flag ...".
-func actionFirstHint(root *cobra.Command, args []string) string {
+func actionFirstHint(ctx context.Context, root *cobra.Command, args []string) string {
 	if len(args) < 2 {
 		return ""
 	}
@@ -465,7 +464,7 @@ func actionFirstHint(root *cobra.Command, args []string) string {
 			if len(actions) == 0 {
 				return ""
 			}
-			return i18n.T("cli.action-first", "group", group, "first", actions[0], "actions", strings.Join(actions, ", "))
+			return i18n.T(ctx, "cli.action-first", "group", group, "first", actions[0], "actions", strings.Join(actions, ", "))
 		}
 	}
 	return ""
@@ -474,30 +473,24 @@ func actionFirstHint(root *cobra.Command, args []string) string {
 // leafCommand renders one catalog command – core or plugin – as a cobra
 // command: its options declared and its words bound by the catalog's one
 // word binder.
-func (a *app) leafCommand(c *command.Command) *cobra.Command {
+func (a *app) leafCommand(ctx context.Context, c *command.Command) *cobra.Command {
 	use := c.Path[len(c.Path)-1]
 	var posHelp []string
 	for _, arg := range c.Args {
 		if arg.Positional && !arg.Fixed {
 			use += " " + usageMetavar(arg)
-			if help := i18n.T(arg.Help); help != "" {
+			if help := i18n.T(ctx, arg.Help); help != "" {
 				posHelp = append(posHelp, fmt.Sprintf("  %-14s %s", command.Metavar(arg), help))
 			}
 		}
 	}
-	short := i18n.T(c.Help)
+	short := i18n.T(ctx, c.Help)
 	cc := &cobra.Command{Use: use, Short: short, Args: cobra.ArbitraryArgs}
 	if len(posHelp) > 0 {
-		cc.Long = short + "\n\n" + i18n.T("cli.help.positionals") + ":\n" + strings.Join(posHelp, "\n")
+		cc.Long = short + "\n\n" + i18n.T(ctx, "cli.help.positionals") + ":\n" + strings.Join(posHelp, "\n")
 	}
-	cc.Annotations = map[string]string{}
-	if c.Source != "" {
-		cc.Annotations[pluginAnnotation] = c.Source
-	}
-	if c.Local {
-		cc.Annotations[localAnnotation] = "true"
-	}
-	binder := command.NewWordBinder(c, cc.Flags())
+	declare(cc, c)
+	binder := command.NewWordBinder(ctx, c, cc.Flags())
 	for _, arg := range c.Args {
 		if arg.Positional || arg.Type == command.Bool || len(arg.Choices) == 0 {
 			continue
@@ -514,7 +507,7 @@ func (a *app) leafCommand(c *command.Command) *cobra.Command {
 		}
 	}
 	cc.RunE = func(cmd *cobra.Command, args []string) error {
-		in, err := binder.Bind(args)
+		in, err := binder.Bind(ctx, args)
 		var usage *command.UsageError
 		switch {
 		case errors.As(err, &usage):
@@ -524,6 +517,58 @@ func (a *app) leafCommand(c *command.Command) *cobra.Command {
 		}
 		return a.execute(cmd.Context(), c, in)
 	}
+	return cc
+}
+
+// declare gives a rendered command what its declaration says beyond its
+// flags: examples and the annotations help and plugin reports read.
+func declare(cc *cobra.Command, c *command.Command) {
+	if cc.Annotations == nil {
+		cc.Annotations = map[string]string{}
+	}
+	if c.Source != "" {
+		cc.Annotations[pluginAnnotation] = c.Source
+	}
+	if c.Local {
+		cc.Annotations[localAnnotation] = "true"
+	}
+	if c.PlainStderr {
+		cc.Annotations[plainStderrAnnotation] = "true"
+	}
+	if len(c.Examples) > 0 {
+		cc.Example = "  " + strings.Join(c.Examples, "\n  ")
+	}
+}
+
+// plainStderrAnnotation marks the commands before which the CLI prints
+// nothing of its own on stderr (command.Command.PlainStderr).
+const plainStderrAnnotation = "elemctl-plain-stderr"
+
+// faceCommand renders one of the command line's own face commands: the
+// face builds it with its flags, the declaration gives it its name, help
+// and examples.
+func (a *app) faceCommand(ctx context.Context, c *command.Command) *cobra.Command {
+	var build func(context.Context) *cobra.Command
+	switch c.Name() {
+	case "self-update":
+		build = a.selfUpdateCommand
+	case "mcp":
+		build = a.mcpCommand
+	case "mcp install":
+		build = a.mcpInstallCommand
+	case "lsp":
+		build = a.lspCommand
+	case "dap":
+		build = a.dapCommand
+	case "stand":
+		build = a.standCommand
+	default:
+		panic("elemctl: no face command " + c.Name())
+	}
+	cc := build(ctx)
+	cc.Use = c.Path[len(c.Path)-1]
+	cc.Short = i18n.T(ctx, c.Help)
+	declare(cc, c)
 	return cc
 }
 
@@ -548,30 +593,30 @@ func usageMetavar(arg command.Argument) string {
 func (a *app) execute(ctx context.Context, c *command.Command, in command.Values) error {
 	if c.Local {
 		if given := a.givenConnectionFlags(); len(given) > 0 {
-			return &handlerError{platform.ConfigErrorf("cli.local-refuses-connection", "command", c.Name(), "flags", strings.Join(given, ", "))}
+			return &handlerError{platform.ConfigErrorf(ctx, "cli.local-refuses-connection", "command", c.Name(), "flags", strings.Join(given, ", "))}
 		}
 	}
 	wd, _ := os.Getwd()
 	run := &command.Call{
-		Command: c, Surface: command.CLI, Naming: command.CLINames,
-		Dir: wd, FaceEnvFile: a.envFile, Stands: a.stands(), Getenv: a.getenv, Version: versionText(),
-		Log: a.progress, Pending: a.pending, Diagnostic: a.warn, Secrets: []string{a.clientSecret},
-		Connection: command.Connection{BaseURL: a.baseURL, ClientID: a.clientID, Timeout: a.timeout, SecretGiven: a.clientSecret != ""},
+		Command: c, Catalog: a.catalog, Surface: command.CLI, Naming: command.CLINames,
+		Dir: wd, FaceEnvFile: a.str(options.EnvFile), Stands: a.stands(), Getenv: a.getenv, Version: versionText(),
+		Log: a.progress, Pending: a.pending, Diagnostic: a.warn, Secrets: []string{a.str(options.ClientSecret)},
+		Connection: command.Connection{BaseURL: a.str(options.BaseURL), ClientID: a.str(options.ClientID), Timeout: a.num(options.Timeout), SecretGiven: a.str(options.ClientSecret) != ""},
 	}
-	if !a.quiet && isTerminal(a.stderr) {
+	if !a.on(options.Quiet) && isTerminal(a.stderr) {
 		a.status = newStatusLine(a.stderr, &a.errMu)
 		run.Status = a.status.set
 	}
 	result, err := run.Run(ctx, in)
 	if err != nil {
-		if note := run.SecretNote(err.Error() + " " + command.ErrorObject(err).Str("hint")); note != "" {
+		if note := run.SecretNote(ctx, err.Error()+" "+command.ErrorObject(err).Str("hint")); note != "" {
 			a.progress(note)
 		}
 		return &handlerError{err}
 	}
 	answer := command.Render(result, command.CLIDialect)
 	if out, mErr := jsonx.Marshal(answer.Value); mErr == nil {
-		if note := run.SecretNote(string(out)); note != "" {
+		if note := run.SecretNote(ctx, string(out)); note != "" {
 			a.progress(note)
 		}
 	}
@@ -581,7 +626,7 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 	for _, line := range answer.Notes {
 		a.progress(line)
 	}
-	if !a.jsonOut {
+	if !a.on(options.JSON) {
 		for _, line := range answer.Verdict {
 			a.progress(line)
 		}
@@ -603,21 +648,46 @@ func (a *app) printAnswer(answer any) error {
 
 func (a *app) givenConnectionFlags() []string {
 	var out []string
-	vals := map[string]bool{
-		"base-url": a.baseURL != "", "client-id": a.clientID != "", "client-secret": a.clientSecret != "",
-		"env-file": a.envFile != "", "timeout": a.timeout != 0,
-	}
-	for _, f := range connectionFlags {
-		if vals[f] {
-			out = append(out, "--"+f)
+	for _, o := range options.Global {
+		if o.Connection && (a.str(o) != "" || a.num(o) != 0 || a.on(o)) {
+			out = append(out, o.Flag())
 		}
 	}
 	return out
 }
 
+// str, num and on are the values of the global options of the run.
+func (a *app) str(o options.Option) string {
+	if p := a.text[o.Name]; p != nil {
+		return *p
+	}
+	return ""
+}
+
+func (a *app) num(o options.Option) float64 {
+	if p := a.number[o.Name]; p != nil {
+		return *p
+	}
+	return 0
+}
+
+func (a *app) on(o options.Option) bool {
+	if p := a.switches[o.Name]; p != nil {
+		return *p
+	}
+	return false
+}
+
+// turnOn turns a global switch on for the rest of the run.
+func (a *app) turnOn(o options.Option) {
+	if p := a.switches[o.Name]; p != nil {
+		*p = true
+	}
+}
+
 // progress prints one line of the progress channel (silenced by --quiet).
 func (a *app) progress(line string) {
-	if a.quiet {
+	if a.on(options.Quiet) {
 		return
 	}
 	a.errMu.Lock()
@@ -634,7 +704,7 @@ func (a *app) stands() *clientcache.Cache {
 	a.cacheOnce.Do(func() {
 		wd, _ := os.Getwd()
 		a.cache = clientcache.New(clientcache.Options{
-			Dir: wd, Getenv: a.getenv, EnvFile: a.envFile, Overrides: a.overrides(),
+			Dir: wd, Getenv: a.getenv, EnvFile: a.str(options.EnvFile), Overrides: a.overrides(),
 			ClientOptions: platform.ClientOptions{UserAgent: "elemctl/" + versionText(), Warn: a.warn},
 		})
 	})
@@ -642,8 +712,8 @@ func (a *app) stands() *clientcache.Cache {
 }
 
 // platformClient is the client of the CLI's stand.
-func (a *app) platformClient() (*platform.Client, error) {
-	_, cl, cfgErr, clientErr := a.stands().Resolve("", "")
+func (a *app) platformClient(ctx context.Context) (*platform.Client, error) {
+	_, cl, cfgErr, clientErr := a.stands().Resolve(ctx, "", "")
 	if cfgErr != nil {
 		return nil, cfgErr
 	}

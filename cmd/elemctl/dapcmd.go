@@ -9,39 +9,33 @@ import (
 	"github.com/elemctl/elemctl/internal/dap"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/ops/debugsession"
+	"github.com/elemctl/elemctl/internal/options"
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/plugin"
 )
 
-func init() {
-	i18n.Register(dapMessages)
-}
-
 // dapCommand serves DAP on stdio: stdout belongs to the protocol.
-func (a *app) dapCommand() *cobra.Command {
+func (a *app) dapCommand(ctx context.Context) *cobra.Command {
 	var adapterDir, java string
 	cmd := &cobra.Command{
-		Use:   "dap",
-		Short: i18n.T("cli.help.dap"),
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, out, done, err := a.startProtocol()
+			_, err := a.startProtocol(ctx)
 			if err != nil {
 				return err
 			}
-			defer done()
 			code, err := dap.Run(cmd.Context(), dap.Options{
 				Stdin:         a.stdin,
-				Stdout:        out,
+				Stdout:        a.stdout,
 				Stderr:        a.stderr,
 				AdapterDir:    adapterDir,
 				Java:          java,
 				Getenv:        a.getenv,
-				LocateAdapter: func() (string, error) { return plugin.LocateAdapter(a.getenv) },
+				LocateAdapter: func() (string, error) { return plugin.LocateAdapter(ctx, a.getenv) },
 				Session:       a.debugSession,
 				// As the LSP face: the editor's language, unless the
 				// user chose one.
-				AdoptClientLocale: a.lang == "" && a.getenv("ELEMCTL_LANG") == "",
+				AdoptClientLocale: a.str(options.Lang) == "" && a.getenv("ELEMCTL_LANG") == "",
 				Reaper:            reaperPath(),
 			})
 			if err != nil && cmd.Context().Err() == nil {
@@ -53,8 +47,8 @@ func (a *app) dapCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&adapterDir, "adapter", "", i18n.T("cli.flag.dap-adapter"))
-	cmd.Flags().StringVar(&java, "java", "", i18n.T("cli.flag.dap-java"))
+	cmd.Flags().StringVar(&adapterDir, "adapter", "", i18n.T(ctx, "cli.flag.dap-adapter"))
+	cmd.Flags().StringVar(&java, "java", "", i18n.T(ctx, "cli.flag.dap-java"))
 	return cmd
 }
 
@@ -63,7 +57,7 @@ func (a *app) dapCommand() *cobra.Command {
 func (a *app) debugSession(ctx context.Context, req dap.SessionRequest) (*dap.SessionInfo, error) {
 	envFile := req.EnvFile
 	if envFile == "" {
-		envFile = a.envFile
+		envFile = a.str(options.EnvFile)
 	}
 	s, err := debugsession.Lookup(ctx, debugsession.Options{
 		Getenv:    a.getenv,

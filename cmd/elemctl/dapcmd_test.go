@@ -4,16 +4,13 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-
-	"github.com/elemctl/elemctl/internal/i18n"
 )
 
 // `elemctl dap` speaks the language of the editor's initialize request
 // (arguments.locale) when the user chose none, and the user's choice
 // otherwise.
 func TestDAPFollowsTheClientLocale(t *testing.T) {
-	t.Cleanup(func() { i18n.SetLang(i18n.RU) })
-	t.Setenv("ELEMCTL_DEBUG_ADAPTER", "")
+	t.Parallel()
 	for _, c := range []struct {
 		name, locale string
 		env          map[string]string
@@ -27,6 +24,7 @@ func TestDAPFollowsTheClientLocale(t *testing.T) {
 		{"--lang chosen", "ru", nil, []string{"--lang", "en"}, "debug adapter was not found"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			in := frame(`{"seq":1,"type":"request","command":"initialize","arguments":{"adapterID":"xbsl","locale":"`+c.locale+`"}}`) +
 				frame(`{"seq":2,"type":"request","command":"disconnect"}`)
 			var out, errOut bytes.Buffer

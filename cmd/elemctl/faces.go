@@ -1,41 +1,28 @@
 package main
 
 import (
-	"io"
+	"context"
 	"os"
 	"runtime/debug"
 
-	"github.com/spf13/cobra"
-
+	"github.com/elemctl/elemctl/internal/options"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-// faceCommands are the commands that are not catalog operations: the
-// servers (stand, mcp, lsp, dap), debug-adapter with its extract, and
-// self-update.
-func (a *app) faceCommands() []*cobra.Command {
-	return []*cobra.Command{a.debugAdapterCommand(), a.mcpCommand(), a.lspCommand(), a.dapCommand(), a.standCommand(), a.selfUpdateCommand()}
-}
-
 // startProtocol prepares a protocol server face (mcp, lsp, dap): an explicit
-// --env-file must exist, so a typo fails at start instead of on every call,
-// and stdout belongs to the protocol – anything in the process that prints
-// to os.Stdout by mistake lands on stderr instead. done undoes the
-// redirection.
-func (a *app) startProtocol() (wd string, out io.Writer, done func(), err error) {
+// --env-file must exist, so a typo fails at start instead of on every call.
+// stdout belongs to the protocol: the server is the only writer it is
+// given, and nothing else in elemctl writes to the process's stdout
+// (TestNothingElseWritesToStdout).
+func (a *app) startProtocol(ctx context.Context) (wd string, err error) {
 	wd, _ = os.Getwd()
-	if a.envFile != "" {
-		if _, err := platform.EnvFilePath(a.envFile, wd); err != nil {
-			return "", nil, nil, &handlerError{err}
+	if a.str(options.EnvFile) != "" {
+		if _, err := platform.EnvFilePath(ctx, a.str(options.EnvFile), wd); err != nil {
+			return "", &handlerError{err}
 		}
 	}
 	tuneCollectorForServing()
-	out, done = a.stdout, func() {}
-	if f, ok := out.(*os.File); ok && f == os.Stdout {
-		os.Stdout = os.Stderr
-		done = func() { os.Stdout = f }
-	}
-	return wd, out, done, nil
+	return wd, nil
 }
 
 // Collector settings of a protocol server, unless GOGC or GOMEMLIMIT say
@@ -63,5 +50,5 @@ func tuneCollectorForServing() {
 
 // overrides are the global connection flags.
 func (a *app) overrides() platform.Overrides {
-	return platform.Overrides{BaseURL: a.baseURL, ClientID: a.clientID, ClientSecret: a.clientSecret, Timeout: a.timeout}
+	return platform.Overrides{BaseURL: a.str(options.BaseURL), ClientID: a.str(options.ClientID), ClientSecret: a.str(options.ClientSecret), Timeout: a.num(options.Timeout)}
 }

@@ -2,21 +2,23 @@ package main
 
 import (
 	"context"
-	"slices"
+	"fmt"
 	"strings"
+	"text/template"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/options"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-// localizeHelp replaces cobra's English help scaffolding with the catalog's.
-func localizeHelp(root *cobra.Command) {
-	root.SetUsageTemplate(`{{T "cli.help.usage"}}:{{if .Runnable}}
+// usageTemplate is cobra's usage text with the catalog's words.
+const usageTemplate = `{{T "cli.help.usage"}}:{{if .Runnable}}
   {{useLine .}}{{end}}{{if .HasAvailableSubCommands}}
   {{.CommandPath}} {{T "cli.help.command-placeholder"}}{{end}}{{if gt (len .Aliases) 0}}
 
@@ -36,12 +38,23 @@ func localizeHelp(root *cobra.Command) {
 {{.Example}}{{end}}{{if .HasAvailableSubCommands}}
 
 {{T "cli.help.more"}} "{{.CommandPath}} {{T "cli.help.command-placeholder"}} --help"{{end}}
-`)
-	cobra.AddTemplateFunc("T", func(key string) string { return i18n.T(key) })
-	cobra.AddTemplateFunc("useLine", useLine)
-	cobra.AddTemplateFunc("localFlagUsages", func(c *cobra.Command) string { return flagUsages(c.LocalFlags()) })
-	cobra.AddTemplateFunc("globalFlagUsages", func(c *cobra.Command) string { return flagUsages(globalFlags(c)) })
-	cobra.AddTemplateFunc("hasGlobalFlags", func(c *cobra.Command) bool { return globalFlags(c).HasAvailableFlags() })
+`
+
+// localizeHelp replaces cobra's English help scaffolding with the
+// catalog's, in the language of ctx. The template's functions belong to
+// this tree: cobra's own are process-wide, and two trees in two languages
+// would share them.
+func localizeHelp(ctx context.Context, root *cobra.Command) {
+	usage := template.Must(template.New("usage").Funcs(template.FuncMap{
+		"T":                       func(key string) string { return i18n.T(ctx, key) },
+		"useLine":                 func(c *cobra.Command) string { return useLine(ctx, c) },
+		"localFlagUsages":         func(c *cobra.Command) string { return flagUsages(ctx, c.LocalFlags()) },
+		"globalFlagUsages":        func(c *cobra.Command) string { return flagUsages(ctx, globalFlags(c)) },
+		"hasGlobalFlags":          func(c *cobra.Command) bool { return globalFlags(c).HasAvailableFlags() },
+		"rpad":                    func(s string, width int) string { return fmt.Sprintf("%-*s", width, s) },
+		"trimTrailingWhitespaces": func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) },
+	}).Parse(usageTemplate))
+	root.SetUsageFunc(func(c *cobra.Command) error { return usage.Execute(c.OutOrStderr(), c) })
 }
 
 // localAnnotation marks the commands that never talk to the platform: their
@@ -57,7 +70,7 @@ func globalFlags(c *cobra.Command) *pflag.FlagSet {
 	}
 	out := pflag.NewFlagSet(c.Name(), pflag.ContinueOnError)
 	inherited.VisitAll(func(f *pflag.Flag) {
-		if !slices.Contains(connectionFlags, f.Name) {
+		if o, global := options.Named("--" + f.Name); !global || !o.Connection {
 			out.AddFlag(f)
 		}
 	})
@@ -66,26 +79,26 @@ func globalFlags(c *cobra.Command) *pflag.FlagSet {
 
 // flagUsages is a flag set's usage lines with the flag library's
 // "(default …)" in the user's language.
-func flagUsages(fs *pflag.FlagSet) string {
-	return strings.ReplaceAll(fs.FlagUsages(), " (default ", " ("+i18n.T("cli.help.default")+" ")
+func flagUsages(ctx context.Context, fs *pflag.FlagSet) string {
+	return strings.ReplaceAll(fs.FlagUsages(), " (default ", " ("+i18n.T(ctx, "cli.help.default")+" ")
 }
 
 // useLine is a command's usage line with cobra's "[flags]" in the user's
 // language.
-func useLine(c *cobra.Command) string {
-	return strings.Replace(c.UseLine(), "[flags]", i18n.T("cli.help.flags-placeholder"), 1)
+func useLine(ctx context.Context, c *cobra.Command) string {
+	return strings.Replace(c.UseLine(), "[flags]", i18n.T(ctx, "cli.help.flags-placeholder"), 1)
 }
 
 // localizeScaffolding gives every command of a built tree a localized
 // -h/--help, and cobra's completion command localized descriptions; cobra
 // would add both in English while it runs.
-func localizeScaffolding(root *cobra.Command) {
+func localizeScaffolding(ctx context.Context, root *cobra.Command) {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		if c.Flags().Lookup("help") == nil {
-			c.Flags().BoolP("help", "h", false, i18n.T("cli.flag.help"))
+			c.Flags().BoolP("help", "h", false, i18n.T(ctx, "cli.flag.help"))
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)
@@ -94,15 +107,15 @@ func localizeScaffolding(root *cobra.Command) {
 	walk(root)
 	for _, c := range root.Commands() {
 		if c.Name() == "help" {
-			c.Short = i18n.T("cli.help.help")
+			c.Short = i18n.T(ctx, "cli.help.help")
 		}
 		if c.Name() != "completion" {
 			continue
 		}
-		c.Short = i18n.T("cli.help.completion")
+		c.Short = i18n.T(ctx, "cli.help.completion")
 		c.Long = c.Short
 		for _, shell := range c.Commands() {
-			shell.Short = i18n.T("cli.help.completion-shell", "shell", shell.Name())
+			shell.Short = i18n.T(ctx, "cli.help.completion-shell", "shell", shell.Name())
 		}
 	}
 }
@@ -124,8 +137,8 @@ func (a *app) completeAppNames(cmd *cobra.Command, args []string, toComplete str
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	a.quiet = true
-	cl, err := a.platformClient()
+	a.turnOn(options.Quiet)
+	cl, err := a.platformClient(cmd.Context())
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

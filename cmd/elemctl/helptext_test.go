@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"strings"
 	"testing"
@@ -16,14 +17,14 @@ var repeatWords = map[i18n.Lang]string{i18n.RU: "ключ можно повто�
 // several values, or the option alias of a positional that does) says it
 // may be repeated, in both languages.
 func TestHelpOfRepeatableKeysSaysSo(t *testing.T) {
-	t.Cleanup(func() { i18n.SetLang(i18n.RU) })
+	t.Parallel()
 	for lang, words := range repeatWords {
 		if !strings.Contains(i18n.TL(lang, "args.help-repeatable"), words) {
 			t.Errorf("%s: the plugin suffix does not say %q", lang, words)
 		}
-		i18n.SetLang(lang)
+		ctx := i18n.WithLang(context.Background(), lang)
 		a := newApp(nil, io.Discard, io.Discard, func(string) string { return "" })
-		root := a.buildRoot()
+		root := a.buildRoot(ctx)
 		found := 0
 		for _, c := range a.catalog.Commands() {
 			for _, arg := range c.Args {

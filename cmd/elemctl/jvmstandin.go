@@ -22,12 +22,12 @@ import (
 //
 // It must run before cobra sees the arguments (which it would refuse:
 // "unknown shorthand flag: 'D'"), from app.run.
-func (a *app) jvmStandIn(args []string) (handled bool, code int) {
+func (a *app) jvmStandIn(ctx context.Context, args []string) (handled bool, code int) {
 	isVersion := dap.IsVersionQuery(args)
 	if !isVersion && !dap.IsAdapterLaunch(args) {
 		return false, 0
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if isVersion {
 		// The editor's check that its java setting names a JVM.
@@ -37,7 +37,7 @@ func (a *app) jvmStandIn(args []string) (handled bool, code int) {
 		}
 		return true, code
 	}
-	_, out, done, err := a.startProtocol()
+	_, err := a.startProtocol(ctx)
 	if err != nil {
 		var he *handlerError
 		if errors.As(err, &he) {
@@ -46,10 +46,9 @@ func (a *app) jvmStandIn(args []string) (handled bool, code int) {
 		a.printError(err)
 		return true, exitFailure
 	}
-	defer done()
 	code, err = dap.Run(ctx, dap.Options{
 		Stdin:   a.stdin,
-		Stdout:  out,
+		Stdout:  a.stdout,
 		Stderr:  a.stderr,
 		JVMArgs: args,
 		Getenv:  a.getenv,

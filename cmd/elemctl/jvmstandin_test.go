@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -34,6 +35,7 @@ func noEnv(string) string { return "" }
 // command of the tree with and without flags, and every line the CLI
 // scripts run.
 func elemctlLines(t *testing.T) [][]string {
+	ctx := context.Background()
 	lines := [][]string{
 		nil, {"-h"}, {"--help"}, {"help"}, {"--version"}, {"--json", "deploy"}, {"--quiet", "--json", "apps", "list"},
 		{"apps", "list"}, {"apps", "list", "--brief"}, {"--env-file", "x.env", "apps", "debug"},
@@ -51,7 +53,7 @@ func elemctlLines(t *testing.T) [][]string {
 			walk(p, sub)
 		}
 	}
-	walk(nil, newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}, noEnv).buildRoot())
+	walk(nil, newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}, noEnv).buildRoot(ctx))
 	scripts, err := filepath.Glob(filepath.Join("testdata", "script", "*.txtar"))
 	if err != nil || len(scripts) == 0 {
 		t.Fatalf("no CLI scripts: %v", err)
@@ -75,13 +77,14 @@ func elemctlLines(t *testing.T) [][]string {
 }
 
 func TestJVMStandInLeavesElemctlCommandLinesAlone(t *testing.T) {
+	ctx := context.Background()
 	lines := elemctlLines(t)
 	if len(lines) < 200 {
 		t.Fatalf("only %d command lines to check", len(lines))
 	}
 	for _, args := range lines {
 		var out, errOut bytes.Buffer
-		handled, code := newApp(strings.NewReader(""), &out, &errOut, noEnv).jvmStandIn(args)
+		handled, code := newApp(strings.NewReader(""), &out, &errOut, noEnv).jvmStandIn(ctx, args)
 		if handled || code != 0 || out.Len() > 0 || errOut.Len() > 0 {
 			t.Errorf("jvmStandIn(%q) = %v, %d (stdout %q, stderr %q); want it left to cobra", args, handled, code, out.String(), errOut.String())
 		}
@@ -111,11 +114,12 @@ func frames(t *testing.T, stream []byte) []map[string]any {
 func frame(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }
 
 func TestJVMStandInServesDAP(t *testing.T) {
+	ctx := context.Background()
 	vector := jvmVector(t.TempDir())
 
 	// A client that leaves at once: nothing started, nothing said.
 	var out, errOut bytes.Buffer
-	handled, code := newApp(strings.NewReader(""), &out, &errOut, noEnv).jvmStandIn(vector)
+	handled, code := newApp(strings.NewReader(""), &out, &errOut, noEnv).jvmStandIn(ctx, vector)
 	if !handled || code != 0 || out.Len() > 0 {
 		t.Errorf("empty session: %v, %d, stdout %q, stderr %q", handled, code, out.String(), errOut.String())
 	}
@@ -126,7 +130,7 @@ func TestJVMStandInServesDAP(t *testing.T) {
 	errOut.Reset()
 	in := frame(`{"seq":1,"type":"request","command":"initialize","arguments":{"adapterID":"xbsl"}}`) +
 		frame(`{"seq":2,"type":"request","command":"disconnect"}`)
-	handled, code = newApp(strings.NewReader(in), &out, &errOut, noEnv).jvmStandIn(vector)
+	handled, code = newApp(strings.NewReader(in), &out, &errOut, noEnv).jvmStandIn(ctx, vector)
 	if !handled || code != 1 {
 		t.Errorf("jvmStandIn = %v, %d; want true, 1", handled, code)
 	}

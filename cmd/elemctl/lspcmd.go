@@ -1,12 +1,13 @@
 package main
 
 import (
+	"context"
 	"errors"
 
 	"github.com/spf13/cobra"
 
-	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/lsp"
+	"github.com/elemctl/elemctl/internal/options"
 )
 
 // lspCommand serves the catalog to editors over stdio. No configuration is
@@ -14,28 +15,25 @@ import (
 // envFile. Only an explicit --env-file is checked first, so a typo fails
 // here instead of on every command. The process ends with 0 after
 // shutdown and exit, 1 otherwise (LSP "exit").
-func (a *app) lspCommand() *cobra.Command {
+func (a *app) lspCommand(ctx context.Context) *cobra.Command {
 	return &cobra.Command{
-		Use:   "lsp",
-		Short: i18n.T("lsp.cli-help"),
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			wd, out, done, err := a.startProtocol()
+			wd, err := a.startProtocol(ctx)
 			if err != nil {
 				return err
 			}
-			defer done()
-			srv := lsp.New(lsp.Options{
+			srv := lsp.New(ctx, lsp.Options{
 				Catalog:           a.catalog,
 				Version:           versionText(),
 				Dir:               wd,
 				Getenv:            a.getenv,
-				EnvFile:           a.envFile,
+				EnvFile:           a.str(options.EnvFile),
 				Overrides:         a.overrides(),
-				AdoptClientLocale: a.lang == "" && a.getenv("ELEMCTL_LANG") == "",
+				AdoptClientLocale: a.str(options.Lang) == "" && a.getenv("ELEMCTL_LANG") == "",
 				Stderr:            a.stderr,
 			})
-			err = srv.Serve(cmd.Context(), a.stdin, out)
+			err = srv.Serve(cmd.Context(), a.stdin, a.stdout)
 			if errors.Is(err, lsp.ErrExitWithoutShutdown) {
 				return &exitError{code: exitFailure}
 			}

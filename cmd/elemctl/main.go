@@ -14,9 +14,10 @@ func main() {
 	if dap.IsReaperLaunch(os.Args[1:]) {
 		// The debug adapter's keeper, started by `elemctl dap` (see
 		// dap.RunReaper): nothing else of elemctl runs in it.
-		os.Exit(dap.RunReaper(os.Args[2:]))
+		os.Exit(dap.RunReaper(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	// Old binaries an update renamed aside (Windows) go once unused.
 	selfupdate.RemoveLeftovers()
+	registerMessages()
 	os.Exit(newApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv).run(os.Args[1:]))
 }

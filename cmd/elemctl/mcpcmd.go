@@ -18,6 +18,7 @@ import (
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/mcp"
 	"github.com/elemctl/elemctl/internal/mcpinstall"
+	"github.com/elemctl/elemctl/internal/options"
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/userdir"
 )
@@ -47,32 +48,29 @@ var httpOnlyFlags = []string{"token-file", "env-dir", "tls-cert", "tls-key", "al
 // tool call resolves its stand (the startup one, or its env_file) through
 // the server's client cache. Only an explicit --env-file is checked
 // first, so a typo fails here instead of on every call.
-func (a *app) mcpCommand() *cobra.Command {
+func (a *app) mcpCommand(ctx context.Context) *cobra.Command {
 	var hf mcpHTTPFlags
 	var readOnly bool
 	var memoryLimit int
 	cmd := &cobra.Command{
-		Use:   "mcp",
-		Short: i18n.T("mcp.server.cli-help"),
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if hf.addr == "" {
 				if given := hf.httpOnlyGiven(cmd); len(given) > 0 {
-					return &handlerError{platform.ConfigErrorf("mcp.cli.http-only", "flags", strings.Join(given, ", "))}
+					return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.http-only", "flags", strings.Join(given, ", "))}
 				}
 			}
 			if memoryLimit < 0 {
-				return &handlerError{platform.ConfigErrorf("mcp.cli.memory-limit-bad", "value", memoryLimit)}
+				return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.memory-limit-bad", "value", memoryLimit)}
 			}
-			wd, out, done, err := a.startProtocol()
+			wd, err := a.startProtocol(ctx)
 			if err != nil {
 				return err
 			}
-			defer done()
 			if memoryLimit > 0 {
 				debug.SetMemoryLimit(int64(memoryLimit) << 20)
 			}
-			srv := mcp.New(mcp.Options{
+			srv := mcp.New(ctx, mcp.Options{
 				Catalog: a.catalog,
 				// Plugins that did not load (or whose tool name is taken)
 				// are reported once on stderr, the rest keep working.
@@ -80,7 +78,7 @@ func (a *app) mcpCommand() *cobra.Command {
 				Version:        versionText(),
 				Dir:            wd,
 				Getenv:         a.getenv,
-				EnvFile:        a.envFile,
+				EnvFile:        a.str(options.EnvFile),
 				Overrides:      a.overrides(),
 				Stderr:         a.stderr,
 				ReadOnly:       readOnly,
@@ -89,28 +87,27 @@ func (a *app) mcpCommand() *cobra.Command {
 			if hf.addr != "" {
 				return a.serveMCPOverHTTP(cmd.Context(), srv, hf, wd)
 			}
-			if err := srv.Serve(cmd.Context(), a.stdin, out); err != nil {
+			if err := srv.Serve(cmd.Context(), a.stdin, a.stdout); err != nil {
 				return &handlerError{err}
 			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&hf.addr, "http", "", i18n.T("mcp.cli.flag-http"))
-	f.StringVar(&hf.tokenFile, "token-file", "", i18n.T("mcp.cli.flag-token-file"))
-	f.StringVar(&hf.envDir, "env-dir", "", i18n.T("mcp.cli.flag-env-dir"))
-	f.StringVar(&hf.tlsCert, "tls-cert", "", i18n.T("mcp.cli.flag-tls-cert"))
-	f.StringVar(&hf.tlsKey, "tls-key", "", i18n.T("mcp.cli.flag-tls-key"))
-	f.StringArrayVar(&hf.allowHosts, "allow-host", nil, i18n.T("mcp.cli.flag-allow-host"))
-	f.StringArrayVar(&hf.allowOrigins, "allow-origin", nil, i18n.T("mcp.cli.flag-allow-origin"))
-	f.BoolVar(&hf.stateless, "stateless", false, i18n.T("mcp.cli.flag-stateless"))
-	f.IntVar(&hf.maxSessions, "max-sessions", mcp.DefaultMaxSessions, i18n.T("mcp.cli.flag-max-sessions"))
-	f.IntVar(&hf.maxSessionsPerToken, "max-sessions-per-token", mcp.DefaultMaxSessionsPerToken, i18n.T("mcp.cli.flag-max-sessions-per-token"))
-	f.IntVar(&hf.sessionIdle, "session-idle", int(mcp.DefaultSessionIdleTTL/time.Minute), i18n.T("mcp.cli.flag-session-idle"))
-	f.IntVar(&hf.maxCalls, "max-calls", mcp.DefaultMaxCalls, i18n.T("mcp.cli.flag-max-calls"))
-	f.BoolVar(&readOnly, "read-only", false, i18n.T("mcp.cli.flag-read-only"))
-	f.IntVar(&memoryLimit, "memory-limit", 0, i18n.T("mcp.cli.flag-memory-limit", "default", serverMemoryLimit>>20))
-	cmd.AddCommand(a.mcpInstallCommand())
+	f.StringVar(&hf.addr, "http", "", i18n.T(ctx, "mcp.cli.flag-http"))
+	f.StringVar(&hf.tokenFile, "token-file", "", i18n.T(ctx, "mcp.cli.flag-token-file"))
+	f.StringVar(&hf.envDir, "env-dir", "", i18n.T(ctx, "mcp.cli.flag-env-dir"))
+	f.StringVar(&hf.tlsCert, "tls-cert", "", i18n.T(ctx, "mcp.cli.flag-tls-cert"))
+	f.StringVar(&hf.tlsKey, "tls-key", "", i18n.T(ctx, "mcp.cli.flag-tls-key"))
+	f.StringArrayVar(&hf.allowHosts, "allow-host", nil, i18n.T(ctx, "mcp.cli.flag-allow-host"))
+	f.StringArrayVar(&hf.allowOrigins, "allow-origin", nil, i18n.T(ctx, "mcp.cli.flag-allow-origin"))
+	f.BoolVar(&hf.stateless, "stateless", false, i18n.T(ctx, "mcp.cli.flag-stateless"))
+	f.IntVar(&hf.maxSessions, "max-sessions", mcp.DefaultMaxSessions, i18n.T(ctx, "mcp.cli.flag-max-sessions"))
+	f.IntVar(&hf.maxSessionsPerToken, "max-sessions-per-token", mcp.DefaultMaxSessionsPerToken, i18n.T(ctx, "mcp.cli.flag-max-sessions-per-token"))
+	f.IntVar(&hf.sessionIdle, "session-idle", int(mcp.DefaultSessionIdleTTL/time.Minute), i18n.T(ctx, "mcp.cli.flag-session-idle"))
+	f.IntVar(&hf.maxCalls, "max-calls", mcp.DefaultMaxCalls, i18n.T(ctx, "mcp.cli.flag-max-calls"))
+	f.BoolVar(&readOnly, "read-only", false, i18n.T(ctx, "mcp.cli.flag-read-only"))
+	f.IntVar(&memoryLimit, "memory-limit", 0, i18n.T(ctx, "mcp.cli.flag-memory-limit", "default", serverMemoryLimit>>20))
 	return cmd
 }
 
@@ -129,20 +126,20 @@ func (hf mcpHTTPFlags) httpOnlyGiven(cmd *cobra.Command) []string {
 // the HTTP transport leaves free), and serves until interrupted. A second
 // interrupt stops waiting for the cleanup of interrupted calls.
 func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPFlags, wd string) error {
-	addr, err := mcp.ParseListenAddress(hf.addr)
+	addr, err := mcp.ParseListenAddress(ctx, hf.addr)
 	if err != nil {
 		return &handlerError{err}
 	}
 	if (hf.tlsCert == "") != (hf.tlsKey == "") {
-		return &handlerError{platform.ConfigErrorf("mcp.cli.tls-pair")}
+		return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.tls-pair")}
 	}
 	for name, v := range map[string]int{"--max-sessions": hf.maxSessions, "--max-sessions-per-token": hf.maxSessionsPerToken,
 		"--session-idle": hf.sessionIdle, "--max-calls": hf.maxCalls} {
 		if v < 1 {
-			return &handlerError{platform.ConfigErrorf("mcp.cli.bound-bad", "flag", name, "value", v)}
+			return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.bound-bad", "flag", name, "value", v)}
 		}
 	}
-	tok, err := a.mcpToken(hf, addr, wd)
+	tok, err := a.mcpToken(ctx, hf, addr, wd)
 	if err != nil {
 		return &handlerError{err}
 	}
@@ -150,7 +147,7 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 	if addr.Name != "" {
 		allowHosts = append([]string{addr.Name}, allowHosts...)
 	}
-	httpSrv, err := srv.NewHTTP(mcp.HTTPOptions{
+	httpSrv, err := srv.NewHTTP(ctx, mcp.HTTPOptions{
 		Tokens: tok.tokens, EnvDir: hf.envDir, TLSCertFile: hf.tlsCert, TLSKeyFile: hf.tlsKey, Force: a.interruptedAgain,
 		AllowHosts: allowHosts, AllowOrigins: hf.allowOrigins, Stateless: hf.stateless,
 		MaxSessions: hf.maxSessions, MaxSessionsPerToken: hf.maxSessionsPerToken,
@@ -162,7 +159,7 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 	ln, err := net.Listen(addr.Network, addr.HostPort)
 	if err != nil {
 		return &handlerError{&platform.Error{Kind: platform.KindGeneral, Err: err,
-			Message: i18n.T("mcp.cli.listen-failed", "addr", addr.HostPort, "error", err.Error())}}
+			Message: i18n.T(ctx, "mcp.cli.listen-failed", "addr", addr.HostPort, "error", err.Error())}}
 	}
 	scheme := "http"
 	if hf.tlsCert != "" {
@@ -195,14 +192,14 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 		return &handlerError{err}
 	}
 	if tok.created {
-		a.progress(i18n.T("mcp.cli.token-created", "file", tok.file))
+		a.progress(i18n.T(ctx, "mcp.cli.token-created", "file", tok.file))
 	}
 	if !addr.Loopback && hf.tlsCert == "" {
-		a.progress(i18n.T("mcp.cli.plain-http"))
+		a.progress(i18n.T(ctx, "mcp.cli.plain-http"))
 	}
-	a.progress(i18n.T("mcp.cli.serving", "url", url, "where", addr.Where(ln.Addr())))
+	a.progress(i18n.T(ctx, "mcp.cli.serving", "url", url, "where", addr.Where(ctx, ln.Addr())))
 	err = <-served
-	a.progress(i18n.T("mcp.cli.stopped"))
+	a.progress(i18n.T(ctx, "mcp.cli.stopped"))
 	if err != nil {
 		return &handlerError{err}
 	}
@@ -221,24 +218,24 @@ type mcpToken struct {
 // token of full scope), else – on loopback only – the token file in
 // elemctl's data directory (created at first use). An address other
 // machines can reach needs a token named on purpose.
-func (a *app) mcpToken(hf mcpHTTPFlags, addr mcp.ListenAddress, wd string) (mcpToken, error) {
+func (a *app) mcpToken(ctx context.Context, hf mcpHTTPFlags, addr mcp.ListenAddress, wd string) (mcpToken, error) {
 	switch {
 	case hf.tokenFile != "":
 		path := absFrom(wd, hf.tokenFile)
-		tokens, created, err := mcp.LoadTokenFile(path)
+		tokens, created, err := mcp.LoadTokenFile(ctx, path)
 		return mcpToken{tokens: tokens, source: "file", file: path, created: created}, err
 	case a.getenv(tokenEnv) != "":
 		value := strings.TrimSpace(a.getenv(tokenEnv))
-		return mcpToken{tokens: []mcp.Token{{Value: value, Scope: mcp.ScopeFull, Name: tokenEnv}}, source: "env"}, mcp.CheckToken(value, tokenEnv)
+		return mcpToken{tokens: []mcp.Token{{Value: value, Scope: mcp.ScopeFull, Name: tokenEnv}}, source: "env"}, mcp.CheckToken(ctx, value, tokenEnv)
 	case !addr.Loopback:
-		return mcpToken{}, platform.ConfigErrorf("mcp.cli.needs-token", "addr", hf.addr)
+		return mcpToken{}, platform.ConfigErrorf(ctx, "mcp.cli.needs-token", "addr", hf.addr)
 	}
 	dir, err := userdir.Dir(userdir.State, a.getenv, runtime.GOOS)
 	if err != nil {
-		return mcpToken{}, platform.ConfigErrorf("mcp.cli.no-token-dir")
+		return mcpToken{}, platform.ConfigErrorf(ctx, "mcp.cli.no-token-dir")
 	}
 	path := filepath.Join(dir, defaultTokenFile)
-	tokens, created, err := mcp.LoadTokenFile(path)
+	tokens, created, err := mcp.LoadTokenFile(ctx, path)
 	return mcpToken{tokens: tokens, source: "file", file: path, created: created}, err
 }
 
@@ -250,30 +247,30 @@ func absFrom(wd, path string) string {
 }
 
 // mcpInstallCommand writes elemctl into an agent client's configuration.
-func (a *app) mcpInstallCommand() *cobra.Command {
+func (a *app) mcpInstallCommand(ctx context.Context) *cobra.Command {
 	var client, scope, name, command, launcher string
 	var print bool
 	cmd := &cobra.Command{
-		Use:   "install",
-		Short: i18n.T("mcp.cli.install-help"),
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if given := a.givenConnectionFlags(); len(given) > 0 && !(len(given) == 1 && given[0] == "--env-file") {
-				var others []string
-				for _, g := range given {
-					if g != "--env-file" {
-						others = append(others, g)
-					}
+			// The stand's .env is the one connection option the client's
+			// configuration keeps.
+			var others []string
+			for _, g := range a.givenConnectionFlags() {
+				if g != options.EnvFile.Flag() {
+					others = append(others, g)
 				}
-				return &handlerError{platform.ConfigErrorf("mcp.cli.install-connection-flags", "flags", strings.Join(others, ", "))}
+			}
+			if len(others) > 0 {
+				return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.install-connection-flags", "flags", strings.Join(others, ", "))}
 			}
 			if client == "" {
-				return &handlerError{platform.ConfigErrorf("mcp.cli.install-needs-client", "clients", strings.Join(mcpinstall.Clients, ", "))}
+				return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.install-needs-client", "clients", strings.Join(mcpinstall.Clients, ", "))}
 			}
 			wd, _ := os.Getwd()
 			envFile := ""
-			if a.envFile != "" {
-				abs, err := platform.EnvFilePath(a.envFile, wd)
+			if a.str(options.EnvFile) != "" {
+				abs, err := platform.EnvFilePath(ctx, a.str(options.EnvFile), wd)
 				if err != nil {
 					return &handlerError{err}
 				}
@@ -281,7 +278,7 @@ func (a *app) mcpInstallCommand() *cobra.Command {
 			}
 			switch {
 			case launcher != "" && command != "":
-				return &handlerError{platform.ConfigErrorf("mcp.cli.install-command-or-launcher")}
+				return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.install-command-or-launcher")}
 			case launcher != "":
 			case command == "":
 				command = thisExecutable()
@@ -290,7 +287,7 @@ func (a *app) mcpInstallCommand() *cobra.Command {
 			}
 			// A bare name ("elemctl") stays as given: the client finds it
 			// in PATH, as a project file shared by a team needs.
-			res, err := mcpinstall.Install(mcpinstall.Options{
+			res, err := mcpinstall.Install(ctx, mcpinstall.Options{
 				Client: client, Scope: scope, Name: name, Command: command, Launcher: launcher, EnvFile: envFile,
 				Print: print, Dir: wd, Getenv: a.getenv,
 			})
@@ -307,24 +304,24 @@ func (a *app) mcpInstallCommand() *cobra.Command {
 			}
 			switch {
 			case print:
-				a.progress(i18n.T("mcp.cli.install-print", "file", res.File))
+				a.progress(i18n.T(ctx, "mcp.cli.install-print", "file", res.File))
 			case !res.Changed:
-				a.progress(i18n.T("mcp.cli.install-unchanged", "file", res.File, "name", res.Name))
+				a.progress(i18n.T(ctx, "mcp.cli.install-unchanged", "file", res.File, "name", res.Name))
 			case res.Created:
-				a.progress(i18n.T("mcp.cli.install-created", "file", res.File, "name", res.Name))
+				a.progress(i18n.T(ctx, "mcp.cli.install-created", "file", res.File, "name", res.Name))
 			default:
-				a.progress(i18n.T("mcp.cli.install-written", "file", res.File, "name", res.Name, "backup", res.Backup))
+				a.progress(i18n.T(ctx, "mcp.cli.install-written", "file", res.File, "name", res.Name, "backup", res.Backup))
 			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&client, "client", "", i18n.T("mcp.cli.flag-client", "clients", strings.Join(mcpinstall.Clients, ", ")))
-	f.StringVar(&scope, "scope", mcpinstall.ScopeUser, i18n.T("mcp.cli.flag-scope"))
-	f.StringVar(&name, "name", mcpinstall.DefaultName, i18n.T("mcp.cli.flag-name"))
-	f.StringVar(&command, "command", "", i18n.T("mcp.cli.flag-command"))
-	f.StringVar(&launcher, "launcher", "", i18n.T("mcp.cli.flag-launcher", "launchers", strings.Join(mcpinstall.Launchers, ", ")))
-	f.BoolVar(&print, "print", false, i18n.T("mcp.cli.flag-print"))
+	f.StringVar(&client, "client", "", i18n.T(ctx, "mcp.cli.flag-client", "clients", strings.Join(mcpinstall.Clients, ", ")))
+	f.StringVar(&scope, "scope", mcpinstall.ScopeUser, i18n.T(ctx, "mcp.cli.flag-scope"))
+	f.StringVar(&name, "name", mcpinstall.DefaultName, i18n.T(ctx, "mcp.cli.flag-name"))
+	f.StringVar(&command, "command", "", i18n.T(ctx, "mcp.cli.flag-command"))
+	f.StringVar(&launcher, "launcher", "", i18n.T(ctx, "mcp.cli.flag-launcher", "launchers", strings.Join(mcpinstall.Launchers, ", ")))
+	f.BoolVar(&print, "print", false, i18n.T(ctx, "mcp.cli.flag-print"))
 	return cmd
 }
 

@@ -17,6 +17,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/platform"
 )
 
 // mcpHTTPProcess is `elemctl mcp --http` running as a child process.
@@ -267,7 +270,9 @@ func TestMCPOverHTTPSecondInterruptStopsWaiting(t *testing.T) {
 	envFile := filepath.Join(dir, "stand.env")
 	// Ten times slower than the platform: the probe's application is
 	// still being created, and busy, when the call is interrupted.
-	startStandProcess(t, bin, "--seed", "demo", "--write-env", envFile, "--speed", "10")
+	stand, _ := startStandProcess(t, bin, "--seed", "demo", "--write-env", envFile, "--speed", "10")
+	apps := standApps(t, stand)
+	seeded := len(apps())
 	env := append(os.Environ(), "ELEMCTL_NO_PLUGINS=1", "ELEMCTL_DATA_DIR="+filepath.Join(dir, "data"), "TMPDIR="+dir,
 		"ELEMCTL_LANG=en", "ELEMCTL_MCP_TOKEN=a-token-of-the-test-0123456789")
 	p := startMCPHTTP(t, bin, env, "--env-file", envFile, "mcp", "--http", "127.0.0.1:0")
@@ -288,11 +293,15 @@ func TestMCPOverHTTPSecondInterruptStopsWaiting(t *testing.T) {
 			res.Body.Close()
 		}
 	}()
-	time.Sleep(2 * time.Second) // built and uploaded; the create takes minutes
+	// Built and uploaded: the probe's application is being created (which
+	// takes minutes) when the interrupt comes.
+	waitFor(t, "the probe's application", func() bool { return len(apps()) > seeded })
 	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond)
+	waitFor(t, "the server to wait for the probe's cleanup", func() bool {
+		return strings.Contains(p.stderr.String(), "stopping: 1 calls in progress are interrupted")
+	})
 	select {
 	case err := <-p.done:
 		t.Fatalf("the server stopped at the first interrupt, not waiting for the probe's cleanup: %v\n%s", err, p.stderr.String())
@@ -303,6 +312,42 @@ func TestMCPOverHTTPSecondInterruptStopsWaiting(t *testing.T) {
 	}
 	if log := p.stderr.String(); !strings.Contains(log, "elemctl is stopping") || !strings.Contains(log, "stopping without waiting") {
 		t.Errorf("the second interrupt is not acknowledged:\n%s", log)
+	}
+}
+
+// standApps lists the applications of a stand process (its answer gives
+// the credentials).
+func standApps(t *testing.T, stand map[string]any) func() []*jsonx.Object {
+	t.Helper()
+	ctx := context.Background()
+	base, _ := stand["base-url"].(string)
+	id, _ := stand["client-id"].(string)
+	secret, _ := stand["client-secret"].(string)
+	cl, err := platform.NewClient(ctx, &platform.Config{BaseURL: base, ClientID: id, ClientSecret: secret,
+		TLSVerify: true, NoProxy: true, Timeout: 10 * time.Second}, platform.ClientOptions{TokenCacheDir: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cl.Close)
+	return func() []*jsonx.Object {
+		apps, err := cl.ListApps(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return apps
+	}
+}
+
+// waitFor polls cond until it holds; after two minutes – no machine is
+// that slow – the state is taken as never coming.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never came", what)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -391,9 +436,9 @@ func (b *mcpTeamBed) call(headers map[string]string, body string) (*http.Respons
 	return res, string(data)
 }
 
-// messages are the JSON-RPC messages of a response body: the JSON body
+// rpcMessages are the JSON-RPC messages of a response body: the JSON body
 // itself, or the data of each SSE event.
-func messages(t *testing.T, body string) []map[string]any {
+func rpcMessages(t *testing.T, body string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	if strings.HasPrefix(strings.TrimSpace(body), "{") {
@@ -490,7 +535,7 @@ func TestMCPOverHTTPRequestMessagesStayOnTheirStream(t *testing.T) {
 	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/event-stream" {
 		t.Fatalf("deploy: %d %s %s", res.StatusCode, res.Header.Get("Content-Type"), body)
 	}
-	msgs := messages(t, body)
+	msgs := rpcMessages(t, body)
 	if len(msgs) < 3 {
 		t.Fatalf("deploy sent %d messages: %s", len(msgs), body)
 	}
@@ -711,7 +756,7 @@ func TestMCPOverHTTPBounds(t *testing.T) {
 // rpcError is the JSON-RPC error of a response body, or nil.
 func rpcError(t *testing.T, body string) map[string]any {
 	t.Helper()
-	msgs := messages(t, body)
+	msgs := rpcMessages(t, body)
 	if len(msgs) == 0 {
 		t.Fatalf("no message in %q", body)
 	}
@@ -797,7 +842,7 @@ func TestMCPOverHTTPScopes(t *testing.T) {
 	toolNames := func(h map[string]string) map[string]bool {
 		_, body := b.call(h, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 		names := map[string]bool{}
-		for _, tool := range messages(t, body)[0]["result"].(map[string]any)["tools"].([]any) {
+		for _, tool := range rpcMessages(t, body)[0]["result"].(map[string]any)["tools"].([]any) {
 			names[tool.(map[string]any)["name"].(string)] = true
 		}
 		return names
@@ -846,7 +891,7 @@ func TestMCPOverHTTPReadOnly(t *testing.T) {
 	}
 	h := b.session(bedToken)
 	_, body = b.call(h, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
-	for _, tool := range messages(t, body)[0]["result"].(map[string]any)["tools"].([]any) {
+	for _, tool := range rpcMessages(t, body)[0]["result"].(map[string]any)["tools"].([]any) {
 		ann := tool.(map[string]any)["annotations"].(map[string]any)
 		if ann["readOnlyHint"] != true || ann["destructiveHint"] != false {
 			t.Errorf("a read-only server lists %v", tool.(map[string]any)["name"])

@@ -2,10 +2,6 @@ package main
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(mcpCLIMessages)
-}
-
 // mcpCLIMessages are the texts of `elemctl mcp --http` and `elemctl mcp
 // install`.
 var mcpCLIMessages = []i18n.Message{

@@ -1,9 +1,18 @@
 package main
 
-import "github.com/elemctl/elemctl/internal/i18n"
+import (
+	"github.com/elemctl/elemctl/internal/dap"
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/lsp"
+	"github.com/elemctl/elemctl/internal/mcp"
+	"github.com/elemctl/elemctl/internal/messages"
+)
 
-func init() {
-	i18n.Register(cliMessages)
+// registerMessages registers every message table of the program: the
+// operations', the faces' and the command line's own.
+func registerMessages() {
+	i18n.Register(messages.Operations()...)
+	i18n.Register(mcp.Messages, lsp.Messages, dap.Messages, cliMessages, mcpCLIMessages, dapMessages)
 }
 
 var cliMessages = []i18n.Message{

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -23,8 +24,16 @@ const pluginAnnotation = "elemctl-plugin"
 // loadPlugins adds the plugins' commands to the catalog before the command
 // tree is built. Discovery reads manifests only; no plugin process starts
 // here.
-func (a *app) loadPlugins() {
-	plugin.Install(a.catalog, plugin.Options{Getenv: a.getenv, Version: versionText(), Stderr: pluginStderr(a)})
+func (a *app) loadPlugins(ctx context.Context) {
+	a.plugins = plugin.Install(ctx, a.catalog, plugin.Options{Getenv: a.getenv, Version: versionText(), Stderr: pluginStderr(a)})
+}
+
+// pluginFailures are the plugins, commands and tools that did not load.
+func (a *app) pluginFailures() []manifest.Failure {
+	if a.plugins == nil {
+		return nil
+	}
+	return a.plugins.Failures
 }
 
 // pluginStderr is where a plugin's stderr goes. On a terminal the live
@@ -53,22 +62,21 @@ func (w stderrLines) Write(p []byte) (int, error) {
 }
 
 // reportPluginFailures prints a line per plugin that did not load before a
-// command runs, through the progress channel (silenced by --quiet). Not for
-// `plugins`, which answers with the failures, nor for `mcp`, which reports
-// them its own way, nor for `apps get`, whose output editors read with
-// stderr mixed in; nor for the root (`--version`, an unknown command) and
-// shell completion requests.
-func (a *app) reportPluginFailures(cmd *cobra.Command) {
-	if cmd == nil || !cmd.HasParent() {
+// command runs, through the progress channel (silenced by --quiet). Not
+// before a command that keeps stderr plain (command.Command.PlainStderr),
+// nor for the root (`--version`, an unknown command) and shell completion
+// requests.
+func (a *app) reportPluginFailures(ctx context.Context, cmd *cobra.Command) {
+	if cmd == nil || !cmd.HasParent() || cmd.Annotations[plainStderrAnnotation] != "" {
 		return
 	}
-	switch strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ") {
-	case "plugins", "mcp", "apps get", cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+	switch cmd.Name() {
+	case cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
 		return
 	}
-	for _, f := range plugin.Failures(a.catalog) {
+	for _, f := range a.pluginFailures() {
 		if !f.MCPOnly {
-			a.progress(plugin.FailureLine(f, command.CLI))
+			a.progress(plugin.FailureLine(ctx, f, command.CLI))
 		}
 	}
 }
@@ -77,9 +85,9 @@ func (a *app) reportPluginFailures(cmd *cobra.Command) {
 // some plugins failed to load: the command may be theirs, so the answer is
 // exit 1 with {"error", "plugin-failures"} on stderr instead of a usage
 // error. nil when every plugin loaded.
-func (a *app) refuseUnknownWithFailures(name string) error {
+func (a *app) refuseUnknownWithFailures(ctx context.Context, name string) error {
 	var failed []manifest.Failure
-	for _, f := range plugin.Failures(a.catalog) {
+	for _, f := range a.pluginFailures() {
 		if !f.MCPOnly {
 			failed = append(failed, f)
 		}
@@ -99,7 +107,7 @@ func (a *app) refuseUnknownWithFailures(name string) error {
 	}
 	sort.Strings(sources)
 	out, _ := jsonx.Marshal(jsonx.New(
-		"error", i18n.T("plugins.unknown-command", "name", name, "sources", strings.Join(sources, ", ")),
+		"error", i18n.T(ctx, "plugins.unknown-command", "name", name, "sources", strings.Join(sources, ", ")),
 		"plugin-failures", list,
 	))
 	a.errMu.Lock()
@@ -111,18 +119,8 @@ func (a *app) refuseUnknownWithFailures(name string) error {
 // mcpPluginFailures are the failures the MCP server reports at start.
 func mcpPluginFailures(a *app) []mcp.PluginFailure {
 	var out []mcp.PluginFailure
-	for _, f := range plugin.Failures(a.catalog) {
+	for _, f := range a.pluginFailures() {
 		out = append(out, mcp.PluginFailure{Source: f.Source, Err: errors.New(f.Error)})
 	}
 	return out
-}
-
-// debugAdapterCommand is `debug-adapter` (the catalog's debug_adapter) with
-// `extract` beneath it.
-func (a *app) debugAdapterCommand() *cobra.Command {
-	locate := *a.catalog.Tool("debug_adapter")
-	locate.Path = []string{"debug-adapter"}
-	cmd := a.leafCommand(&locate)
-	cmd.AddCommand(a.leafCommand(command.DebugAdapterExtract))
-	return cmd
 }

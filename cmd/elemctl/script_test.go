@@ -27,6 +27,7 @@ import (
 const knownSecret = "s3cr3t-3l3mctl-7e57-0000-c1i3n7s3cr37"
 
 func TestMain(m *testing.M) {
+	registerMessages()
 	quickRaceExit()
 	testscript.Main(removingBuiltBins{m}, map[string]func(){
 		"elemctl": func() { os.Exit(runLogged()) },

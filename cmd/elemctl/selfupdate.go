@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -14,24 +15,22 @@ import (
 // (ELEMCTL_UPDATE_URL, else elemctl's GitHub releases). Its downloads go
 // through the transport of the Console API client, so ELEMENT_CA_FILE,
 // ELEMENT_TLS_VERIFY, the proxy settings and --timeout apply to them.
-func (a *app) selfUpdateCommand() *cobra.Command {
+func (a *app) selfUpdateCommand(ctx context.Context) *cobra.Command {
 	var want, stop string
 	var check bool
 	cmd := &cobra.Command{
-		Use:   "self-update",
-		Short: i18n.T("selfupdate.help"),
-		Args:  cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			mode, ok := selfupdate.ParseStopMode(stop)
 			if !ok {
-				return fmt.Errorf("%s", i18n.T("cli.bad-choice", "name", "--stop-holders", "value", stop, "choices", "servers, all"))
+				return fmt.Errorf("%s", i18n.T(ctx, "cli.bad-choice", "name", "--stop-holders", "value", stop, "choices", "servers, all"))
 			}
 			// The stand's network settings; its credentials are not needed.
-			cfg, _, err, _ := a.stands().Resolve("", "")
+			cfg, _, err, _ := a.stands().Resolve(ctx, "", "")
 			if err != nil {
 				return &handlerError{err}
 			}
-			fetcher, err := platform.NewFetcher(cfg, platform.ClientOptions{
+			fetcher, err := platform.NewFetcher(ctx, cfg, platform.ClientOptions{
 				UserAgent: "elemctl/" + versionText(),
 				Warn:      a.warn,
 				MaxBody:   selfupdate.MaxDownload,
@@ -59,9 +58,9 @@ func (a *app) selfUpdateCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&want, "version", "", i18n.T("selfupdate.flag.version"))
-	f.BoolVar(&check, "check", false, i18n.T("selfupdate.flag.check"))
-	f.StringVar(&stop, "stop-holders", "", i18n.T("selfupdate.flag.stop-holders"))
+	f.StringVar(&want, "version", "", i18n.T(ctx, "selfupdate.flag.version"))
+	f.BoolVar(&check, "check", false, i18n.T(ctx, "selfupdate.flag.check"))
+	f.StringVar(&stop, "stop-holders", "", i18n.T(ctx, "selfupdate.flag.stop-holders"))
 	f.Lookup("stop-holders").NoOptDefVal = string(selfupdate.StopServers)
 	return cmd
 }

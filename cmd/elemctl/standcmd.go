@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -18,26 +19,23 @@ import (
 )
 
 // standCommand runs the emulated stand on loopback until interrupted.
-func (a *app) standCommand() *cobra.Command {
+func (a *app) standCommand(ctx context.Context) *cobra.Command {
 	var addr, writeEnv, seed, state, faultsFile, logFile string
 	var speed float64
 	var apps, deletedApps, builds int
 	var durations stand.Durations
 	cmd := &cobra.Command{
-		Use:         "stand",
-		Short:       i18n.T("cli.help.stand"),
-		Args:        cobra.NoArgs,
-		Annotations: map[string]string{localAnnotation: "true"},
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if seed != "" && seed != "demo" {
-				return fmt.Errorf("%s", i18n.T("cli.bad-choice", "name", "--seed", "value", seed, "choices", "demo"))
+				return fmt.Errorf("%s", i18n.T(ctx, "cli.bad-choice", "name", "--seed", "value", seed, "choices", "demo"))
 			}
 			for _, n := range []struct {
 				name  string
 				value int
 			}{{"--apps", apps}, {"--deleted-apps", deletedApps}, {"--builds", builds}} {
 				if n.value < 0 {
-					return fmt.Errorf("%s", i18n.T("cli.stand-negative-count", "name", n.name, "value", n.value))
+					return fmt.Errorf("%s", i18n.T(ctx, "cli.stand-negative-count", "name", n.name, "value", n.value))
 				}
 			}
 			var faults *stand.FaultSet
@@ -100,7 +98,7 @@ func (a *app) standCommand() *cobra.Command {
 					return &handlerError{err}
 				}
 			}
-			base, err := listenStand(s, addr, cmd.Flags().Changed("addr"), a.progress)
+			base, err := listenStand(ctx, s, addr, cmd.Flags().Changed("addr"), a.progress)
 			if err != nil {
 				return &handlerError{err}
 			}
@@ -123,24 +121,24 @@ func (a *app) standCommand() *cobra.Command {
 				return &handlerError{err}
 			}
 			if faults != nil {
-				a.progress(i18n.T("cli.stand-faults-loaded", "count", len(faults.Faults), "file", faultsFile, "seed", faults.Seed))
+				a.progress(i18n.T(ctx, "cli.stand-faults-loaded", "count", len(faults.Faults), "file", faultsFile, "seed", faults.Seed))
 			}
-			a.progress(i18n.T("cli.stand-serving", "url", base))
+			a.progress(i18n.T(ctx, "cli.stand-serving", "url", base))
 			<-cmd.Context().Done()
-			a.progress(i18n.T("cli.stand-stopped"))
+			a.progress(i18n.T(ctx, "cli.stand-stopped"))
 			return nil
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&addr, "addr", "127.0.0.1:0", i18n.T("cli.flag.stand-addr"))
-	f.StringVar(&writeEnv, "write-env", "", i18n.T("cli.flag.stand-write-env"))
-	f.StringVar(&seed, "seed", "", i18n.T("cli.flag.stand-seed"))
-	f.StringVar(&state, "state", "", i18n.T("cli.flag.stand-state"))
-	f.Float64Var(&speed, "speed", 1, i18n.T("cli.flag.stand-speed"))
-	f.StringVar(&faultsFile, "faults", "", i18n.T("cli.flag.stand-faults"))
-	f.IntVar(&apps, "apps", 0, i18n.T("cli.flag.stand-apps"))
-	f.IntVar(&deletedApps, "deleted-apps", 0, i18n.T("cli.flag.stand-deleted-apps"))
-	f.IntVar(&builds, "builds", 0, i18n.T("cli.flag.stand-builds"))
+	f.StringVar(&addr, "addr", "127.0.0.1:0", i18n.T(ctx, "cli.flag.stand-addr"))
+	f.StringVar(&writeEnv, "write-env", "", i18n.T(ctx, "cli.flag.stand-write-env"))
+	f.StringVar(&seed, "seed", "", i18n.T(ctx, "cli.flag.stand-seed"))
+	f.StringVar(&state, "state", "", i18n.T(ctx, "cli.flag.stand-state"))
+	f.Float64Var(&speed, "speed", 1, i18n.T(ctx, "cli.flag.stand-speed"))
+	f.StringVar(&faultsFile, "faults", "", i18n.T(ctx, "cli.flag.stand-faults"))
+	f.IntVar(&apps, "apps", 0, i18n.T(ctx, "cli.flag.stand-apps"))
+	f.IntVar(&deletedApps, "deleted-apps", 0, i18n.T(ctx, "cli.flag.stand-deleted-apps"))
+	f.IntVar(&builds, "builds", 0, i18n.T(ctx, "cli.flag.stand-builds"))
 	for _, d := range []struct {
 		name   string
 		target *time.Duration
@@ -154,9 +152,9 @@ func (a *app) standCommand() *cobra.Command {
 		{"delete-time", &durations.Delete, stand.DefaultDurations.Delete, "cli.stand-op-delete"},
 	} {
 		*d.target = d.def
-		f.Var(standDuration{d.name, d.target}, d.name, i18n.T("cli.flag.stand-op-time", "operation", i18n.T(d.what)))
+		f.Var(standDuration{ctx, d.name, d.target}, d.name, i18n.T(ctx, "cli.flag.stand-op-time", "operation", i18n.T(ctx, d.what)))
 	}
-	f.StringVar(&logFile, "log", "", i18n.T("cli.flag.stand-log"))
+	f.StringVar(&logFile, "log", "", i18n.T(ctx, "cli.flag.stand-log"))
 	_ = f.MarkHidden("no-proxy")
 	return cmd
 }
@@ -164,6 +162,7 @@ func (a *app) standCommand() *cobra.Command {
 // standDuration is a duration option of the stand: "30s", "1m30s" or a
 // number of seconds, above zero.
 type standDuration struct {
+	ctx  context.Context // the language of a refusal
 	name string
 	d    *time.Duration
 }
@@ -178,8 +177,8 @@ func (v standDuration) String() string {
 func (v standDuration) Set(text string) error {
 	d, err := stand.ParseDuration(text)
 	if err != nil || d <= 0 {
-		return &command.UsageError{BindError: &command.BindError{Message: i18n.T("cli.parse.invalid-value",
-			"value", text, "flag", "--"+v.name, "expected", i18n.T("cli.stand-duration-expected"))}}
+		return &command.UsageError{BindError: &command.BindError{Message: i18n.T(v.ctx, "cli.parse.invalid-value",
+			"value", text, "flag", "--"+v.name, "expected", i18n.T(v.ctx, "cli.stand-duration-expected"))}}
 	}
 	*v.d = d
 	return nil
@@ -203,13 +202,13 @@ func (a *app) openStandLog(path string) (io.Writer, func(), error) {
 // restored stand takes the address it served on before, so the base URL of
 // an existing .env stays right; when that one is taken, a free port is
 // taken and the user is told.
-func listenStand(s *stand.Stand, addr string, explicit bool, progress func(string)) (string, error) {
+func listenStand(ctx context.Context, s *stand.Stand, addr string, explicit bool, progress func(string)) (string, error) {
 	if last := s.LastAddress(); !explicit && last != "" && last != addr {
 		base, err := s.Listen(last)
 		if err == nil {
 			return base, nil
 		}
-		progress(i18n.T("cli.stand-address-taken", "address", last))
+		progress(i18n.T(ctx, "cli.stand-address-taken", "address", last))
 	}
 	return s.Listen(addr)
 }

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"sort"
 	"strings"
 
@@ -17,8 +18,8 @@ type BindError struct{ Message string }
 
 func (e *BindError) Error() string { return e.Message }
 
-func bindErrorf(key string, args ...any) *BindError {
-	return &BindError{Message: i18n.T(key, args...)}
+func bindErrorf(ctx context.Context, key string, args ...any) *BindError {
+	return &BindError{Message: i18n.T(ctx, key, args...)}
 }
 
 // JSONFace is what a face tells the JSON binder about its argument
@@ -35,18 +36,24 @@ type JSONFace struct {
 	// Ignored are keys accepted and dropped when the command has no such
 	// argument: an editor sends appId to every command.
 	Ignored []string
+	// ReadOwn reads the face's own keys before the rest is bound (the
+	// call's stand, its directory); nil when there are none.
+	ReadOwn func(ctx context.Context, given *jsonx.Object) error
+	// Amend changes the bound values before the run (an editor's extra
+	// command-line words); nil when nothing does.
+	Amend func(ctx context.Context, given *jsonx.Object, in Values) error
 }
 
 // DecodeArguments reads a call's raw JSON arguments: an object, or
 // nothing (empty or null).
-func DecodeArguments(raw []byte, called string) (*jsonx.Object, error) {
+func DecodeArguments(ctx context.Context, raw []byte, called string) (*jsonx.Object, error) {
 	if s := strings.TrimSpace(string(raw)); s == "" || s == "null" {
 		return jsonx.New(), nil
 	}
 	v, err := jsonx.Decode(raw)
 	obj, ok := v.(*jsonx.Object)
 	if err != nil || !ok {
-		return nil, bindErrorf("args.not-object", "command", called)
+		return nil, bindErrorf(ctx, "args.not-object", "command", called)
 	}
 	return obj, nil
 }
@@ -54,7 +61,7 @@ func DecodeArguments(raw []byte, called string) (*jsonx.Object, error) {
 // BindJSON binds an argument object of a call of c – the one binder of
 // MCP tool calls, LSP commands and plugins' host calls. Values are
 // converted by the one table of package argvalue; null is "not given".
-func BindJSON(c *Command, face JSONFace, given *jsonx.Object) (Values, error) {
+func BindJSON(ctx context.Context, c *Command, face JSONFace, given *jsonx.Object) (Values, error) {
 	out := NewValues()
 	if given == nil {
 		given = jsonx.New()
@@ -92,21 +99,21 @@ func BindJSON(c *Command, face JSONFace, given *jsonx.Object) (Values, error) {
 			known = append(known, face.Naming.Names(a)[0])
 		}
 		known = append(known, face.Own...)
-		return out, bindErrorf("args.unknown", "command", face.Called, "names", strings.Join(unknown, ", "), "known", strings.Join(known, ", "))
+		return out, bindErrorf(ctx, "args.unknown", "command", face.Called, "names", strings.Join(unknown, ", "), "known", strings.Join(known, ", "))
 	}
 	for _, a := range args {
 		name := face.Naming.Names(a)[0]
 		v, ok := present[a.KeyName()]
 		if !ok {
 			if face.Naming.Required(c, a) {
-				return out, bindErrorf("args.missing", "command", face.Called, "name", name)
+				return out, bindErrorf(ctx, "args.missing", "command", face.Called, "name", name)
 			}
 			if def, ok := face.Naming.Default(c, a); ok {
 				setDefault(out, a, def)
 			}
 			continue
 		}
-		conv, err := convertJSON(a, v, face.Called, name)
+		conv, err := convertJSON(ctx, a, v, face.Called, name)
 		if err != nil {
 			return out, err
 		}
@@ -122,7 +129,8 @@ func setDefault(out Values, a Argument, def any) {
 	if def == nil {
 		return
 	}
-	if conv, err := convertJSON(a, def, "", ""); err == nil {
+	// A default that does not convert is kept as it is: no message is made.
+	if conv, err := convertJSON(context.Background(), a, def, "", ""); err == nil {
 		out.Default(a.KeyName(), conv)
 		return
 	}
@@ -146,20 +154,20 @@ func setFixed(out Values, c *Command, n Naming) {
 // int64, float64, bool; []string for string lists, []any of typed values
 // for other lists. A single value stands for a one-element list; an OrList
 // argument keeps a single value single.
-func convertJSON(a Argument, v any, called, name string) (any, error) {
+func convertJSON(ctx context.Context, a Argument, v any, called, name string) (any, error) {
 	list, isList := v.([]any)
 	switch {
 	case isList && !a.Multiple && !a.OrList:
-		return nil, wrongType(a, v, called, name)
+		return nil, wrongType(ctx, a, v, called, name)
 	case !isList && (a.OrList || !a.Multiple):
 		s, ok := convert(a.Type, v)
 		if !ok {
-			return nil, wrongType(a, v, called, name)
+			return nil, wrongType(ctx, a, v, called, name)
 		}
 		if !a.Bound.Holds(s) {
-			return nil, outOfRange(a, s, called, name)
+			return nil, outOfRange(ctx, a, s, called, name)
 		}
-		return s, checkChoices(a, s, called, name)
+		return s, checkChoices(ctx, a, s, called, name)
 	case !isList:
 		list = []any{v}
 	}
@@ -167,12 +175,12 @@ func convertJSON(a Argument, v any, called, name string) (any, error) {
 	for _, e := range list {
 		s, ok := convert(a.Type, e)
 		if !ok {
-			return nil, wrongType(a, v, called, name)
+			return nil, wrongType(ctx, a, v, called, name)
 		}
 		if !a.Bound.Holds(s) {
-			return nil, outOfRange(a, s, called, name)
+			return nil, outOfRange(ctx, a, s, called, name)
 		}
-		if err := checkChoices(a, s, called, name); err != nil {
+		if err := checkChoices(ctx, a, s, called, name); err != nil {
 			return nil, err
 		}
 		typed = append(typed, s)
@@ -203,19 +211,19 @@ func listOf(a Argument, typed []any) any {
 }
 
 // outOfRange refuses a number outside the argument's bound.
-func outOfRange(a Argument, v any, called, name string) error {
-	return bindErrorf("args.out-of-range", "command", called, "name", name, "want", i18n.T(a.Bound.expectedKey(a.Type)), "value", choiceText(v))
+func outOfRange(ctx context.Context, a Argument, v any, called, name string) error {
+	return bindErrorf(ctx, "args.out-of-range", "command", called, "name", name, "want", i18n.T(ctx, a.Bound.expectedKey(a.Type)), "value", choiceText(v))
 }
 
-func wrongType(a Argument, got any, called, name string) error {
-	want := i18n.T(typeKey(a.Type))
+func wrongType(ctx context.Context, a Argument, got any, called, name string) error {
+	want := i18n.T(ctx, typeKey(a.Type))
 	switch {
 	case a.OrList:
-		want = i18n.T("args.type-or-list", "one", want)
+		want = i18n.T(ctx, "args.type-or-list", "one", want)
 	case a.Multiple:
-		want = i18n.T("args.type-list-of", "one", want)
+		want = i18n.T(ctx, "args.type-list-of", "one", want)
 	}
-	return bindErrorf("args.wrong-type", "command", called, "name", name, "want", want, "got", i18n.T(gotKey(got)))
+	return bindErrorf(ctx, "args.wrong-type", "command", called, "name", name, "want", want, "got", i18n.T(ctx, gotKey(got)))
 }
 
 func typeKey(t Type) string {
@@ -249,11 +257,11 @@ func gotKey(v any) string {
 
 // checkChoices refuses a value outside the argument's choices; numbers
 // compare as numbers ("02" is the choice 2).
-func checkChoices(a Argument, v any, called, name string) error {
+func checkChoices(ctx context.Context, a Argument, v any, called, name string) error {
 	if inChoices(a, v) {
 		return nil
 	}
-	return bindErrorf("args.choice", "command", called, "name", name, "value", choiceText(v), "choices", strings.Join(a.Choices, ", "))
+	return bindErrorf(ctx, "args.choice", "command", called, "name", name, "value", choiceText(v), "choices", strings.Join(a.Choices, ", "))
 }
 
 func inChoices(a Argument, v any) bool {
@@ -280,13 +288,13 @@ func choiceText(v any) string {
 // OwnString reads a string parameter a face takes itself (env_file, cwd)
 // by the binder's rules: null or absent is "", anything but a string is
 // refused.
-func OwnString(given *jsonx.Object, name, called string) (string, error) {
+func OwnString(ctx context.Context, given *jsonx.Object, name, called string) (string, error) {
 	switch v := given.Value(name).(type) {
 	case nil:
 		return "", nil
 	case string:
 		return strings.TrimSpace(v), nil
 	default:
-		return "", bindErrorf("args.wrong-type", "command", called, "name", name, "want", i18n.T("args.type-string"), "got", i18n.T(gotKey(v)))
+		return "", bindErrorf(ctx, "args.wrong-type", "command", called, "name", name, "want", i18n.T(ctx, "args.type-string"), "got", i18n.T(ctx, gotKey(v)))
 	}
 }

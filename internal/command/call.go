@@ -19,7 +19,7 @@ import (
 // missing): clientErr says why, and a command that never reaches the
 // platform still runs. clientcache.Cache is the one implementation.
 type Stands interface {
-	Resolve(dir, envFile string) (cfg *platform.Config, cl *platform.Client, cfgErr, clientErr error)
+	Resolve(ctx context.Context, dir, envFile string) (cfg *platform.Config, cl *platform.Client, cfgErr, clientErr error)
 }
 
 // Call is one run of a command for a face. It builds the command's context
@@ -55,12 +55,15 @@ type Call struct {
 	Secrets []string
 	// Connection is how the command line reached the stand, for hints.
 	Connection Connection
+	// Catalog is the face's catalog, which hints are spelled by.
+	Catalog *Catalog
 
 	resolveOnce sync.Once
 	// hints are the command-line hints rendered so far; noted tells that
 	// the note on the secret they leave out was given.
 	hints     []string
 	noted     bool
+	lang      i18n.Lang // of the run, for the note progress lines get
 	mu        sync.Mutex
 	cfg       *platform.Config
 	client    *platform.Client
@@ -77,16 +80,27 @@ func (k *Call) Context() *Context {
 	}
 	return &Context{
 		Surface: k.Surface, Getenv: k.Getenv, Dir: k.Dir, EnvFile: envFile, Version: k.Version,
-		Connection: k.Connection, Command: k.Command, Naming: k.Naming,
+		Connection: k.Connection, Command: k.Command, Naming: k.Naming, Catalog: k.Catalog,
 		LogFunc: k.log, StatusFunc: k.status, PendingFunc: k.pending, ClientFunc: k.platformClient, ConfigFunc: k.config,
 		scrub: k.Scrub, diagnostic: k.Diagnostic, ownEnvFile: k.EnvFile,
 		rendered: k.rendered,
 	}
 }
 
-// Run runs the command with in. A panic becomes an error naming the
-// command; its stack goes to Diagnostic.
+// Run runs the command with in. A call that names its own stand reads it
+// first, so a stand that cannot be read fails the call before the command
+// starts (a plugin's process included) rather than when it first asks for
+// the platform. A panic becomes an error naming the command; its stack
+// goes to Diagnostic.
 func (k *Call) Run(ctx context.Context, in Values) (any, error) {
+	k.mu.Lock()
+	k.lang = i18n.LangOf(ctx)
+	k.mu.Unlock()
+	if k.EnvFile != "" && !k.Command.Local {
+		if _, err := k.config(ctx); err != nil {
+			return nil, err
+		}
+	}
 	return k.Context().run(ctx, in)
 }
 
@@ -102,11 +116,11 @@ func (c *Context) run(ctx context.Context, in Values) (result any, err error) {
 			if c.diagnostic != nil {
 				c.diagnostic(scrub(fmt.Sprintf("panic in %s: %s\n%s", c.Command.Name(), msg, debug.Stack())))
 			}
-			result, err = nil, &PanicError{&platform.Error{Kind: platform.KindGeneral, Message: i18n.T("call.panic", "command", c.Command.Name(), "error", scrub(msg))}}
+			result, err = nil, &PanicError{&platform.Error{Kind: platform.KindGeneral, Message: i18n.T(ctx, "call.panic", "command", c.Command.Name(), "error", scrub(msg))}}
 		}
 	}()
 	result, err = c.Command.Run(ctx, c, in)
-	return result, c.withRepeatHint(err, in)
+	return result, c.withRepeatHint(ctx, err, in)
 }
 
 // PanicError is a command that panicked: an internal error of elemctl,
@@ -139,24 +153,24 @@ func (k *Call) Scrub(text string) string {
 	return text
 }
 
-func (k *Call) resolve() {
+func (k *Call) resolve(ctx context.Context) {
 	k.resolveOnce.Do(func() {
-		cfg, cl, cfgErr, clientErr := k.Stands.Resolve(k.Dir, k.EnvFile)
+		cfg, cl, cfgErr, clientErr := k.Stands.Resolve(ctx, k.Dir, k.EnvFile)
 		k.mu.Lock()
 		k.cfg, k.client, k.cfgErr, k.clientErr = cfg, cl, cfgErr, clientErr
 		k.mu.Unlock()
 	})
 }
 
-func (k *Call) config() (*platform.Config, error) {
-	k.resolve()
+func (k *Call) config(ctx context.Context) (*platform.Config, error) {
+	k.resolve(ctx)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	return k.cfg, k.cfgErr
 }
 
-func (k *Call) platformClient() (*platform.Client, error) {
-	k.resolve()
+func (k *Call) platformClient(ctx context.Context) (*platform.Client, error) {
+	k.resolve(ctx)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.cfgErr != nil {
@@ -167,7 +181,10 @@ func (k *Call) platformClient() (*platform.Client, error) {
 
 func (k *Call) log(line string) {
 	line = k.Scrub(line)
-	if note := k.SecretNote(line); note != "" {
+	k.mu.Lock()
+	lang := k.lang
+	k.mu.Unlock()
+	if note := k.secretNote(lang, line); note != "" {
 		k.emit(note)
 	}
 	k.emit(line)
@@ -193,7 +210,11 @@ func (k *Call) rendered(hint string) {
 // once, when the secret came on the command line and text shows one of
 // the call's hints; "" otherwise. Progress lines get it by themselves; a
 // face asks for it before it shows the call's answer or error.
-func (k *Call) SecretNote(text string) string {
+func (k *Call) SecretNote(ctx context.Context, text string) string {
+	return k.secretNote(i18n.LangOf(ctx), text)
+}
+
+func (k *Call) secretNote(lang i18n.Lang, text string) string {
 	if !k.Connection.SecretGiven {
 		return ""
 	}
@@ -207,7 +228,7 @@ func (k *Call) SecretNote(text string) string {
 		quoted, _ := jsonx.Compact(h)
 		if strings.Contains(text, h) || len(quoted) > 2 && strings.Contains(text, string(quoted[1:len(quoted)-1])) {
 			k.noted = true
-			return i18n.T("hint.secret-not-repeated")
+			return i18n.TL(lang, "hint.secret-not-repeated")
 		}
 	}
 	return ""
@@ -225,14 +246,17 @@ func (k *Call) status(text string) {
 	}
 }
 
-// RunNested runs another command inside this one (a plugin's host call):
-// the same stand, progress, secrets and environment; the other command's
+// Nested runs another command inside this one (a plugin's host call): the
+// same stand, progress, secrets and environment; the other command's
 // arguments as naming spells them; a panic included.
-func (c *Context) RunNested(ctx context.Context, cmd *Command, n Naming, in Values) (any, error) {
+func (c *Context) Nested(cmd *Command, n Naming) Runner {
 	nested := *c
 	nested.Command, nested.Naming = cmd, n
-	return nested.run(ctx, in)
+	return &nested
 }
+
+// Run runs the context's command with in.
+func (c *Context) Run(ctx context.Context, in Values) (any, error) { return c.run(ctx, in) }
 
 // panicMessage describes a panic value without dumping a Go struct.
 func panicMessage(r any) string {

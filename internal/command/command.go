@@ -1,15 +1,16 @@
-// Package command is elemctl's catalog: every operation is declared here
-// once, with its CLI path, MCP tool name, LSP command id and arguments, and
-// each face (cmd/elemctl, mcp, lsp, the plugin host) renders the same
-// declarations. Plugin commands are values of the same types. The package
-// also holds what every face shares to run them: the binders of a call's
-// arguments (JSON and command-line words), the builder of a call's context,
-// and the renderings of a result per dialect.
+// Package command is the framework of elemctl's commands: what a command
+// is (its CLI path, MCP tool name, LSP command id and arguments), the
+// catalog that holds them, and what every face (cmd/elemctl, mcp, lsp, the
+// plugin host) shares to run one: the binders of a call's arguments (JSON
+// and command-line words), the builder of a call's context, and the
+// renderings of a result per dialect. The commands themselves are declared
+// in internal/catalog; plugin commands are values of the same types.
 package command
 
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -170,6 +171,36 @@ type Answer struct {
 	// Failed makes the CLI exit with 1 unless the value names another
 	// non-zero code.
 	Failed bool
+	// Headline is the one line that tells how the command ended, for a
+	// face that shows one (an editor's notification), and Severity how
+	// loud it is. A result that leaves it "" gets the plain one Invoke
+	// makes from the value's "ok" and problems.
+	Headline string
+	Severity Severity
+	// Diagnostics are the compile errors of the project the result speaks
+	// of, for a face that shows them on the files; nil says nothing about
+	// any project.
+	Diagnostics *Diagnostics
+}
+
+// Severity is how loud a headline is.
+type Severity int
+
+const (
+	// Information: the command did what it was asked.
+	Information Severity = iota
+	// Failure: the command ran and failed (a rolled back apply, a build
+	// the compiler refused).
+	Failure
+)
+
+// Diagnostics are the located compile errors of one project. Empty
+// Errors clear what an earlier result showed for the project.
+type Diagnostics struct {
+	// ProjectDir is the project's directory; Vendor and Name name it in
+	// the archive entries the errors point at.
+	ProjectDir, Vendor, Name string
+	Errors                   []platform.CompileError
 }
 
 // Result is a handler's result that renders itself per dialect.
@@ -199,6 +230,27 @@ func (a Answer) ExitCode() int {
 type Command struct {
 	// Path is the CLI path, e.g. {"apps", "list"}; nil keeps it off the CLI.
 	Path []string
+	// Order is the command's place among the commands of its group (or
+	// of the root) in help and in the lists of actions, from 1; 0 puts it
+	// after the placed ones (a plugin's).
+	Order int
+	// Examples are command lines the help shows, the same in every
+	// language.
+	Examples []string
+	// Face commands are the servers and tools of the command line itself
+	// (mcp, lsp, dap, stand, self-update): the CLI renders them with
+	// flags of their own and no face runs them as operations. Their names
+	// are taken like every other.
+	Face bool
+	// Lens is the message key of the title of the code lens an editor
+	// shows on a project descriptor to run the command there; "" shows
+	// none. Lenses come in the commands' order.
+	Lens string
+	// PlainStderr keeps the CLI's own lines – the plugins that did not
+	// load – off stderr before the command: editors read the output of
+	// `apps get` with stderr mixed in, and `plugins` and `mcp` report the
+	// failures themselves.
+	PlainStderr bool
 	// Tool is the MCP tool name; "" keeps it off MCP.
 	Tool string
 	// LSP is the LSP command id after the prefix ("deploy" → "elemctl.deploy");
@@ -221,13 +273,21 @@ type Command struct {
 	// WritesFiles commands write files on the machine elemctl runs on (an
 	// archive, an export): they are not read-only.
 	WritesFiles bool
-	// Slow operations take minutes; faces show progress for them.
+	// Slow operations take minutes; faces show progress for them, and a
+	// tool's answer carries its log.
 	Slow bool
+	// OptionalToolArgs makes every tool parameter optional, null when it
+	// declares no default (a plugin's tools).
+	OptionalToolArgs bool
 	// Source is "" for core commands, else the plugin that declared it.
 	Source string
 	// Features a plugin command requires of the core.
 	Features []string
 	Run      Handler
+
+	// input is the type of the handler's typed input (Handle), whose tags
+	// Catalog.Add checks.
+	input reflect.Type
 }
 
 // Name is the CLI path joined with spaces, or the tool name.
@@ -250,6 +310,8 @@ func (c *Command) MCPArgs() []Argument {
 type Group struct {
 	Name string
 	Help string // message key
+	// Order is the group's place among the root's commands (Command.Order).
+	Order int
 	// Description is an optional longer text (message key).
 	Description string
 }
@@ -275,8 +337,9 @@ func CheckAnnotations(c *Command) error {
 	return nil
 }
 
-// Add registers commands; a duplicate CLI path or tool name, or
-// annotations that contradict themselves, are programming errors.
+// Add registers commands; a duplicate CLI path or tool name, annotations
+// that contradict themselves, or a typed input that reads an argument the
+// command does not declare, are programming errors.
 func (c *Catalog) Add(cmds ...*Command) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -284,6 +347,7 @@ func (c *Catalog) Add(cmds ...*Command) {
 		if err := CheckAnnotations(cmd); err != nil {
 			panic("command: " + err.Error())
 		}
+		checkInput(cmd)
 		for _, have := range c.cmds {
 			if len(cmd.Path) > 0 && slices.Equal(have.Path, cmd.Path) {
 				panic(fmt.Sprintf("command: CLI path %q declared twice", cmd.Name()))

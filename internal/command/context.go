@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"os"
 
 	"github.com/elemctl/elemctl/internal/platform"
@@ -28,6 +29,8 @@ type Context struct {
 	// its arguments, for messages that name them (see ArgName).
 	Command *Command
 	Naming  Naming
+	// Catalog is the face's catalog: hints name its commands (see Hint).
+	Catalog *Catalog
 
 	// Provided by the face.
 	LogFunc    func(line string)
@@ -36,8 +39,8 @@ type Context struct {
 	// finish it ("" once nothing would); the CLI tells it on a second
 	// Ctrl-C.
 	PendingFunc func(text string)
-	ClientFunc  func() (*platform.Client, error)
-	ConfigFunc  func() (*platform.Config, error)
+	ClientFunc  func(ctx context.Context) (*platform.Client, error)
+	ConfigFunc  func(ctx context.Context) (*platform.Config, error)
 
 	// Set by Call: the call's scrubber, where a panic's stack goes, the
 	// .env the call itself names (a tool hint repeats it) and the record
@@ -72,11 +75,13 @@ func (c *Context) Pending(text string) {
 	}
 }
 
-// Client is the platform client of this call, built on first use.
-func (c *Context) Client() (*platform.Client, error) { return c.ClientFunc() }
+// Client is the platform client of this call, built on first use; ctx
+// carries the language of a refusal.
+func (c *Context) Client(ctx context.Context) (*platform.Client, error) { return c.ClientFunc(ctx) }
 
-// Config is the configuration of this call, read on first use.
-func (c *Context) Config() (*platform.Config, error) { return c.ConfigFunc() }
+// Config is the configuration of this call, read on first use; ctx
+// carries the language of a refusal.
+func (c *Context) Config(ctx context.Context) (*platform.Config, error) { return c.ConfigFunc(ctx) }
 
 // Env reads an environment variable of the call.
 func (c *Context) Env(name string) string {

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"errors"
 
 	"github.com/spf13/pflag"
@@ -12,7 +13,7 @@ import (
 // language; a binder's own refusal (a bad value, a key repeated with
 // another value) is already in it and passes as it is, without pflag's
 // wrapping. The result is a UsageError.
-func FlagError(err error) error {
+func FlagError(ctx context.Context, err error) error {
 	var (
 		own      *UsageError
 		notExist *pflag.NotExistError
@@ -25,16 +26,16 @@ func FlagError(err error) error {
 		return own
 	case errors.As(err, &notExist):
 		if in := notExist.GetSpecifiedShortnames(); in != "" {
-			return usagef("cli.parse.unknown-shorthand", "flag", "-"+notExist.GetSpecifiedName(), "in", "-"+in)
+			return usagef(ctx, "cli.parse.unknown-shorthand", "flag", "-"+notExist.GetSpecifiedName(), "in", "-"+in)
 		}
-		return usagef("cli.parse.unknown-flag", "flag", "--"+notExist.GetSpecifiedName())
+		return usagef(ctx, "cli.parse.unknown-flag", "flag", "--"+notExist.GetSpecifiedName())
 	case errors.As(err, &needs):
-		return usagef("cli.parse.needs-value", "flag", "--"+needs.GetFlag().Name)
+		return usagef(ctx, "cli.parse.needs-value", "flag", "--"+needs.GetFlag().Name)
 	case errors.As(err, &invalid):
-		return usagef("cli.parse.invalid-value", "value", invalid.GetValue(), "flag", "--"+invalid.GetFlag().Name,
-			"expected", i18n.T(expectedValueKey(invalid.GetFlag().Value.Type())))
+		return usagef(ctx, "cli.parse.invalid-value", "value", invalid.GetValue(), "flag", "--"+invalid.GetFlag().Name,
+			"expected", i18n.T(ctx, expectedValueKey(invalid.GetFlag().Value.Type())))
 	case errors.As(err, &syntax):
-		return usagef("cli.parse.bad-syntax", "arg", syntax.GetSpecifiedFlag())
+		return usagef(ctx, "cli.parse.bad-syntax", "arg", syntax.GetSpecifiedFlag())
 	}
 	return &UsageError{&BindError{Message: err.Error()}}
 }

@@ -1,15 +1,16 @@
 package command
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/ops/hint"
+	"github.com/elemctl/elemctl/internal/options"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
@@ -24,17 +25,14 @@ type Connection struct {
 	SecretGiven bool
 }
 
-// hintCatalog is the catalog hints are spelled by: they name core
-// commands only.
-func hintCatalog() *Catalog {
-	hintCatalogOnce.Do(func() { hintCatalogValue = Core() })
-	return hintCatalogValue
+// hintCommand is the command of the call's catalog at path; nil without
+// one (the hint then spells its arguments by their keys).
+func (c *Context) hintCommand(path []string) *Command {
+	if c.Catalog == nil || len(path) == 0 {
+		return nil
+	}
+	return c.Catalog.Path(path...)
 }
-
-var (
-	hintCatalogOnce  sync.Once
-	hintCatalogValue *Catalog
-)
 
 // Hint spells a command to run later for the call's face – the one
 // rendering of every hint an operation prints (see package hint):
@@ -46,9 +44,9 @@ var (
 //   - on a tool face, the tool call with its parameters as JSON (and the
 //     call's env_file); a command no tool does is spelled as a command
 //     line.
-func (c *Context) Hint(h hint.Command) string {
+func (c *Context) Hint(ctx context.Context, h hint.Command) string {
 	if c.Naming == ToolNames {
-		if s, ok := c.toolHint(h); ok {
+		if s, ok := c.toolHint(ctx, h); ok {
 			return s
 		}
 	}
@@ -56,7 +54,7 @@ func (c *Context) Hint(h hint.Command) string {
 }
 
 func (c *Context) commandLineHint(h hint.Command) string {
-	cmd := hintCatalog().Path(h.Path...)
+	cmd := c.hintCommand(h.Path)
 	words := append([]string{"elemctl"}, h.Path...)
 	for _, a := range h.Args {
 		name, positional := a.Key, a.Positional
@@ -67,11 +65,11 @@ func (c *Context) commandLineHint(h hint.Command) string {
 		}
 		words = append(words, hint.PlainArg(name, a.Value, positional)...)
 	}
-	words = append(words, hint.PlainArg("env-file", c.EnvFile, false)...)
-	words = append(words, hint.PlainArg("base-url", c.Connection.BaseURL, false)...)
-	words = append(words, hint.PlainArg("client-id", c.Connection.ClientID, false)...)
+	words = append(words, hint.PlainArg(options.EnvFile.Name, c.EnvFile, false)...)
+	words = append(words, hint.PlainArg(options.BaseURL.Name, c.Connection.BaseURL, false)...)
+	words = append(words, hint.PlainArg(options.ClientID.Name, c.Connection.ClientID, false)...)
 	if c.Connection.Timeout > 0 {
-		words = append(words, hint.PlainArg("timeout", strconv.FormatFloat(c.Connection.Timeout, 'f', -1, 64), false)...)
+		words = append(words, hint.PlainArg(options.Timeout.Name, strconv.FormatFloat(c.Connection.Timeout, 'f', -1, 64), false)...)
 	}
 	out := strings.Join(words, " ")
 	if c.rendered != nil {
@@ -82,16 +80,19 @@ func (c *Context) commandLineHint(h hint.Command) string {
 
 // toolHint spells h as tool calls; ok is false when no tool does it or a
 // tool lacks one of its arguments.
-func (c *Context) toolHint(h hint.Command) (string, bool) {
+func (c *Context) toolHint(ctx context.Context, h hint.Command) (string, bool) {
+	if c.Catalog == nil {
+		return "", false
+	}
 	name := h.Tool
 	if name == "" {
-		cmd := hintCatalog().Path(h.Path...)
+		cmd := c.hintCommand(h.Path)
 		if cmd == nil || cmd.Tool == "" {
 			return "", false
 		}
 		name = cmd.Tool
 	}
-	tool := hintCatalog().Tool(name)
+	tool := c.Catalog.Tool(name)
 	if tool == nil {
 		return "", false
 	}
@@ -127,11 +128,11 @@ func (c *Context) toolHint(h hint.Command) (string, bool) {
 	}
 	out := name + " " + string(raw)
 	if h.Then != nil {
-		then, ok := c.toolHint(*h.Then)
+		then, ok := c.toolHint(ctx, *h.Then)
 		if !ok {
 			return "", false
 		}
-		out += i18n.T("hint.then", "call", then)
+		out += i18n.T(ctx, "hint.then", "call", then)
 	}
 	return out, true
 }
@@ -166,14 +167,14 @@ func (c *Context) repeatHint(in Values) hint.Command {
 
 // withRepeatHint completes a change found not made with the command that
 // makes it.
-func (c *Context) withRepeatHint(err error, in Values) error {
+func (c *Context) withRepeatHint(ctx context.Context, err error, in Values) error {
 	var pe *platform.Error
 	if !errors.As(err, &pe) || pe.Kind != platform.KindNotDone || pe.Hint != "" || c.Command == nil {
 		return err
 	}
-	h := c.Hint(c.repeatHint(in))
+	h := c.Hint(ctx, c.repeatHint(in))
 	return &platform.Error{Kind: pe.Kind, Err: pe.Err, Hint: h,
-		Message: i18n.T("hint.repeat", "message", pe.Message, "command", h)}
+		Message: i18n.T(ctx, "hint.repeat", "message", pe.Message, "command", h)}
 }
 
 // argByKey finds the argument stored under key.
@@ -184,17 +185,4 @@ func argByKey(args []Argument, key string) (Argument, bool) {
 		}
 	}
 	return Argument{}, false
-}
-
-func init() {
-	i18n.Register(hintMessages)
-}
-
-var hintMessages = []i18n.Message{
-	{Key: "hint.then", RU: ", затем {call}", EN: ", then {call}"},
-	{Key: "hint.repeat", RU: "{message}. Сделать: {command}", EN: "{message}. To do it: {command}"},
-	{Key: "hint.secret-not-repeated",
-		RU: "команды, которые предлагает elemctl, не повторяют --client-secret: передайте секрет так же, как сейчас (--client-secret или ELEMENT_CLIENT_SECRET)",
-		EN: "the commands elemctl suggests do not repeat --client-secret: give the secret the way you did now (--client-secret or ELEMENT_CLIENT_SECRET)",
-	},
 }

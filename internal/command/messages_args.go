@@ -2,12 +2,9 @@ package command
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(argsMessages)
-}
-
-// argsMessages are the binders' refusals, the same on every face.
-var argsMessages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register: the binders' refusals, the same on every face.
+var Messages = []i18n.Message{
 	{Key: "cli.parse.unknown-flag", RU: "неизвестный ключ: {flag}", EN: "unknown flag: {flag}"},
 	{Key: "cli.parse.unknown-shorthand", RU: "неизвестный ключ {flag} в {in}", EN: "unknown shorthand flag {flag} in {in}"},
 	{Key: "cli.parse.needs-value", RU: "ключу {flag} нужно значение", EN: "flag needs an argument: {flag}"},
@@ -80,5 +77,20 @@ var argsMessages = []i18n.Message{
 	{Key: "call.panic",
 		RU: "внутренняя ошибка elemctl в {command}: {error}",
 		EN: "internal elemctl error in {command}: {error}",
+	},
+	{Key: "cli.given-twice",
+		RU: "приложение задано дважды и по-разному: позиционно \"{a}\" и через {flag} \"{b}\" – оставьте одну форму",
+		EN: "the application is given twice and differently: positionally \"{a}\" and with {flag} \"{b}\" - keep one form",
+	},
+	// The plain headlines of a command's answer (Invoke).
+	{Key: "verdict.done", RU: "готово", EN: "done"},
+	{Key: "verdict.no-detail", RU: "подробности в журнале", EN: "see the log"},
+	{Key: "verdict.failed", RU: "{command}: не удалось – {problem}", EN: "{command}: failed – {problem}"},
+	// Hints.
+	{Key: "hint.then", RU: ", затем {call}", EN: ", then {call}"},
+	{Key: "hint.repeat", RU: "{message}. Сделать: {command}", EN: "{message}. To do it: {command}"},
+	{Key: "hint.secret-not-repeated",
+		RU: "команды, которые предлагает elemctl, не повторяют --client-secret: передайте секрет так же, как сейчас (--client-secret или ELEMENT_CLIENT_SECRET)",
+		EN: "the commands elemctl suggests do not repeat --client-secret: give the secret the way you did now (--client-secret or ELEMENT_CLIENT_SECRET)",
 	},
 }

@@ -71,10 +71,10 @@ func (n Naming) ArgName(c *Command, key string, usage bool) string {
 	return key
 }
 
-// Required tells whether a caller must give the argument. A plugin's tool
-// parameters never are (spec mcp-plugins-editors §1.7).
+// Required tells whether a caller must give the argument. No tool
+// parameter is when the command makes them all optional.
 func (n Naming) Required(c *Command, a Argument) bool {
-	return a.Required && (n != ToolNames || c.Source == "")
+	return a.Required && (n != ToolNames || !c.OptionalToolArgs)
 }
 
 // Default is what the handler gets for an argument the caller left out,
@@ -99,7 +99,7 @@ func (n Naming) Default(c *Command, a Argument) (any, bool) {
 		return false, true
 	case a.Multiple:
 		return []any{}, true
-	case a.Nullable || c.Source != "":
+	case a.Nullable || c.OptionalToolArgs:
 		return nil, true
 	case a.Type == String:
 		return "", true

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -13,7 +14,9 @@ import (
 // command's usage and exits with 2.
 type UsageError struct{ *BindError }
 
-func usagef(key string, args ...any) error { return &UsageError{bindErrorf(key, args...)} }
+func usagef(ctx context.Context, key string, args ...any) error {
+	return &UsageError{bindErrorf(ctx, key, args...)}
+}
 
 // WordBinder binds command-line words to a command's arguments – the one
 // binder of core and plugin commands on the CLI, and of the command-line
@@ -36,27 +39,27 @@ type WordBinder struct {
 // types take a value; every value is checked at once against its type (by
 // the table of argvalue) and choices, a multiple option may be repeated,
 // a single one repeated only with the same value. A positional's CLIAlias is an option of its own.
-func NewWordBinder(c *Command, flags *pflag.FlagSet) *WordBinder {
+func NewWordBinder(ctx context.Context, c *Command, flags *pflag.FlagSet) *WordBinder {
 	b := &WordBinder{c: c, flags: flags, options: map[string]*wordValue{}, aliases: map[string]*wordValue{}}
 	for _, a := range CLINames.Args(c) {
-		help := i18n.T(a.Help)
+		help := i18n.T(ctx, a.Help)
 		switch {
 		case a.Positional && a.CLIAlias == "":
 			continue
 		case a.Positional:
 			name := strings.TrimPrefix(a.CLIAlias, "--")
-			v := &wordValue{arg: a, option: a.CLIAlias}
+			v := &wordValue{arg: a, option: a.CLIAlias, ctx: ctx}
 			if a.AliasExclusive {
-				help = i18n.T("args.alias-help", "name", a.Name)
+				help = i18n.T(ctx, "args.alias-help", "name", a.Name)
 				if a.Multiple {
-					help += " " + i18n.T("args.help-repeatable")
+					help += " " + i18n.T(ctx, "args.help-repeatable")
 				}
 			}
 			flags.Var(v, name, help)
 			b.aliases[a.KeyName()] = v
 			continue
 		default:
-			v := &wordValue{arg: a, option: "--" + a.Name}
+			v := &wordValue{arg: a, option: "--" + a.Name, ctx: ctx}
 			flags.Var(v, a.Name, help)
 			if a.Type == Bool {
 				// A switch: given alone it is on; --name=no is read by
@@ -73,7 +76,7 @@ func NewWordBinder(c *Command, flags *pflag.FlagSet) *WordBinder {
 }
 
 // Bind reads the parsed options and the positional words.
-func (b *WordBinder) Bind(words []string) (Values, error) {
+func (b *WordBinder) Bind(ctx context.Context, words []string) (Values, error) {
 	in := NewValues()
 	var positionals []Argument
 	for _, a := range CLINames.Args(b.c) {
@@ -85,7 +88,7 @@ func (b *WordBinder) Bind(words []string) (Values, error) {
 			in.Set(key, b.options[key].value())
 		case b.GivenOnly:
 		case a.Required:
-			return in, usagef("cli.missing-flag", "name", "--"+a.Name)
+			return in, usagef(ctx, "cli.missing-flag", "name", "--"+a.Name)
 		case a.Type == Bool:
 			def, _ := a.Default.(bool)
 			in.Default(key, def)
@@ -95,7 +98,7 @@ func (b *WordBinder) Bind(words []string) (Values, error) {
 	}
 	share, rest := sharePositionals(positionals, words)
 	if len(rest) > 0 {
-		return in, usagef("cli.too-many-args", "args", strings.Join(rest, " "))
+		return in, usagef(ctx, "cli.too-many-args", "args", strings.Join(rest, " "))
 	}
 	for i, a := range positionals {
 		key := a.KeyName()
@@ -103,7 +106,7 @@ func (b *WordBinder) Bind(words []string) (Values, error) {
 		aliased := alias != nil && alias.given
 		var vals []any
 		for _, w := range share[i] {
-			v, err := convertWord(a, Metavar(a), w)
+			v, err := convertWord(ctx, a, Metavar(a), w)
 			if err != nil {
 				return in, err
 			}
@@ -111,9 +114,9 @@ func (b *WordBinder) Bind(words []string) (Values, error) {
 		}
 		switch {
 		case len(vals) > 0 && aliased && a.AliasExclusive:
-			return in, usagef("args.alias-exclusive", "alias", a.CLIAlias, "name", a.Name)
+			return in, usagef(ctx, "args.alias-exclusive", "alias", a.CLIAlias, "name", a.Name)
 		case len(vals) > 0 && aliased && choiceText(vals[0]) != choiceText(alias.vals[0]):
-			return in, platform.ConfigErrorf("cli.given-twice", "a", share[i][0], "b", alias.raw[0], "flag", a.CLIAlias)
+			return in, platform.ConfigErrorf(ctx, "cli.given-twice", "a", share[i][0], "b", alias.raw[0], "flag", a.CLIAlias)
 		case len(vals) > 0 && a.Multiple:
 			in.Set(key, listOf(a, vals))
 		case len(vals) > 0:
@@ -126,7 +129,7 @@ func (b *WordBinder) Bind(words []string) (Values, error) {
 			if a.CLIAlias != "" {
 				name += " (" + a.CLIAlias + ")"
 			}
-			return in, usagef("cli.missing-positional", "name", name)
+			return in, usagef(ctx, "cli.missing-positional", "name", name)
 		default:
 			setDefault(in, a, a.Default)
 		}
@@ -172,16 +175,16 @@ func sharePositionals(pos []Argument, words []string) ([][]string, []string) {
 // convertWord converts one command-line word to the argument's type and
 // checks it against the choices; name is the option or positional as the
 // command line spells it.
-func convertWord(a Argument, name, word string) (any, error) {
+func convertWord(ctx context.Context, a Argument, name, word string) (any, error) {
 	v, ok := convert(a.Type, word)
 	switch {
 	case !ok:
-		return nil, usagef("cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(Unbounded.expectedKey(a.Type)))
+		return nil, usagef(ctx, "cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(ctx, Unbounded.expectedKey(a.Type)))
 	case !a.Bound.Holds(v):
-		return nil, usagef("cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(a.Bound.expectedKey(a.Type)))
+		return nil, usagef(ctx, "cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(ctx, a.Bound.expectedKey(a.Type)))
 	}
 	if !inChoices(a, v) {
-		return nil, usagef("cli.bad-choice", "name", name, "value", word, "choices", strings.Join(a.Choices, ", "))
+		return nil, usagef(ctx, "cli.bad-choice", "name", name, "value", word, "choices", strings.Join(a.Choices, ", "))
 	}
 	return v, nil
 }
@@ -193,6 +196,9 @@ type wordValue struct {
 	given  bool
 	raw    []string
 	vals   []any
+	// ctx is the binder's: the flag set calls Set without one, and the
+	// refusals speak its language.
+	ctx context.Context
 }
 
 // String is the default the help shows.
@@ -220,7 +226,8 @@ func (v *wordValue) Type() string {
 func (v *wordValue) IsBoolFlag() bool { return v.arg.Type == Bool }
 
 func (v *wordValue) Set(s string) error {
-	tv, err := convertWord(v.arg, v.option, s)
+	ctx := v.ctx
+	tv, err := convertWord(ctx, v.arg, v.option, s)
 	if err != nil {
 		return err
 	}
@@ -230,7 +237,7 @@ func (v *wordValue) Set(s string) error {
 	}
 	if v.given {
 		if choiceText(v.vals[0]) != choiceText(tv) {
-			return usagef("args.repeated-different", "option", v.option, "a", v.raw[0], "b", s)
+			return usagef(ctx, "args.repeated-different", "option", v.option, "a", v.raw[0], "b", s)
 		}
 		return nil
 	}

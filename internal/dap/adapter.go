@@ -1,6 +1,7 @@
 package dap
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -43,15 +44,15 @@ func HasAdapterJar(dir string) bool {
 // findAdapterDir applies the order --adapter, ELEMCTL_DEBUG_ADAPTER, the
 // plugin-declared directory. A directory named explicitly but lacking the
 // jar is an error rather than a reason to look further: the user meant it.
-func findAdapterDir(opts *Options) (string, error) {
-	advice := i18n.T("dap.adapter-advice")
+func findAdapterDir(ctx context.Context, opts *Options) (string, error) {
+	advice := i18n.T(ctx, "dap.adapter-advice")
 	check := func(dir, sourceKey string) (string, error) {
 		abs, err := filepath.Abs(dir)
 		if err == nil {
 			dir = abs
 		}
 		if !HasAdapterJar(dir) {
-			return "", &startError{i18n.T("dap.adapter-no-jar", "dir", dir, "source", i18n.T(sourceKey)) + " " + advice}
+			return "", &startError{i18n.T(ctx, "dap.adapter-no-jar", "dir", dir, "source", i18n.T(ctx, sourceKey)) + " " + advice}
 		}
 		return dir, nil
 	}
@@ -64,13 +65,13 @@ func findAdapterDir(opts *Options) (string, error) {
 	if opts.LocateAdapter != nil {
 		dir, err := opts.LocateAdapter()
 		if err != nil {
-			return "", &startError{i18n.T("dap.adapter-locate-failed", "error", err.Error()) + " " + advice}
+			return "", &startError{i18n.T(ctx, "dap.adapter-locate-failed", "error", err.Error()) + " " + advice}
 		}
 		if dir != "" {
 			return check(dir, "dap.source-plugin")
 		}
 	}
-	return "", &startError{i18n.T("dap.adapter-not-found") + " " + advice}
+	return "", &startError{i18n.T(ctx, "dap.adapter-not-found") + " " + advice}
 }
 
 // findJava applies the order --java, $JAVA_HOME/bin/java, java on PATH.
@@ -78,11 +79,11 @@ func findAdapterDir(opts *Options) (string, error) {
 // A java found in JAVA_HOME or on PATH that is elemctl itself (a link or
 // a java setting pointed at elemctl) is passed over: starting it would
 // start this proxy again. --java is taken as the user gives it.
-func findJava(opts *Options) (string, error) {
+func findJava(ctx context.Context, opts *Options) (string, error) {
 	if opts.Java != "" {
 		path, err := exec.LookPath(opts.Java)
 		if err != nil && !errors.Is(err, exec.ErrDot) {
-			return "", &startError{i18n.T("dap.java-not-found", "java", opts.Java)}
+			return "", &startError{i18n.T(ctx, "dap.java-not-found", "java", opts.Java)}
 		}
 		if path == "" {
 			path = opts.Java
@@ -118,11 +119,11 @@ func findJava(opts *Options) (string, error) {
 	}
 	switch {
 	case self != "":
-		return "", &startError{i18n.T("dap.java-is-elemctl", "java", self)}
+		return "", &startError{i18n.T(ctx, "dap.java-is-elemctl", "java", self)}
 	case len(opts.JVMArgs) > 0:
-		return "", &startError{i18n.T("dap.java-missing-stand-in")}
+		return "", &startError{i18n.T(ctx, "dap.java-missing-stand-in")}
 	}
-	return "", &startError{i18n.T("dap.java-missing")}
+	return "", &startError{i18n.T(ctx, "dap.java-missing")}
 }
 
 // isSelf tells whether path is the running executable, through links too.

@@ -50,7 +50,7 @@ func (p *proxy) prepareAttach(ctx context.Context, body []byte) attachPlan {
 		envFile = filepath.Join(base, envFile)
 	}
 	if p.opts.Session == nil {
-		return attachPlan{errMsg: i18n.T("dap.no-session")}
+		return attachPlan{errMsg: i18n.T(ctx, "dap.no-session")}
 	}
 	info, err := p.opts.Session(ctx, SessionRequest{AppRef: appRef, EnvFile: envFile, Cwd: base})
 	if err != nil {
@@ -61,7 +61,7 @@ func (p *proxy) prepareAttach(ctx context.Context, body []byte) attachPlan {
 		if info != nil && info.AppID != "" {
 			app = info.AppID
 		}
-		return attachPlan{errMsg: i18n.T("dap.no-debug-info", "app", app)}
+		return attachPlan{errMsg: i18n.T(ctx, "dap.no-debug-info", "app", app)}
 	}
 	p.secrets.add(info.DebugToken)
 
@@ -73,7 +73,7 @@ func (p *proxy) prepareAttach(ctx context.Context, body []byte) attachPlan {
 		workspace, ok := findSourcesRoot(base)
 		if !ok {
 			workspace = base
-			plan.warnings = append(plan.warnings, i18n.T("dap.no-workspace", "dir", base))
+			plan.warnings = append(plan.warnings, i18n.T(ctx, "dap.no-workspace", "dir", base))
 		}
 		args.setValue("workspace", workspace)
 	}
@@ -86,7 +86,7 @@ func (p *proxy) prepareAttach(ctx context.Context, body []byte) attachPlan {
 	args.setValue("debugToken", info.DebugToken)
 	args.setValue("uri", info.DebugAddress)
 	args.setDefault("projectLocations", map[string]any{})
-	args.setDefault("locale", string(i18n.Current()))
+	args.setDefault("locale", string(i18n.LangOf(ctx)))
 	if info.ClientDebugAddress != "" {
 		args.setDefault("clientDebugAddress", info.ClientDebugAddress)
 	}

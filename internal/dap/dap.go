@@ -109,7 +109,7 @@ func Run(ctx context.Context, opts Options) (exitCode int, err error) {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p := newProxy(opts)
+	p := newProxy(ctx, opts)
 	clientDone := make(chan struct{})
 	go func() {
 		p.clientLoop(ctx)
@@ -145,7 +145,7 @@ func Run(ctx context.Context, opts Options) (exitCode int, err error) {
 			graceOver = timer.C
 		case <-graceOver:
 			p.clientGone.Store(true)
-			return p.stopAdapter(ad), nil
+			return p.stopAdapter(ctx, ad), nil
 		case <-clientDone:
 			p.clientGone.Store(true)
 			select {
@@ -183,10 +183,10 @@ func (p *proxy) noAdapterCode() int {
 }
 
 // stopAdapter kills an adapter that outstayed its grace period.
-func (p *proxy) stopAdapter(ad *adapterProcess) int {
+func (p *proxy) stopAdapter(ctx context.Context, ad *adapterProcess) int {
 	ad.kill()
 	<-ad.done
-	p.logf("dap.adapter-killed", "grace", p.opts.GracePeriod)
+	p.logf(ctx, "dap.adapter-killed", "grace", p.opts.GracePeriod)
 	return 1
 }
 
@@ -204,7 +204,7 @@ func (p *proxy) letAdapterGo(ctx context.Context, ad *adapterProcess, graceOver 
 	case <-ad.done:
 		return ad.exitCode, nil
 	case <-graceOver:
-		return p.stopAdapter(ad), nil
+		return p.stopAdapter(ctx, ad), nil
 	case <-ctx.Done():
 		ad.kill()
 		<-ad.done

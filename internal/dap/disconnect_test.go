@@ -28,7 +28,7 @@ func TestDisconnectStopsAStubbornAdapter(t *testing.T) {
 		t.Errorf("Run returned %v after disconnect; grace is %v", d, opts.GracePeriod)
 	}
 	assertProcessGone(t, pid)
-	if !strings.Contains(s.stderr.String(), i18n.T("dap.adapter-killed", "grace", opts.GracePeriod)) {
+	if !strings.Contains(s.stderr.String(), i18n.TL(i18n.RU, "dap.adapter-killed", "grace", opts.GracePeriod)) {
 		t.Errorf("stderr does not say the adapter was killed:\n%s", s.stderr)
 	}
 }

@@ -15,15 +15,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/testio"
 )
 
 func TestMain(m *testing.M) {
+	i18n.Register(Messages, platform.Messages)
 	if isFakeAdapterInvocation() {
 		os.Exit(runFakeAdapter())
 	}
 	if IsReaperLaunch(os.Args[1:]) {
-		os.Exit(RunReaper(os.Args[2:]))
+		os.Exit(RunReaper(os.Args[2:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	if os.Getenv(sleeperEnv) != "" {
 		runSleeper()
@@ -100,6 +103,13 @@ type session struct {
 
 func startSession(t testing.TB, opts Options) *session {
 	t.Helper()
+	return startSessionIn(t, i18n.RU, opts)
+}
+
+// startSessionIn starts a session whose messages speak lang until the
+// client names a locale of its own.
+func startSessionIn(t testing.TB, lang i18n.Lang, opts Options) *session {
+	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +120,7 @@ func startSession(t testing.TB, opts Options) *session {
 	}
 	s := &session{t: t, toProx: inW, stderr: &syncBuffer{}, result: make(chan runResult, 1)}
 	opts.Stdin, opts.Stdout, opts.Stderr = inR, outW, s.stderr
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(i18n.WithLang(context.Background(), lang))
 	s.cancel = cancel
 	go func() {
 		code, err := Run(ctx, opts)

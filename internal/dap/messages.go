@@ -2,11 +2,9 @@ package dap
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "dap.panic",
 		RU: "внутренняя ошибка elemctl при обработке сообщения {side} ({type} {message}, seq {seq}): {panic}; пропало только это сообщение, сеанс продолжается",
 		EN: "internal elemctl error handling a message of {side} ({type} {message}, seq {seq}): {panic}; only this message is lost, the session goes on",

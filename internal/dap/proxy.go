@@ -36,9 +36,13 @@ type proxy struct {
 	// disconnected is closed at the client's first disconnect request.
 	disconnected   chan struct{}
 	disconnectOnce sync.Once
+
+	// lang is the language of the session's messages: the one elemctl
+	// started with, or the client's once its initialize names a locale.
+	lang atomic.Value // i18n.Lang
 }
 
-func newProxy(opts Options) *proxy {
+func newProxy(ctx context.Context, opts Options) *proxy {
 	p := &proxy{
 		opts:    opts,
 		stderr:  &lockedWriter{w: opts.Stderr},
@@ -54,13 +58,21 @@ func newProxy(opts Options) *proxy {
 		base = standInSeqBase
 	}
 	p.seq.Store(int64(base) - 1)
+	p.lang.Store(i18n.LangOf(ctx))
 	return p
+}
+
+// withLang is ctx in the language of the session's messages.
+func (p *proxy) withLang(ctx context.Context) context.Context {
+	return i18n.WithLang(ctx, p.lang.Load().(i18n.Lang))
 }
 
 func (p *proxy) nextSeq() int { return int(p.seq.Add(1)) }
 
 // logf writes a localized diagnostic line to stderr, secrets masked.
-func (p *proxy) logf(key string, args ...any) { p.logText(i18n.T(key, args...)) }
+func (p *proxy) logf(ctx context.Context, key string, args ...any) {
+	p.logText(i18n.T(p.withLang(ctx), key, args...))
+}
 
 func (p *proxy) logText(text string) {
 	fmt.Fprintf(p.stderr, "elemctl dap: %s\n", p.secrets.redact(text))
@@ -69,7 +81,7 @@ func (p *proxy) logText(text string) {
 // clientLoop reads the client until its stream ends.
 func (p *proxy) clientLoop(ctx context.Context) {
 	fr := newFrameReader(p.opts.Stdin)
-	fr.onDropped = func() { p.logf("dap.dropped-header", "side", i18n.T("dap.side-client")) }
+	fr.onDropped = func() { p.logf(ctx, "dap.dropped-header", "side", i18n.T(p.withLang(ctx), "dap.side-client")) }
 	for {
 		body, err := fr.next()
 		if err != nil {
@@ -77,11 +89,11 @@ func (p *proxy) clientLoop(ctx context.Context) {
 		}
 		env, err := peek(body)
 		if err != nil {
-			p.logf("dap.dropped-frame", "side", i18n.T("dap.side-client"), "size", len(body))
+			p.logf(ctx, "dap.dropped-frame", "side", i18n.T(p.withLang(ctx), "dap.side-client"), "size", len(body))
 			continue
 		}
 		func() {
-			defer p.recoverMessage("dap.side-client", env)
+			defer p.recoverMessage(ctx, "dap.side-client", env)
 			p.fromClient(ctx, env, body)
 		}()
 	}
@@ -95,40 +107,42 @@ func (p *proxy) clientLoop(ctx context.Context) {
 // wrote it (an index out of range, a nil dereference): any other value
 // may hold what the message carried, a debug token the proxy has not seen
 // yet included, so only its type is shown.
-func (p *proxy) recoverMessage(side string, env envelope) {
+func (p *proxy) recoverMessage(ctx context.Context, side string, env envelope) {
 	r := recover()
 	if r == nil {
 		return
 	}
+	ctx = p.withLang(ctx)
 	what := env.Command
 	if env.Type == "event" {
 		what = env.Event
 	}
-	p.logText(i18n.T("dap.panic", "side", i18n.T(side), "type", env.Type, "message", what, "seq", env.Seq,
-		"panic", panicText(r)) + "\n" + string(debug.Stack()))
+	p.logText(i18n.T(ctx, "dap.panic", "side", i18n.T(ctx, side), "type", env.Type, "message", what, "seq", env.Seq,
+		"panic", panicText(ctx, r)) + "\n" + string(debug.Stack()))
 	switch {
 	case env.Type == "request" && side == "dap.side-client":
-		p.replyError(env, i18n.T("dap.panic-reply", "command", env.Command))
+		p.replyError(env, i18n.T(ctx, "dap.panic-reply", "command", env.Command))
 	case env.Type == "response" && side == "dap.side-adapter" && env.RequestSeq < syntheticSeqBase:
-		p.replyError(envelope{Seq: env.RequestSeq, Command: env.Command}, i18n.T("dap.panic-reply", "command", env.Command))
+		p.replyError(envelope{Seq: env.RequestSeq, Command: env.Command}, i18n.T(ctx, "dap.panic-reply", "command", env.Command))
 	}
 }
 
 // panicText is what the log may show of a recovered value.
-func panicText(r any) string {
+func panicText(ctx context.Context, r any) string {
 	if err, ok := r.(runtime.Error); ok {
 		return err.Error()
 	}
-	return i18n.T("dap.panic-withheld", "type", fmt.Sprintf("%T", r))
+	return i18n.T(ctx, "dap.panic-withheld", "type", fmt.Sprintf("%T", r))
 }
 
 func (p *proxy) fromClient(ctx context.Context, env envelope, body []byte) {
 	isRequest := env.Type == "request"
 	if isRequest && env.Command == "initialize" && p.opts.AdoptClientLocale {
-		adoptClientLocale(body)
+		p.adoptClientLocale(body)
 	}
+	ctx = p.withLang(ctx)
 	if isRequest && env.Command == "initialize" && p.adapter == nil {
-		ad, err := p.startAdapter()
+		ad, err := p.startAdapter(ctx)
 		if err != nil {
 			p.startFailed.Store(true)
 			p.startErr = err.Error()
@@ -143,7 +157,7 @@ func (p *proxy) fromClient(ctx context.Context, env envelope, body []byte) {
 	ad := p.adapter
 	if ad == nil {
 		if isRequest {
-			p.answerWithoutAdapter(env)
+			p.answerWithoutAdapter(ctx, env)
 		}
 		return
 	}
@@ -176,7 +190,7 @@ func (p *proxy) clientDisconnected() {
 
 // answerWithoutAdapter keeps a client that goes on after a failed start
 // from waiting forever: disconnect succeeds, anything else fails.
-func (p *proxy) answerWithoutAdapter(env envelope) {
+func (p *proxy) answerWithoutAdapter(ctx context.Context, env envelope) {
 	if env.Command == "disconnect" || env.Command == "terminate" {
 		p.replySuccess(env)
 		if env.Command == "disconnect" {
@@ -186,7 +200,7 @@ func (p *proxy) answerWithoutAdapter(env envelope) {
 	}
 	msg := p.startErr
 	if msg == "" {
-		msg = i18n.T("dap.not-initialized")
+		msg = i18n.T(ctx, "dap.not-initialized")
 	}
 	p.replyError(env, msg)
 }
@@ -204,7 +218,7 @@ func (p *proxy) forwardAttach(ctx context.Context, ad *adapterProcess, env envel
 		p.sendOutput("console", w+"\n")
 	}
 	if plan.url != "" {
-		p.sendOutput("console", i18n.T("dap.debuggee-url", "url", plan.url)+"\n")
+		p.sendOutput("console", i18n.T(ctx, "dap.debuggee-url", "url", plan.url)+"\n")
 		p.sendDebuggeeURL(plan)
 	}
 }
@@ -232,11 +246,11 @@ func (a *adapterProcess) kill() { a.stop() }
 const drainTimeout = time.Second
 
 // findAdapter resolves the adapter directory and the JVM.
-func (p *proxy) findAdapter() (dir, java string, err error) {
-	if dir, err = findAdapterDir(&p.opts); err != nil {
+func (p *proxy) findAdapter(ctx context.Context) (dir, java string, err error) {
+	if dir, err = findAdapterDir(ctx, &p.opts); err != nil {
 		return "", "", err
 	}
-	if java, err = findJava(&p.opts); err != nil {
+	if java, err = findJava(ctx, &p.opts); err != nil {
 		return "", "", err
 	}
 	return dir, java, nil
@@ -245,23 +259,23 @@ func (p *proxy) findAdapter() (dir, java string, err error) {
 // adapterCommand is the JVM and the argument vector to start it with: the
 // vector the editor gave when elemctl stands in for java, else the one
 // built from the adapter directory.
-func (p *proxy) adapterCommand() (java string, args []string, err error) {
+func (p *proxy) adapterCommand(ctx context.Context) (java string, args []string, err error) {
 	if len(p.opts.JVMArgs) > 0 {
-		if java, err = standInJava(&p.opts); err != nil {
+		if java, err = standInJava(ctx, &p.opts); err != nil {
 			return "", nil, err
 		}
-		p.logf("dap.stand-in-java", "java", java)
+		p.logf(ctx, "dap.stand-in-java", "java", java)
 		return java, append([]string(nil), p.opts.JVMArgs...), nil
 	}
-	dir, java, err := p.findAdapter()
+	dir, java, err := p.findAdapter(ctx)
 	if err != nil {
 		return "", nil, err
 	}
 	return java, AdapterArgs(dir), nil
 }
 
-func (p *proxy) startAdapter() (*adapterProcess, error) {
-	java, args, err := p.adapterCommand()
+func (p *proxy) startAdapter(ctx context.Context) (*adapterProcess, error) {
+	java, args, err := p.adapterCommand(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -322,14 +336,14 @@ func (p *proxy) startAdapter() (*adapterProcess, error) {
 		if ad.exitCode < 0 { // killed by a signal
 			ad.exitCode = 1
 		}
-		p.adapterExited(ad)
+		p.adapterExited(ctx, ad)
 		close(ad.done)
 	}()
 	if err := <-started; err != nil {
 		for _, f := range []*os.File{outR, outW, errR, errW} {
 			f.Close()
 		}
-		return nil, &startError{i18n.T("dap.adapter-start-failed", "java", java, "error", err.Error())}
+		return nil, &startError{i18n.T(ctx, "dap.adapter-start-failed", "java", java, "error", err.Error())}
 	}
 	outW.Close()
 	errW.Close()
@@ -337,10 +351,10 @@ func (p *proxy) startAdapter() (*adapterProcess, error) {
 	ad.stop, ad.release, guardErr = afterStart(cmd)
 	close(guarded)
 	if guardErr != nil {
-		p.logf("dap.adapter-unguarded", "error", guardErr)
+		p.logf(ctx, "dap.adapter-unguarded", "error", guardErr)
 	}
 	go func() {
-		p.adapterLoop(outR)
+		p.adapterLoop(ctx, outR)
 		close(stdoutDone)
 	}()
 	go func() {
@@ -351,9 +365,9 @@ func (p *proxy) startAdapter() (*adapterProcess, error) {
 }
 
 // adapterLoop relays the adapter's messages to the client.
-func (p *proxy) adapterLoop(r io.Reader) {
+func (p *proxy) adapterLoop(ctx context.Context, r io.Reader) {
 	fr := newFrameReader(r)
-	fr.onDropped = func() { p.logf("dap.dropped-header", "side", i18n.T("dap.side-adapter")) }
+	fr.onDropped = func() { p.logf(ctx, "dap.dropped-header", "side", i18n.T(p.withLang(ctx), "dap.side-adapter")) }
 	for {
 		body, err := fr.next()
 		if err != nil {
@@ -361,11 +375,11 @@ func (p *proxy) adapterLoop(r io.Reader) {
 		}
 		env, err := peek(body)
 		if err != nil {
-			p.logf("dap.dropped-frame", "side", i18n.T("dap.side-adapter"), "size", len(body))
+			p.logf(ctx, "dap.dropped-frame", "side", i18n.T(p.withLang(ctx), "dap.side-adapter"), "size", len(body))
 			continue
 		}
 		func() {
-			defer p.recoverMessage("dap.side-adapter", env)
+			defer p.recoverMessage(ctx, "dap.side-adapter", env)
 			p.fromAdapter(env, body)
 		}()
 	}
@@ -395,23 +409,23 @@ func (p *proxy) fromAdapter(env envelope, body []byte) {
 
 // adapterExited tells a client that is still there that the session is
 // over, when the adapter did not say so itself.
-func (p *proxy) adapterExited(ad *adapterProcess) {
+func (p *proxy) adapterExited(ctx context.Context, ad *adapterProcess) {
 	if p.clientGone.Load() {
 		return
 	}
 	if ad.exitCode != 0 {
-		p.logf("dap.adapter-exited", "code", ad.exitCode)
-		p.sendOutput("stderr", i18n.T("dap.adapter-exited", "code", ad.exitCode)+"\n")
+		p.logf(ctx, "dap.adapter-exited", "code", ad.exitCode)
+		p.sendOutput("stderr", i18n.T(ctx, "dap.adapter-exited", "code", ad.exitCode)+"\n")
 	}
 	if !p.sawTerminated.Load() && !p.sawDisconnect.Load() {
 		p.sendTerminated()
 	}
 }
 
-// adoptClientLocale switches the messages to the language of the locale an
-// initialize request names ("ru", "en-US", "de"), by the rule the user's
-// own locale follows: Russian for ru*, English for any other.
-func adoptClientLocale(body []byte) {
+// adoptClientLocale switches the session's messages to the language of the
+// locale an initialize request names ("ru", "en-US", "de"), by the rule the
+// user's own locale follows: Russian for ru*, English for any other.
+func (p *proxy) adoptClientLocale(body []byte) {
 	var req struct {
 		Arguments struct {
 			Locale string `json:"locale"`
@@ -421,6 +435,6 @@ func adoptClientLocale(body []byte) {
 		return
 	}
 	if l, ok := i18n.FromLocale(req.Arguments.Locale); ok {
-		i18n.SetLang(l)
+		p.lang.Store(l)
 	}
 }

@@ -284,6 +284,7 @@ func TestReverseRequestsPassThrough(t *testing.T) {
 }
 
 func TestBadFramesAreDroppedAndTheSessionGoesOn(t *testing.T) {
+	t.Parallel()
 	s := startSession(t, fastFakeOptions(t))
 	s.client.initialize()
 	// A body that is not JSON, a header block without a length, then a
@@ -301,11 +302,10 @@ func TestBadFramesAreDroppedAndTheSessionGoesOn(t *testing.T) {
 	if r := s.client.call("fake/garbage", nil); r.body()["after"] != "garbage" {
 		t.Errorf("answer after the adapter's bad frame: %s", r.raw)
 	}
-	i18n.SetLang(i18n.RU)
 	for _, want := range []string{
-		i18n.T("dap.dropped-frame", "side", i18n.T("dap.side-client"), "size", 5),
-		i18n.T("dap.dropped-header", "side", i18n.T("dap.side-client")),
-		i18n.T("dap.dropped-frame", "side", i18n.T("dap.side-adapter"), "size", 16),
+		i18n.TL(i18n.RU, "dap.dropped-frame", "side", i18n.TL(i18n.RU, "dap.side-client"), "size", 5),
+		i18n.TL(i18n.RU, "dap.dropped-header", "side", i18n.TL(i18n.RU, "dap.side-client")),
+		i18n.TL(i18n.RU, "dap.dropped-frame", "side", i18n.TL(i18n.RU, "dap.side-adapter"), "size", 16),
 	} {
 		if !strings.Contains(s.stderr.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, s.stderr)
@@ -377,7 +377,7 @@ func TestClientLeavingStopsTheAdapter(t *testing.T) {
 			t.Errorf("Run returned %v after the client left; grace is %v", d, opts.GracePeriod)
 		}
 		assertProcessGone(t, int(pid))
-		if !strings.Contains(s.stderr.String(), i18n.T("dap.adapter-killed", "grace", opts.GracePeriod)) {
+		if !strings.Contains(s.stderr.String(), i18n.TL(i18n.RU, "dap.adapter-killed", "grace", opts.GracePeriod)) {
 			t.Errorf("stderr does not say the adapter was killed:\n%s", s.stderr)
 		}
 	})
@@ -456,9 +456,8 @@ func TestMissingAdapterIsAnsweredAtInitialize(t *testing.T) {
 }
 
 func TestStartupMessagesComeInEnglishToo(t *testing.T) {
-	i18n.SetLang(i18n.EN)
-	t.Cleanup(func() { i18n.SetLang(i18n.RU) })
-	s := startSession(t, Options{Getenv: func(string) string { return "" }})
+	t.Parallel()
+	s := startSessionIn(t, i18n.EN, Options{Getenv: func(string) string { return "" }})
 	resp := s.client.response(s.client.request("initialize", nil))
 	if !strings.HasPrefix(resp.str("message"), "The 1C:Element debug adapter was not found.") {
 		t.Errorf("message = %q", resp.str("message"))
@@ -466,6 +465,7 @@ func TestStartupMessagesComeInEnglishToo(t *testing.T) {
 }
 
 func TestAdapterDirectoryOrder(t *testing.T) {
+	ctx := context.Background()
 	flagDir, envDir, pluginDir := fakeAdapterDir(t), fakeAdapterDir(t), fakeAdapterDir(t)
 	env := func(k string) string {
 		if k == "ELEMCTL_DEBUG_ADAPTER" {
@@ -482,7 +482,7 @@ func TestAdapterDirectoryOrder(t *testing.T) {
 		{Options{Getenv: env, LocateAdapter: plugin}, envDir},
 		{Options{Getenv: func(string) string { return "" }, LocateAdapter: plugin}, pluginDir},
 	} {
-		got, err := findAdapterDir(&tc.opts)
+		got, err := findAdapterDir(ctx, &tc.opts)
 		if err != nil || got != tc.want {
 			t.Errorf("findAdapterDir = %q, %v; want %q", got, err, tc.want)
 		}
@@ -490,6 +490,7 @@ func TestAdapterDirectoryOrder(t *testing.T) {
 }
 
 func TestJavaOrder(t *testing.T) {
+	ctx := context.Background()
 	home := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(home, "bin"), 0o755); err != nil {
 		t.Fatal(err)
@@ -505,18 +506,18 @@ func TestJavaOrder(t *testing.T) {
 		return ""
 	}
 	explicit := testBinary(t)
-	if got, err := findJava(&Options{Java: explicit, Getenv: withHome}); err != nil || got != explicit {
+	if got, err := findJava(ctx, &Options{Java: explicit, Getenv: withHome}); err != nil || got != explicit {
 		t.Errorf("--java: %q, %v", got, err)
 	}
-	if got, err := findJava(&Options{Getenv: withHome}); err != nil || got != javaInHome {
+	if got, err := findJava(ctx, &Options{Getenv: withHome}); err != nil || got != javaInHome {
 		t.Errorf("JAVA_HOME: %q, %v", got, err)
 	}
 	t.Setenv("PATH", home+string(os.PathListSeparator)+filepath.Join(home, "bin"))
-	if got, err := findJava(&Options{Getenv: func(string) string { return "" }}); err != nil || got != javaInHome {
+	if got, err := findJava(ctx, &Options{Getenv: func(string) string { return "" }}); err != nil || got != javaInHome {
 		t.Errorf("PATH: %q, %v", got, err)
 	}
 	t.Setenv("PATH", t.TempDir())
-	if _, err := findJava(&Options{Getenv: func(string) string { return "" }}); err == nil {
+	if _, err := findJava(ctx, &Options{Getenv: func(string) string { return "" }}); err == nil {
 		t.Errorf("no java anywhere, yet findJava succeeded")
 	}
 }
@@ -550,7 +551,7 @@ func TestAttachWarnsWhenNoSourcesRootIsFound(t *testing.T) {
 	if ws := lastRequest(s.client.fakeLog(), "attach")["arguments"].(map[string]any)["workspace"]; ws != empty {
 		t.Errorf("workspace = %v, want the start directory %s", ws, empty)
 	}
-	want := i18n.T("dap.no-workspace", "dir", empty)
+	want := i18n.TL(i18n.RU, "dap.no-workspace", "dir", empty)
 	found := false
 	for _, m := range s.client.all {
 		if m.str("event") == "output" && strings.Contains(m.body()["output"].(string), want) {

@@ -16,7 +16,7 @@ import (
 )
 
 // RunReaper runs the adapter (argv: the JVM and its arguments) on the
-// reaper's stdio, in the process group the reaper leads, and returns its
+// reaper's stdio (main's stdin, stdout and stderr), in the process group the reaper leads, and returns its
 // exit code. It is the proxy's stand-in for the adapter's tree:
 //
 //   - the proxy gives it SIGTERM as its parent-death signal: when the
@@ -29,7 +29,7 @@ import (
 //
 // A signal that comes before the handler is in place ends the reaper
 // before the JVM exists: nothing is left either way.
-func RunReaper(argv []string) int {
+func RunReaper(argv []string, stdin, stdout, stderr *os.File) int {
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT)
 	if os.Getppid() == 1 {
@@ -37,9 +37,9 @@ func RunReaper(argv []string) int {
 	}
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "elemctl dap: %v\n", err)
+		fmt.Fprintf(stderr, "elemctl dap: %v\n", err)
 		return 127
 	}
 	exited := make(chan error, 1)

@@ -9,7 +9,7 @@ import (
 
 // RunReaper is Linux's (see reaper_linux.go); elsewhere the adapter never
 // starts under it.
-func RunReaper([]string) int {
-	fmt.Fprintln(os.Stderr, "elemctl dap: the adapter reaper runs on Linux only")
+func RunReaper(_ []string, _, _, stderr *os.File) int {
+	fmt.Fprintln(stderr, "elemctl dap: the adapter reaper runs on Linux only")
 	return 2
 }

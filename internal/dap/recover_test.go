@@ -50,8 +50,7 @@ func TestAPanickingRewriteLeavesTheSessionAlive(t *testing.T) {
 	s.client.initialize()
 	attach := map[string]any{"type": "elemctl", "request": "attach", "appId": "tasks", "cwd": projectDir}
 
-	i18n.SetLang(i18n.RU)
-	reply := i18n.T("dap.panic-reply", "command", "attach")
+	reply := i18n.TL(i18n.RU, "dap.panic-reply", "command", "attach")
 	for round := 1; round <= 2; round++ {
 		resp := s.client.response(s.client.request("attach", attach))
 		if resp.m["success"] != false || resp.str("command") != "attach" || resp.str("message") != reply {
@@ -77,8 +76,8 @@ func TestAPanickingRewriteLeavesTheSessionAlive(t *testing.T) {
 
 	log := s.stderr.String()
 	for _, want := range []string{
-		i18n.T("dap.panic", "side", i18n.T("dap.side-client"), "type", "request", "message", "attach", "seq", 2,
-			"panic", i18n.T("dap.panic-withheld", "type", "string")),
+		i18n.TL(i18n.RU, "dap.panic", "side", i18n.TL(i18n.RU, "dap.side-client"), "type", "request", "message", "attach", "seq", 2,
+			"panic", i18n.TL(i18n.RU, "dap.panic-withheld", "type", "string")),
 		"index out of range [3] with length 1",
 		"prepareAttach", // the stack
 	} {
@@ -95,6 +94,7 @@ func TestAPanickingRewriteLeavesTheSessionAlive(t *testing.T) {
 // adapter whose handling panics becomes an ErrorResponse to the client's
 // request, and the messages after it pass as usual.
 func TestAPanicOnAnAdapterMessageCostsThatMessageOnly(t *testing.T) {
+	ctx := context.Background()
 	fromAdapterR, fromAdapterW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -105,12 +105,12 @@ func TestAPanicOnAnAdapterMessageCostsThatMessageOnly(t *testing.T) {
 	}
 	defer toClientR.Close()
 	stderr := &syncBuffer{}
-	p := newProxy(Options{Stdout: toClientW, Stderr: stderr})
+	p := newProxy(ctx, Options{Stdout: toClientW, Stderr: stderr})
 	p.vars = nil // a broken rewrite: recording a response's child counts panics
 	client := newTestClient(t, io.Discard, toClientR)
 	done := make(chan struct{})
 	go func() {
-		p.adapterLoop(fromAdapterR)
+		p.adapterLoop(ctx, fromAdapterR)
 		toClientW.Close()
 		close(done)
 	}()

@@ -86,7 +86,7 @@ func TestAttachAgainstTheStand(t *testing.T) {
 
 	t.Run("an unknown application", func(t *testing.T) {
 		resp := c.response(c.request("attach", map[string]any{"appId": "nope", "envFile": "stand.env", "cwd": projectDir}))
-		if want := i18n.T("client.app-not-found", "ref", "nope"); resp.m["success"] != false || resp.str("message") != want {
+		if want := i18n.TL(i18n.RU, "client.app-not-found", "ref", "nope"); resp.m["success"] != false || resp.str("message") != want {
 			t.Errorf("attach = %s\nwant the message %q", resp.raw, want)
 		}
 	})

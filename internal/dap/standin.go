@@ -129,7 +129,7 @@ func IsVersionQuery(args []string) bool {
 // – with args on the given stdio and returns its exit code: elemctl
 // standing in for java answers `-version` with the JVM's own answer.
 func RunJava(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (int, error) {
-	java, err := standInJava(&Options{Getenv: getenv, JVMArgs: args})
+	java, err := standInJava(ctx, &Options{Getenv: getenv, JVMArgs: args})
 	if err != nil {
 		return 1, err
 	}
@@ -143,18 +143,18 @@ func RunJava(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return exit.ExitCode(), nil
 	}
 	if err != nil {
-		return 1, &startError{i18n.T("dap.adapter-start-failed", "java", java, "error", err.Error())}
+		return 1, &startError{i18n.T(ctx, "dap.adapter-start-failed", "java", java, "error", err.Error())}
 	}
 	return 0, nil
 }
 
 // standInJava is the real java for elemctl standing in for java, refused
 // when this elemctl was itself started by a stand-in (StandInEnv set).
-func standInJava(opts *Options) (string, error) {
+func standInJava(ctx context.Context, opts *Options) (string, error) {
 	if opts.getenv(StandInEnv) != "" {
-		return "", &startError{i18n.T("dap.stand-in-loop", "var", StandInEnv)}
+		return "", &startError{i18n.T(ctx, "dap.stand-in-loop", "var", StandInEnv)}
 	}
-	return findJava(opts)
+	return findJava(ctx, opts)
 }
 
 // markStandIn sets StandInEnv for the JVM a stand-in starts.

@@ -1,6 +1,7 @@
 package dap
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -204,6 +205,7 @@ func fakeJava(t *testing.T) (dir, path string) {
 }
 
 func TestJavaIsNeverElemctlItself(t *testing.T) {
+	ctx := context.Background()
 	self := testBinary(t) // the running executable, as elemctl is in production
 	selfDir := t.TempDir()
 	selfJava := linkTo(t, self, selfDir, javaExecutable())
@@ -226,23 +228,23 @@ func TestJavaIsNeverElemctlItself(t *testing.T) {
 
 	t.Setenv("PATH", list(selfDir, realDir))
 	for _, opts := range []Options{{Getenv: noEnv}, {Getenv: home(selfHome)}, {Getenv: noEnv, JVMArgs: []string{AdapterMainClass}}} {
-		if got, err := findJava(&opts); err != nil || got != realJava {
+		if got, err := findJava(ctx, &opts); err != nil || got != realJava {
 			t.Errorf("PATH with elemctl first: findJava = %q, %v; want %q", got, err, realJava)
 		}
 	}
 
 	t.Setenv("PATH", selfDir)
 	for _, opts := range []Options{{Getenv: noEnv}, {Getenv: noEnv, JVMArgs: []string{AdapterMainClass}}} {
-		if got, err := findJava(&opts); err == nil || !strings.Contains(err.Error(), selfJava) {
+		if got, err := findJava(ctx, &opts); err == nil || !strings.Contains(err.Error(), selfJava) {
 			t.Errorf("only elemctl on PATH: findJava = %q, %v; want a refusal naming %s", got, err, selfJava)
 		}
 	}
-	if _, err := findJava(&Options{Getenv: home(selfHome)}); err == nil {
+	if _, err := findJava(ctx, &Options{Getenv: home(selfHome)}); err == nil {
 		t.Errorf("JAVA_HOME and PATH both lead to elemctl, yet findJava succeeded")
 	}
 
 	// What the user names with --java is taken as given.
-	if got, err := findJava(&Options{Java: self, Getenv: noEnv}); err != nil || got != self {
+	if got, err := findJava(ctx, &Options{Java: self, Getenv: noEnv}); err != nil || got != self {
 		t.Errorf("--java elemctl: findJava = %q, %v", got, err)
 	}
 	if !isSelf(selfJava) || isSelf(realJava) {

@@ -4,6 +4,7 @@
 package i18n
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -23,69 +24,45 @@ const (
 type Message struct{ Key, RU, EN string }
 
 var (
-	mu      sync.Mutex
-	tables  [][]Message
-	indexed int // how many of tables are in catalog
-	total   int // messages in tables
-	catalog map[string]Message
-	current atomic.Value // Lang
+	mu      sync.RWMutex
+	order   []Message // in registration order
+	catalog = map[string]Message{}
 )
 
-func init() { current.Store(RU) }
-
-// Register adds a table of messages to the catalog. Areas declare their
-// tables as package-level slices and register them from init; the catalog
-// indexes them on first use. A key registered twice is a programming
-// error.
-func Register(msgs []Message) {
+// Register adds message tables to the catalog. Nothing registers itself:
+// the program registers every table once at start (cmd/elemctl), and a
+// test the tables of what it runs. Registering an entry again with the
+// same text is harmless; a key given two different texts is a programming
+// error and panics.
+func Register(tables ...[]Message) {
 	mu.Lock()
 	defer mu.Unlock()
-	tables = append(tables, msgs)
-	total += len(msgs)
-}
-
-// lookup finds a message through the index, extended with the tables
-// registered since the last lookup.
-func lookup(key string) (Message, bool) {
-	mu.Lock()
-	defer mu.Unlock()
-	indexLocked()
-	m, ok := catalog[key]
-	return m, ok
-}
-
-// Index indexes every table registered so far, panicking on a key
-// registered twice.
-func Index() {
-	mu.Lock()
-	defer mu.Unlock()
-	indexLocked()
-}
-
-func indexLocked() {
-	if catalog == nil {
-		catalog = make(map[string]Message, total)
-	}
-	for ; indexed < len(tables); indexed++ {
-		for _, m := range tables[indexed] {
-			if _, dup := catalog[m.Key]; dup {
-				panic("i18n: message registered twice: " + m.Key)
+	for _, table := range tables {
+		for _, m := range table {
+			if have, dup := catalog[m.Key]; dup {
+				if have != m {
+					panic("i18n: message registered twice: " + m.Key)
+				}
+				continue
 			}
 			catalog[m.Key] = m
+			order = append(order, m)
 		}
 	}
 }
 
+func lookup(key string) (Message, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	m, ok := catalog[key]
+	return m, ok
+}
+
 // Messages lists every message registered so far, in registration order.
 func Messages() []Message {
-	mu.Lock()
-	defer mu.Unlock()
-	indexLocked()
-	out := make([]Message, 0, total)
-	for _, t := range tables {
-		out = append(out, t...)
-	}
-	return out
+	mu.RLock()
+	defer mu.RUnlock()
+	return append([]Message(nil), order...)
 }
 
 // Has tells whether the catalog knows key.
@@ -94,16 +71,25 @@ func Has(key string) bool {
 	return ok
 }
 
-// SetLang sets the process-wide language.
-func SetLang(l Lang) {
+type langKey struct{}
+
+// WithLang is ctx carrying the language of the call's messages.
+func WithLang(ctx context.Context, l Lang) context.Context {
 	if l != EN {
 		l = RU
 	}
-	current.Store(l)
+	return context.WithValue(ctx, langKey{}, l)
 }
 
-// Current is the process-wide language.
-func Current() Lang { return current.Load().(Lang) }
+// LangOf is the language ctx carries: Russian when it carries none.
+func LangOf(ctx context.Context) Lang {
+	if ctx != nil {
+		if l, ok := ctx.Value(langKey{}).(Lang); ok {
+			return l
+		}
+	}
+	return RU
+}
 
 // Parse turns "ru"/"en" (any case, with a locale tail such as "en_US.UTF-8")
 // into a language; ok is false for anything else.
@@ -171,9 +157,9 @@ func POSIXLocale(getenv func(string) string) string {
 	return ""
 }
 
-// T renders key in the current language. args are name/value pairs:
-// T("client.apps-summary", "live", 3, "total", 10).
-func T(key string, args ...any) string { return TL(Current(), key, args...) }
+// T renders key in the language ctx carries. args are name/value pairs:
+// T(ctx, "client.apps-summary", "live", 3, "total", 10).
+func T(ctx context.Context, key string, args ...any) string { return TL(LangOf(ctx), key, args...) }
 
 // TL renders key in language l. An unknown key is returned as is, so a
 // missing message shows its key instead of nothing.

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/options"
 )
 
 // Keys of the argument object every command takes: what the deploy button
@@ -24,75 +27,76 @@ const (
 	argExtraArgs  = "extraArgs"
 )
 
-// callArgs are a command's decoded inputs.
-type callArgs struct {
-	// cwd is the absolute directory of the call.
-	cwd string
-	// envFile is the call's .env as given ("" = none given).
-	envFile string
-	values  command.Values
-}
-
 // argError is a refused argument object: InvalidParams on the wire.
 type argError struct{ msg string }
 
 func (e *argError) Error() string { return e.msg }
 
-func argErrorf(key string, args ...any) error { return &argError{msg: i18n.T(key, args...)} }
+func argErrorf(ctx context.Context, key string, args ...any) error {
+	return &argError{msg: i18n.T(ctx, key, args...)}
+}
 
-// decodeArguments reads the single argument object of executeCommand with
-// the catalog's JSON binder (camelCase keys); called is the command id as
-// the editor sent it. base is the directory of a call without cwd.
-func decodeArguments(c *command.Command, called string, args []json.RawMessage, base string) (callArgs, error) {
-	out := callArgs{cwd: base, values: command.NewValues()}
-	if len(args) > 1 {
-		return out, argErrorf("lsp.args-count", "count", len(args))
+// oneArgument is the single argument object of executeCommand (nil when
+// none is given).
+func oneArgument(ctx context.Context, args []json.RawMessage) ([]byte, error) {
+	switch len(args) {
+	case 0:
+		return nil, nil
+	case 1:
+		return args[0], nil
 	}
-	var raw []byte
-	if len(args) == 1 {
-		raw = args[0]
+	return nil, argErrorf(ctx, "lsp.args-count", "count", len(args))
+}
+
+// callFace is how an LSP call gives its arguments to the catalog's JSON
+// binder: camelCase keys; cwd and envFile read into run (a relative cwd
+// from base, the call's directory when none is given); appId and
+// projectDir ignored where the command has no such argument, so an editor
+// may send one object to every command; extraArgs, an editor's
+// command-line words, added after the object is bound.
+func callFace(c *command.Command, called, base string, run *command.Call) command.JSONFace {
+	run.Dir = base
+	return command.JSONFace{Naming: command.CamelNames, Called: called,
+		Own: []string{argCwd, argEnvFile, argExtraArgs}, Ignored: []string{argAppID, argProjectDir},
+		ReadOwn: func(ctx context.Context, obj *jsonx.Object) error {
+			cwd, err := command.OwnString(ctx, obj, argCwd, called)
+			if err != nil {
+				return err
+			}
+			if cwd != "" {
+				p, err := PathFromURI(cwd)
+				if err != nil {
+					return argErrorf(ctx, "lsp.bad-cwd", "value", cwd, "error", err)
+				}
+				if !filepath.IsAbs(p) {
+					p = filepath.Join(base, p)
+				}
+				run.Dir = p
+			}
+			if run.EnvFile, err = command.OwnString(ctx, obj, argEnvFile, called); err != nil {
+				return err
+			}
+			if p, err := PathFromURI(run.EnvFile); err == nil && strings.HasPrefix(strings.ToLower(run.EnvFile), "file:") {
+				run.EnvFile = p
+			}
+			return nil
+		},
+		Amend: func(ctx context.Context, obj *jsonx.Object, in command.Values) error {
+			if extra := obj.Value(argExtraArgs); extra != nil {
+				return applyExtraArgs(ctx, c, extra, run, in)
+			}
+			return nil
+		},
 	}
-	obj, err := command.DecodeArguments(raw, called)
-	if err != nil {
-		return out, err
-	}
-	cwd, err := command.OwnString(obj, argCwd, called)
-	if err != nil {
-		return out, err
-	}
-	if cwd != "" {
-		p, err := PathFromURI(cwd)
-		if err != nil {
-			return out, argErrorf("lsp.bad-cwd", "value", cwd, "error", err)
-		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(base, p)
-		}
-		out.cwd = p
-	}
-	if out.envFile, err = command.OwnString(obj, argEnvFile, called); err != nil {
-		return out, err
-	}
-	if p, err := PathFromURI(out.envFile); err == nil && strings.HasPrefix(strings.ToLower(out.envFile), "file:") {
-		out.envFile = p
-	}
-	face := command.JSONFace{Naming: command.CamelNames, Called: called,
-		Own: []string{argCwd, argEnvFile, argExtraArgs}, Ignored: []string{argAppID, argProjectDir}}
-	if out.values, err = command.BindJSON(c, face, obj); err != nil {
-		return out, err
-	}
-	if extra := obj.Value(argExtraArgs); extra != nil {
-		return out, applyExtraArgs(c, extra, &out)
-	}
-	return out, nil
 }
 
 // applyExtraArgs reads command-line words the way an editor setting holds
 // them (XBSL's xbsl.deploy.extraArgs: one string split on whitespace, or a
-// list) with the catalog's word binder. --env-file is taken; --json and
-// --quiet mean nothing here; other global options are refused. Keys of the
-// object win over the same option here; a repeatable one gets both.
-func applyExtraArgs(c *command.Command, extra any, out *callArgs) error {
+// list) with the catalog's word binder. The global option naming the .env
+// is taken, the global switches mean nothing here, the other global
+// options are refused (options.Global). Keys of the object win over the
+// same option here; a repeatable one gets both.
+func applyExtraArgs(ctx context.Context, c *command.Command, extra any, run *command.Call, in command.Values) error {
 	var tokens []string
 	switch x := extra.(type) {
 	case string:
@@ -101,48 +105,48 @@ func applyExtraArgs(c *command.Command, extra any, out *callArgs) error {
 		for _, e := range x {
 			s, ok := e.(string)
 			if !ok {
-				return argErrorf("lsp.arg-type", "name", argExtraArgs, "type", "string or list of strings")
+				return argErrorf(ctx, "lsp.arg-type", "name", argExtraArgs, "type", "string or list of strings")
 			}
 			tokens = append(tokens, s)
 		}
 	default:
-		return argErrorf("lsp.arg-type", "name", argExtraArgs, "type", "string or list of strings")
+		return argErrorf(ctx, "lsp.arg-type", "name", argExtraArgs, "type", "string or list of strings")
 	}
 	flags := pflag.NewFlagSet(c.Name(), pflag.ContinueOnError)
 	flags.SetOutput(io.Discard)
-	binder := command.NewWordBinder(c, flags)
+	binder := command.NewWordBinder(ctx, c, flags)
 	binder.GivenOnly = true
-	envFile := flags.String("env-file", "", "")
-	flags.Bool("json", false, "")
-	flags.Bool("quiet", false, "")
-	globals := []string{"base-url", "client-id", "client-secret", "timeout", "lang"}
-	for _, g := range globals {
-		flags.String(g, "", "")
-	}
-	if err := flags.Parse(tokens); err != nil {
-		return extraError(command.FlagError(err))
-	}
-	for _, g := range globals {
-		if flags.Changed(g) {
-			return argErrorf("lsp.extra-global", "flag", "--"+g)
+	for _, o := range options.Global {
+		if o.Kind == options.Switch {
+			flags.Bool(o.Name, false, "")
+		} else {
+			flags.String(o.Name, "", "")
 		}
 	}
-	words, err := binder.Bind(flags.Args())
+	if err := flags.Parse(tokens); err != nil {
+		return extraError(command.FlagError(ctx, err))
+	}
+	for _, o := range options.Global {
+		if flags.Changed(o.Name) && o != options.EnvFile && o.Kind != options.Switch {
+			return argErrorf(ctx, "lsp.extra-global", "flag", o.Flag())
+		}
+	}
+	words, err := binder.Bind(ctx, flags.Args())
 	if err != nil {
 		return extraError(err)
 	}
-	if out.envFile == "" {
-		out.envFile = *envFile
+	if run.EnvFile == "" {
+		run.EnvFile, _ = flags.GetString(options.EnvFile.Name)
 	}
 	for _, key := range words.Keys() {
 		v, _ := words.Raw(key)
-		if !out.values.Given(key) {
-			out.values.Set(key, v)
+		if !in.Given(key) {
+			in.Set(key, v)
 			continue
 		}
-		have, _ := out.values.Raw(key)
+		have, _ := in.Raw(key)
 		if merged, ok := appendLists(have, v); ok {
-			out.values.Set(key, merged)
+			in.Set(key, merged)
 		}
 	}
 	return nil

@@ -48,24 +48,24 @@ func (s *Server) lookup(full string) (*command.Command, string) {
 func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (any, error) {
 	var p executeParams
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T("lsp.bad-params", "error", err))
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T(ctx, "lsp.bad-params", "error", err))
 	}
 	c, id := s.lookup(p.Command)
 	if c == nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T("lsp.unknown-command", "command", p.Command, "known", strings.Join(s.Commands(), ", ")))
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T(ctx, "lsp.unknown-command", "command", p.Command, "known", strings.Join(s.Commands(), ", ")))
 	}
-	args, err := decodeArguments(c, p.Command, p.Arguments, s.defaultDir())
+	raw, err := oneArgument(ctx, p.Arguments)
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
 	}
-	k := &call{s: s, c: c, id: id, args: args, title: "elemctl " + c.Name()}
+	k := &call{s: s, c: c, id: id, title: c.Title()}
 	k.run = &command.Call{
-		Command: c, Surface: command.LSP, Naming: command.CamelNames,
-		Dir: args.cwd, EnvFile: args.envFile, FaceEnvFile: s.opts.EnvFile, Stands: s.clients,
+		Command: c, Catalog: s.opts.Catalog, Surface: command.LSP, Naming: command.CamelNames,
+		FaceEnvFile: s.opts.EnvFile, Stands: s.clients,
 		Getenv: s.opts.Getenv, Version: s.opts.Version,
 		Log: k.log, Status: k.status, Diagnostic: s.diagnostic, Secrets: []string{s.opts.Overrides.ClientSecret},
 	}
-	return k.execute(ctx, p.WorkDoneToken)
+	return k.execute(ctx, p.WorkDoneToken, callFace(c, p.Command, s.defaultDir(), k.run), raw)
 }
 
 // call is one run of a command.
@@ -74,7 +74,6 @@ type call struct {
 	c     *command.Command
 	id    string
 	title string
-	args  callArgs
 	prog  *progress
 	run   *command.Call
 }
@@ -97,47 +96,60 @@ func (k *call) status(text string) {
 
 // execute runs the command with progress and turns its outcome into the
 // reply: the command's answer in the tool dialect, or an error with a code.
-func (k *call) execute(ctx context.Context, token json.RawMessage) (any, error) {
+// The answer's headline ends the progress (and is shown when the command
+// is slow or failed), its diagnostics go on the project's files.
+func (k *call) execute(ctx context.Context, token json.RawMessage, face command.JSONFace, raw []byte) (any, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	long := k.c.Slow || k.c.Source != ""
-	k.prog = k.s.startProgress(ctx, token, k.title, long, cancel)
-
-	result, err := k.run.Run(ctx, k.args.values)
+	answer, err := command.Invoke(ctx, k.c, runner(func(ctx context.Context, in command.Values) (any, error) {
+		// The progress begins once the arguments are bound: a refused
+		// call shows none.
+		k.prog = k.s.startProgress(ctx, token, k.title, k.c.Slow, cancel)
+		return k.run.Run(ctx, in)
+	}), face, raw)
+	k.s.publish(k.title, answer.Diagnostics)
 	if err != nil {
-		return nil, k.failed(ctx, err, long)
+		return nil, k.failed(ctx, err)
 	}
-	answer := command.Render(result, command.ToolDialect).Value
-	raw, mErr := jsonx.Compact(answer)
+	out, mErr := jsonx.Compact(answer.Value)
 	if mErr != nil {
-		return nil, k.failed(ctx, mErr, long)
+		return nil, k.failed(ctx, mErr)
 	}
-	obj, _ := answer.(*jsonx.Object)
-	k.s.diagnosticsAfter(k, obj, nil)
-	verdict, kind := k.verdict(obj)
-	k.prog.end(verdict)
-	if verdict != "" && (long || kind != protocol.MessageTypeInfo) {
-		k.s.showMessage(kind, verdict)
+	k.prog.end(answer.Headline)
+	if answer.Headline != "" && (k.c.Slow || answer.Severity != command.Information) {
+		kind := protocol.MessageTypeInfo
+		if answer.Severity == command.Failure {
+			kind = protocol.MessageTypeError
+		}
+		k.s.showMessage(kind, answer.Headline)
 	}
-	return json.RawMessage(raw), nil
+	return json.RawMessage(out), nil
 }
 
+// runner is a function that runs bound values.
+type runner func(ctx context.Context, in command.Values) (any, error)
+
+func (r runner) Run(ctx context.Context, in command.Values) (any, error) { return r(ctx, in) }
+
 // failed ends the progress of a failed command and builds its error reply.
-func (k *call) failed(ctx context.Context, err error, long bool) error {
+func (k *call) failed(ctx context.Context, err error) error {
 	cancelled := ctx.Err() != nil && errors.Is(err, context.Canceled)
 	var jerr *jsonrpc2.Error
 	var panicked *command.PanicError
+	var refused *command.ArgumentsError
 	msg := k.run.Scrub(err.Error())
 	switch {
+	case errors.As(err, &refused):
+		// Nothing ran: no progress to end, nothing to show.
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, msg)
 	case errors.As(err, &panicked):
 		jerr = jsonrpc2.NewError(jsonrpc2.InternalError, msg)
 	case cancelled:
 		if errors.Is(err, context.Canceled) && strings.TrimSpace(msg) == context.Canceled.Error() {
-			msg = i18n.T("lsp.cancelled", "command", k.title)
+			msg = i18n.T(ctx, "lsp.cancelled", "command", k.title)
 		}
 		jerr = jsonrpc2.NewError(CodeRequestCancelled, msg)
 	default:
-		k.s.diagnosticsAfter(k, nil, err)
 		jerr = jsonrpc2.NewError(CodeRequestFailed, msg)
 		obj := platform.ErrorObject(err)
 		obj.Set("kind", errorKind(err))
@@ -147,7 +159,7 @@ func (k *call) failed(ctx context.Context, err error, long bool) error {
 		}
 	}
 	k.prog.end(k.title + ": " + jerr.Message)
-	if long {
+	if k.c.Slow {
 		kind := protocol.MessageTypeError
 		if cancelled {
 			kind = protocol.MessageTypeWarning
@@ -171,84 +183,6 @@ func errorKind(err error) string {
 	return platform.KindGeneral
 }
 
-// verdict is the one line that tells how a command ended, and how loud to
-// say it: an error when the report says ok false (a rolled back apply, a
-// failed compilation), else information.
-func (k *call) verdict(obj *jsonx.Object) (string, protocol.MessageType) {
-	if obj == nil {
-		return k.title + ": " + i18n.T("lsp.verdict-done"), protocol.MessageTypeInfo
-	}
-	ok, hasOK := obj.Value("ok").(bool)
-	if !hasOK {
-		return k.title + ": " + i18n.T("lsp.verdict-done"), protocol.MessageTypeInfo
-	}
-	switch k.c.Name() {
-	case "deploy":
-		if ok {
-			return i18n.T("lsp.verdict-deploy-ok", "app", firstString(obj, "app-name", "app-id"), "version", firstString(obj, "applied-version", "version")), protocol.MessageTypeInfo
-		}
-		if applied, isBool := obj.Value("applied").(bool); isBool && !applied {
-			return i18n.T("lsp.verdict-deploy-rolled-back", "version", firstString(obj, "version"), "problem", firstProblem(obj)), protocol.MessageTypeError
-		}
-	case "probe":
-		if ok {
-			return i18n.T("lsp.verdict-probe-ok", "project", obj.Str("vendor")+"/"+obj.Str("name")), protocol.MessageTypeInfo
-		}
-		if errs := jsonx.Objects(obj.Value("errors")); len(errs) > 0 {
-			return i18n.T("lsp.verdict-probe-errors", "count", len(errs), "problem", errorLine(errs[0])), protocol.MessageTypeError
-		}
-	}
-	if ok {
-		return k.title + ": " + i18n.T("lsp.verdict-done"), protocol.MessageTypeInfo
-	}
-	return i18n.T("lsp.verdict-failed", "command", k.title, "problem", firstProblem(obj)), protocol.MessageTypeError
-}
-
-func firstString(obj *jsonx.Object, keys ...string) string {
-	for _, k := range keys {
-		if s := obj.Str(k); s != "" {
-			return s
-		}
-	}
-	return ""
-}
-
-// firstProblem is the first line that explains a failed report.
-func firstProblem(obj *jsonx.Object) string {
-	for _, key := range []string{"problems-lines", "problems", "messages"} {
-		if list, _ := obj.Value(key).([]any); len(list) > 0 {
-			if s, ok := list[0].(string); ok && s != "" {
-				return s
-			}
-		}
-		if list, _ := obj.Value(key).([]string); len(list) > 0 && list[0] != "" {
-			return list[0]
-		}
-	}
-	if errs := jsonx.Objects(obj.Value("errors")); len(errs) > 0 {
-		return errorLine(errs[0])
-	}
-	for _, key := range []string{"error", "hint"} {
-		if s := obj.Str(key); s != "" {
-			return s
-		}
-	}
-	return i18n.T("lsp.verdict-no-detail")
-}
-
-// errorLine is "file:line:column: message" of a probe error item.
-func errorLine(e *jsonx.Object) string {
-	return e.Str("file") + ":" + jsonString(e.Value("line")) + ":" + jsonString(e.Value("column")) + ": " + e.Str("message")
-}
-
-func jsonString(v any) string {
-	b, err := jsonx.Compact(v)
-	if err != nil {
-		return ""
-	}
-	return strings.Trim(string(b), `"`)
-}
-
 // showMessage and logMessage notify the editor; a write error means the
 // editor is gone and is not worth reporting.
 func (s *Server) showMessage(kind protocol.MessageType, text string) {
@@ -258,6 +192,3 @@ func (s *Server) showMessage(kind protocol.MessageType, text string) {
 func (s *Server) logMessage(kind protocol.MessageType, text string) {
 	_ = s.conn.Notify(context.Background(), protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: kind, Message: text})
 }
-
-func isProbe(c *command.Command) bool  { return c.Name() == "probe" }
-func isDeploy(c *command.Command) bool { return c.Name() == "deploy" }

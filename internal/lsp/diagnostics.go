@@ -12,87 +12,18 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/elemctl/elemctl/internal/jsonx"
-	"github.com/elemctl/elemctl/internal/ops/assembly"
-	"github.com/elemctl/elemctl/internal/ops/deploy"
+	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/platform"
 )
 
-// diagnosticsAfter moves the diagnostics of a project after a probe or a
-// deploy: a probe's located errors replace the project's diagnostics and a
-// clean probe clears them; a clean deploy clears them too, and a deploy
-// whose problems (or error) name located compilation errors shows those.
-// Anything else leaves them as they are.
-func (s *Server) diagnosticsAfter(k *call, answer *jsonx.Object, runErr error) {
-	switch {
-	case isProbe(k.c) && answer != nil && answer.Has("errors"):
-		var errs []deploy.CompileError
-		for _, e := range jsonx.Objects(answer.Value("errors")) {
-			line, _ := e.Int("line")
-			col, _ := e.Int("column")
-			errs = append(errs, deploy.CompileError{File: e.Str("file"), Entry: e.Str("entry"), Line: int(line), Column: int(col),
-				Environment: e.Str("environment"), Message: e.Str("message")})
-		}
-		s.publish(k.title, answer.Str("project-dir"), answer.Str("vendor"), answer.Str("name"), errs)
-	case isDeploy(k.c):
-		var texts []string
-		clean := false
-		switch {
-		case runErr != nil:
-			texts = []string{runErr.Error()}
-		case answer != nil:
-			ok, hasOK := answer.Value("ok").(bool)
-			if !hasOK {
-				return // a dry run
-			}
-			clean = ok
-			if list, _ := answer.Value("problems").([]any); len(list) > 0 {
-				for _, p := range list {
-					if t, isStr := p.(string); isStr {
-						texts = append(texts, t)
-					}
-				}
-			} else if list, _ := answer.Value("problems").([]string); len(list) > 0 {
-				texts = list
-			}
-		default:
-			return
-		}
-		dir, err := assembly.FindProjectDir(localPath(k.args.cwd, k.args.values.Str("project-dir")))
-		if err != nil {
-			return
-		}
-		if clean {
-			s.publish(k.title, dir, "", "", nil)
-			return
-		}
-		desc, err := assembly.ReadDescriptor(dir)
-		if err != nil {
-			return
-		}
-		errs := deploy.ParseCompileErrors(texts, desc.Vendor+"/"+desc.Name+"/")
-		if len(errs) > 0 {
-			s.publish(k.title, dir, desc.Vendor, desc.Name, errs)
-		}
-	}
-}
-
-// localPath resolves a path of the call against its directory.
-func localPath(cwd, p string) string {
-	if p == "" {
-		return cwd
-	}
-	if !filepath.IsAbs(p) {
-		return filepath.Join(cwd, p)
-	}
-	return p
-}
-
-// publish replaces the diagnostics of one project: every file with errors
-// gets its list, and every file that had some and has none now is cleared.
-func (s *Server) publish(source, projectDir, vendor, name string, errs []deploy.CompileError) {
-	if projectDir == "" {
+// publish replaces the diagnostics of the project an answer speaks of:
+// every file with errors gets its list, and every file that had some and
+// has none now is cleared. nil diagnostics leave every project as it is.
+func (s *Server) publish(source string, d *command.Diagnostics) {
+	if d == nil || d.ProjectDir == "" {
 		return
 	}
+	projectDir, vendor, name, errs := d.ProjectDir, d.Vendor, d.Name, d.Errors
 	projectDir = filepath.Clean(projectDir)
 	key := projectDir
 	if onWindows {
@@ -150,7 +81,7 @@ func (s *Server) publish(source, projectDir, vendor, name string, errs []deploy.
 // first candidate that exists wins: the project directory plus <path>, then
 // the root plus the entry (a project whose directory is not named after
 // it).
-func sourceFile(projectDir, vendor, name string, e deploy.CompileError) string {
+func sourceFile(projectDir, vendor, name string, e platform.CompileError) string {
 	rel := strings.TrimLeft(strings.ReplaceAll(e.File, `\`, "/"), "/")
 	entry := strings.TrimLeft(strings.ReplaceAll(e.Entry, `\`, "/"), "/")
 	prefix := vendor + "/" + name + "/"
@@ -192,7 +123,7 @@ func readLines(file string) []string {
 // diagnosticOf places one error. The platform counts lines and columns
 // from 1 and columns in characters; LSP counts from 0 in UTF-16 units. The
 // range runs from the column to the end of the line's text.
-func diagnosticOf(source string, e deploy.CompileError, lines []string) protocol.Diagnostic {
+func diagnosticOf(source string, e platform.CompileError, lines []string) protocol.Diagnostic {
 	line := max(e.Line-1, 0)
 	col := max(e.Column-1, 0)
 	start, end := uint32(col), uint32(col)

@@ -1,8 +1,11 @@
 package lsp
 
 import (
+	"cmp"
+	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -22,11 +25,11 @@ type InitializationOptions struct {
 // initialize reads the client's initialize request part by part: a field
 // of an unexpected shape costs only that field, never the session (new
 // clients send unions where protocol v0.12.0 has narrower types).
-func (s *Server) initialize(params json.RawMessage) (any, error) {
+func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, error) {
 	var top map[string]json.RawMessage
 	if len(params) > 0 && string(params) != "null" {
 		if err := json.Unmarshal(params, &top); err != nil {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T("lsp.bad-initialize", "error", err))
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T(ctx, "lsp.bad-initialize", "error", err))
 		}
 	}
 	part := func(name string, v any) {
@@ -69,13 +72,10 @@ func (s *Server) initialize(params json.RawMessage) (any, error) {
 	if prefix == "" || strings.ContainsAny(prefix, " \t\r\n") {
 		prefix = DefaultPrefix
 	}
-	if s.opts.AdoptClientLocale {
-		if l, ok := i18n.FromLocale(locale); ok {
-			i18n.SetLang(l)
-		}
-	}
-
 	s.mu.Lock()
+	if l, ok := i18n.FromLocale(locale); ok && s.opts.AdoptClientLocale {
+		s.lang = l
+	}
 	s.initialized = true
 	s.prefix = prefix
 	s.clientProgress = caps.Window.WorkDoneProgress
@@ -118,24 +118,18 @@ func (s *Server) folderOf(p string) string {
 // descriptorNames are the project descriptors that get code lenses.
 var descriptorNames = []string{"Проект.yaml", "Project.yaml"}
 
-// lensCommands are the lenses of a descriptor, in order: id and title key.
-var lensCommands = []struct{ id, title string }{
-	{"deploy", "lsp.lens-deploy"},
-	{"probe", "lsp.lens-probe"},
-	{"verifyDeploy", "lsp.lens-verify"},
-}
-
-// codeLens puts Deploy, Probe and Verify on the first line of a project
-// descriptor. Their argument is {cwd, projectDir}: the workspace folder
-// (where .env is looked for) and the descriptor's directory.
-func (s *Server) codeLens(params json.RawMessage) (any, error) {
+// codeLens puts the lenses of the commands that declare one (Deploy, Probe,
+// Verify) on the first line of a project descriptor, in the commands'
+// order. Their argument is {cwd, projectDir}: the workspace folder (where
+// .env is looked for) and the descriptor's directory.
+func (s *Server) codeLens(ctx context.Context, params json.RawMessage) (any, error) {
 	var p struct {
 		TextDocument struct {
 			URI string `json:"uri"`
 		} `json:"textDocument"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T("lsp.bad-params", "error", err))
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, i18n.T(ctx, "lsp.bad-params", "error", err))
 	}
 	lenses := []protocol.CodeLens{}
 	file, err := PathFromURI(p.TextDocument.URI)
@@ -165,13 +159,19 @@ func (s *Server) codeLens(params json.RawMessage) (any, error) {
 	prefix := s.prefix
 	s.mu.Unlock()
 	arg := map[string]any{"cwd": cwd, "projectDir": projectDir}
-	for _, l := range lensCommands {
-		if s.commands[l.id] == nil {
-			continue
+	var ids []string
+	for id, c := range s.commands {
+		if c.Lens != "" {
+			ids = append(ids, id)
 		}
+	}
+	slices.SortFunc(ids, func(a, b string) int {
+		return cmp.Or(cmp.Compare(s.commands[a].Order, s.commands[b].Order), cmp.Compare(a, b))
+	})
+	for _, id := range ids {
 		lenses = append(lenses, protocol.CodeLens{
 			Range:   protocol.Range{},
-			Command: &protocol.Command{Title: i18n.T(l.title), Command: prefix + "." + l.id, Arguments: []any{arg}},
+			Command: &protocol.Command{Title: i18n.T(ctx, s.commands[id].Lens), Command: prefix + "." + id, Arguments: []any{arg}},
 		})
 	}
 	return lenses, nil

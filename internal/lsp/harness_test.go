@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/catalog"
+	"github.com/elemctl/elemctl/internal/messages"
 	"github.com/elemctl/elemctl/internal/testio"
 
 	"go.lsp.dev/jsonrpc2"
@@ -25,8 +27,6 @@ import (
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
 )
-
-func init() { i18n.SetLang(i18n.RU) }
 
 // syncBuffer is written by one goroutine while the test reads it.
 type syncBuffer = testio.Buffer
@@ -52,6 +52,9 @@ type setup struct {
 	refuseProgress bool
 	// adoptLocale lets the server follow the client's locale.
 	adoptLocale bool
+	// lang is the server's language until a client names its own
+	// (Russian unless set).
+	lang i18n.Lang
 }
 
 // session is an LSP client talking to an in-process server over two
@@ -75,6 +78,12 @@ type session struct {
 	calls map[string]jsonrpc2.ID
 
 	closed bool
+}
+
+func TestMain(m *testing.M) {
+	i18n.Register(messages.Operations()...)
+	i18n.Register(lsp.Messages)
+	os.Exit(m.Run())
 }
 
 func start(t *testing.T, o setup) *session {
@@ -112,9 +121,13 @@ func start(t *testing.T, o setup) *session {
 		stderr: &syncBuffer{}, served: make(chan error, 1), calls: map[string]jsonrpc2.ID{}}
 	cat := o.catalog
 	if cat == nil {
-		cat = command.Core()
+		cat = catalog.Core()
 	}
-	s.srv = lsp.New(lsp.Options{
+	lang := o.lang
+	if lang == "" {
+		lang = i18n.RU
+	}
+	s.srv = lsp.New(i18n.WithLang(context.Background(), lang), lsp.Options{
 		Catalog: cat,
 		Version: "test",
 		// The server's own directory is not the workspace: every command
@@ -414,7 +427,7 @@ func copyTree(t *testing.T, from, to string) {
 // naming what is missing.
 func commandID(t *testing.T, path ...string) string {
 	t.Helper()
-	c := command.Core().Path(path...)
+	c := catalog.Core().Path(path...)
 	if c == nil || c.LSP == "" {
 		t.Fatalf("the catalog's `%s` command must carry an LSP id", strings.Join(path, " "))
 	}

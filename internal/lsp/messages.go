@@ -2,11 +2,9 @@ package lsp
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "lsp.cli-help",
 		RU: "LSP-сервер для редакторов (stdio): команды каталога через workspace/executeCommand, прогресс, отмена, ошибки пробы как диагностика",
 		EN: "the LSP server for editors (stdio): catalog commands over workspace/executeCommand, progress, cancellation, probe errors as diagnostics",
@@ -28,26 +26,5 @@ var messages = []i18n.Message{
 	{Key: "lsp.extra-global",
 		RU: "extraArgs: {flag} задаётся при запуске elemctl lsp или в .env, не в команде",
 		EN: "extraArgs: {flag} belongs to the elemctl lsp command line or the .env, not to a command",
-	},
-
-	{Key: "lsp.lens-deploy", RU: "▶ Развернуть (elemctl)", EN: "▶ Deploy (elemctl)"},
-	{Key: "lsp.lens-probe", RU: "Проверить компиляцию", EN: "Probe compilation"},
-	{Key: "lsp.lens-verify", RU: "Проверить применение", EN: "Verify the deploy"},
-
-	{Key: "lsp.verdict-done", RU: "готово", EN: "done"},
-	{Key: "lsp.verdict-no-detail", RU: "подробности в журнале", EN: "see the log"},
-	{Key: "lsp.verdict-failed", RU: "{command}: не удалось – {problem}", EN: "{command}: failed – {problem}"},
-	{Key: "lsp.verdict-deploy-ok",
-		RU: "elemctl deploy: сборка {version} применена, {app} работает на ней",
-		EN: "elemctl deploy: build {version} is applied, {app} runs it",
-	},
-	{Key: "lsp.verdict-deploy-rolled-back",
-		RU: "elemctl deploy: платформа откатила применение сборки {version} – {problem}",
-		EN: "elemctl deploy: the platform rolled the apply of build {version} back – {problem}",
-	},
-	{Key: "lsp.verdict-probe-ok", RU: "elemctl probe: {project} компилируется без ошибок", EN: "elemctl probe: {project} compiles without errors"},
-	{Key: "lsp.verdict-probe-errors",
-		RU: "elemctl probe: ошибок компиляции – {count}; первая: {problem}",
-		EN: "elemctl probe: {count} compilation error(s); the first: {problem}",
 	},
 }

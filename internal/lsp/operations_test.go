@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/lsp"
 	"github.com/elemctl/elemctl/internal/stand"
 )
@@ -357,7 +357,7 @@ func TestShutdownStopsRunningCommandsFirst(t *testing.T) {
 // TestDebugAdapterCommand runs the adapter lookup the XBSL debug set-up
 // needs (`elemctl debug-adapter`) as elemctl.debugAdapter.
 func TestDebugAdapterCommand(t *testing.T) {
-	c := command.Core().Tool("debug_adapter")
+	c := catalog.Core().Tool("debug_adapter")
 	if c == nil || c.LSP != "debugAdapter" {
 		t.Fatalf("the catalog's debug_adapter command must answer as elemctl.debugAdapter: %+v", c)
 	}

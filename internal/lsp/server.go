@@ -43,9 +43,8 @@ const DefaultPrefix = "elemctl"
 
 // Options configure a server.
 type Options struct {
-	// Catalog holds the commands to serve: every command with an LSP id.
-	// Core commands are "<prefix>.<id>", plugin commands (Source != "")
-	// "<prefix>.plugin.<id>".
+	// Catalog holds the commands to serve: every command with an LSP id,
+	// as "<prefix>.<id>" (a plugin's ids are "plugin.<name>").
 	Catalog *command.Catalog
 	// Version is elemctl's version (serverInfo.version).
 	Version string
@@ -92,7 +91,10 @@ type Server struct {
 
 	errMu sync.Mutex
 
-	mu             sync.Mutex
+	mu sync.Mutex
+	// lang is the language of the server's messages: the one it started
+	// with, or the client's once its initialize names a locale.
+	lang           i18n.Lang
 	initialized    bool
 	shutdown       bool
 	prefix         string
@@ -110,10 +112,11 @@ type Server struct {
 	tokenSeq   atomic.Int64
 }
 
-// New builds a server.
-func New(o Options) *Server {
+// New builds a server; ctx carries the language of its messages until a
+// client names its own.
+func New(ctx context.Context, o Options) *Server {
 	if o.Catalog == nil {
-		o.Catalog = command.Core()
+		o.Catalog = &command.Catalog{}
 	}
 	if o.Stderr == nil {
 		o.Stderr = os.Stderr
@@ -129,6 +132,7 @@ func New(o Options) *Server {
 	}
 	s := &Server{
 		opts:      o,
+		lang:      i18n.LangOf(ctx),
 		commands:  map[string]*command.Command{},
 		prefix:    DefaultPrefix,
 		running:   map[string]context.CancelFunc{},
@@ -141,18 +145,15 @@ func New(o Options) *Server {
 	}
 	s.clients = clientcache.New(clientcache.Options{
 		Dir: s.opts.Dir, Getenv: s.opts.Getenv, EnvFile: s.opts.EnvFile,
-		Overrides: s.opts.Overrides, ClientOptions: s.opts.ClientOptions,
+		Overrides: s.opts.Overrides, ClientOptions: s.opts.ClientOptions, Lang: s.lang,
 	})
 	for _, c := range o.Catalog.Commands() {
 		if c.LSP == "" || c.Run == nil {
 			continue
 		}
 		id := c.LSP
-		if c.Source != "" {
-			id = "plugin." + c.LSP
-		}
 		if _, taken := s.commands[id]; taken {
-			s.diagnostic(i18n.T("lsp.id-taken", "id", id, "name", c.Name()))
+			s.diagnostic(i18n.T(ctx, "lsp.id-taken", "id", id, "name", c.Name()))
 			continue
 		}
 		s.commands[id] = c
@@ -215,6 +216,9 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 // loop, so everything that may take time goes to its own goroutine; it
 // never returns an error, which would end the connection.
 func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	s.mu.Lock()
+	ctx = i18n.WithLang(ctx, s.lang)
+	s.mu.Unlock()
 	method := req.Method()
 	call, isCall := req.(*jsonrpc2.Call)
 	if !isCall {
@@ -236,14 +240,14 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	switch {
 	case method == protocol.MethodInitialize:
 		if initialized {
-			return answer(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, i18n.T("lsp.initialized-twice")))
+			return answer(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, i18n.T(ctx, "lsp.initialized-twice")))
 		}
-		res, err := s.initialize(req.Params())
+		res, err := s.initialize(ctx, req.Params())
 		return answer(res, err)
 	case !initialized:
-		return answer(nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, i18n.T("lsp.not-initialized", "method", method)))
+		return answer(nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, i18n.T(ctx, "lsp.not-initialized", "method", method)))
 	case shutdown:
-		return answer(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, i18n.T("lsp.shutting-down", "method", method)))
+		return answer(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, i18n.T(ctx, "lsp.shutting-down", "method", method)))
 	}
 	switch method {
 	case protocol.MethodShutdown:
@@ -259,7 +263,10 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		})
 	case protocol.MethodWorkspaceExecuteCommand:
 		key := idKey(call.ID())
-		cctx, cancel := context.WithCancel(s.base)
+		// A command outlives its request's context (cancelled by
+		// $/cancelRequest through s.running): it runs on the session's,
+		// in the request's language.
+		cctx, cancel := context.WithCancel(i18n.WithLang(s.base, i18n.LangOf(ctx)))
 		s.mu.Lock()
 		s.running[key] = cancel
 		s.mu.Unlock()
@@ -279,11 +286,11 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	case protocol.MethodTextDocumentCodeLens:
 		s.spawn(func() {
 			defer s.replyToPanic(out, reply, method)
-			res, err := s.codeLens(req.Params())
+			res, err := s.codeLens(ctx, req.Params())
 			_ = reply(out, res, err)
 		})
 	default:
-		return answer(nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, i18n.T("lsp.method-not-found", "method", method)))
+		return answer(nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, i18n.T(ctx, "lsp.method-not-found", "method", method)))
 	}
 	return nil
 }
@@ -412,5 +419,5 @@ func (s *Server) replyToPanic(ctx context.Context, reply jsonrpc2.Replier, metho
 		msg = e.Error()
 	}
 	s.diagnostic(fmt.Sprintf("lsp: panic in %s: %s\n%s", method, msg, debug.Stack()))
-	_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InternalError, i18n.T("lsp.panic", "what", method, "error", msg)))
+	_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InternalError, i18n.T(ctx, "lsp.panic", "what", method, "error", msg)))
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/lsp"
 )
@@ -25,7 +26,7 @@ func TestInitializeWithTheVSCodePayload(t *testing.T) {
 		have = append(have, c.(string))
 	}
 	var want []string
-	for _, c := range command.Core().Commands() {
+	for _, c := range catalog.Core().Commands() {
 		if c.LSP != "" {
 			want = append(want, "elemctl."+c.LSP)
 		}
@@ -109,7 +110,7 @@ func TestEveryCommandOfTheCatalog(t *testing.T) {
 			}
 		}},
 	}
-	for _, c := range command.Core().Commands() {
+	for _, c := range catalog.Core().Commands() {
 		if c.LSP == "" {
 			continue
 		}
@@ -374,8 +375,9 @@ func TestUnknownMethodsAndBrokenFrames(t *testing.T) {
 }
 
 func TestABrokenFrameIsAnsweredAndSkipped(t *testing.T) {
+	ctx := context.Background()
 	// Raw frames straight into the server, no client library.
-	srv := lsp.New(lsp.Options{Catalog: command.Core(), Version: "test", Stderr: io.Discard})
+	srv := lsp.New(ctx, lsp.Options{Catalog: catalog.Core(), Version: "test", Stderr: io.Discard})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
@@ -433,10 +435,12 @@ func TestShutdownAndExit(t *testing.T) {
 }
 
 func TestPanicsAndPluginCommands(t *testing.T) {
-	cat := command.Core()
+	cat := catalog.Core()
 	cat.Add(&command.Command{Path: []string{"lsp-test-panic"}, LSP: "testPanic",
 		Run: func(context.Context, *command.Context, command.Values) (any, error) { panic("boom") }})
-	cat.Add(&command.Command{Path: []string{"hello"}, LSP: "hello", Source: "greeter",
+	// Declared as the plugin host declares a plugin's command: an id of
+	// its own, slow.
+	cat.Add(&command.Command{Path: []string{"hello"}, LSP: "plugin.hello", Source: "greeter", Slow: true,
 		Args: []command.Argument{{Name: "who", Type: command.String, Default: "world"}, {Name: "times", Type: command.Int, Default: 1}},
 		Run: func(_ context.Context, cc *command.Context, in command.Values) (any, error) {
 			cc.Log("greeting " + in.Str("who"))

@@ -1,13 +1,14 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/elemctl/elemctl/internal/command"
-	"github.com/elemctl/elemctl/internal/ops/deploy"
+	"github.com/elemctl/elemctl/internal/platform"
 )
 
 func TestPathFromURIOnWindows(t *testing.T) {
@@ -101,7 +102,32 @@ func TestWithin(t *testing.T) {
 	}
 }
 
+// bound is what an LSP call of c binds: the call's directory and stand,
+// and the values its command would run with.
+type bound struct {
+	cwd, envFile string
+	values       command.Values
+}
+
+// decodeArguments binds an executeCommand's arguments for c the way a call
+// does (command.Invoke with the face of an LSP call) and returns what the
+// command would have run with.
+func decodeArguments(ctx context.Context, c *command.Command, called string, args []json.RawMessage, base string) (bound, error) {
+	raw, err := oneArgument(ctx, args)
+	if err != nil {
+		return bound{}, err
+	}
+	run := &command.Call{Command: c}
+	var got bound
+	_, err = command.Invoke(ctx, c, runner(func(_ context.Context, in command.Values) (any, error) {
+		got = bound{cwd: run.Dir, envFile: run.EnvFile, values: in}
+		return nil, nil
+	}), callFace(c, called, base, run), raw)
+	return got, err
+}
+
 func TestArgumentsMapCamelCaseOntoKeys(t *testing.T) {
+	ctx := context.Background()
 	c := &command.Command{Path: []string{"deploy"}, Args: []command.Argument{
 		{Name: "app-id", Type: command.String},
 		{Name: "project-dir", Type: command.String},
@@ -116,7 +142,7 @@ func TestArgumentsMapCamelCaseOntoKeys(t *testing.T) {
 	wsJSON, _ := json.Marshal(ws)
 	raw := json.RawMessage(`{"cwd":` + string(wsJSON) + `,"envFile":"stand.env","appId":"tasks","projectDir":"Acme/Tasks","requireClean":true,
 		"serverStartTimeout":5,"status":["Running","Stopped"],"count":"3","extraArgs":"--build-version 1.0-9 --kind=library"}`)
-	got, err := decodeArguments(c, "elemctl.deploy", []json.RawMessage{raw}, "/base")
+	got, err := decodeArguments(ctx, c, "elemctl.deploy", []json.RawMessage{raw}, "/base")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +155,7 @@ func TestArgumentsMapCamelCaseOntoKeys(t *testing.T) {
 	// Defaults apply, appId and projectDir are ignored where they mean
 	// nothing, cwd defaults to the base.
 	other := &command.Command{Path: []string{"apps", "list"}, Args: []command.Argument{{Name: "brief", Type: command.Bool}, {Name: "limit", Type: command.Int, Default: 10}}}
-	got, err = decodeArguments(other, "elemctl.apps.list", []json.RawMessage{json.RawMessage(`{"appId":"x","projectDir":"y"}`)}, ws)
+	got, err = decodeArguments(ctx, other, "elemctl.apps.list", []json.RawMessage{json.RawMessage(`{"appId":"x","projectDir":"y"}`)}, ws)
 	if err != nil || got.cwd != ws || got.values.Int("limit") != 10 || got.values.Given("limit") {
 		t.Errorf("defaults: %+v %v", got, err)
 	}
@@ -137,11 +163,11 @@ func TestArgumentsMapCamelCaseOntoKeys(t *testing.T) {
 		`{"count":1.5}`, `{"count":"x"}`, `{"requireClean":"maybe"}`, `{"kind":"extension"}`, `{"nope":1}`,
 		`{"extraArgs":"--client-secret x"}`, `{"extraArgs":"--nope"}`, `{"extraArgs":"--build-version"}`, `[1]`, `{"cwd":"untitled:x"}`,
 	} {
-		if _, err := decodeArguments(c, "elemctl.deploy", []json.RawMessage{json.RawMessage(bad)}, "/base"); err == nil {
+		if _, err := decodeArguments(ctx, c, "elemctl.deploy", []json.RawMessage{json.RawMessage(bad)}, "/base"); err == nil {
 			t.Errorf("%s was accepted", bad)
 		}
 	}
-	if _, err := decodeArguments(c, "elemctl.deploy", []json.RawMessage{json.RawMessage(`{}`), json.RawMessage(`{}`)}, "/base"); err == nil {
+	if _, err := decodeArguments(ctx, c, "elemctl.deploy", []json.RawMessage{json.RawMessage(`{}`), json.RawMessage(`{}`)}, "/base"); err == nil {
 		t.Error("two arguments were accepted")
 	}
 }
@@ -157,13 +183,13 @@ func TestSourceFileAndColumns(t *testing.T) {
 	if err := os.WriteFile(file, []byte("\ufeffметод А()\n𝔸  #error x  \n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := deploy.CompileError{File: "Основное/М.xbsl", Entry: "Acme/Tasks/Основное/М.xbsl", Line: 2, Column: 4, Message: "x"}
+	e := platform.CompileError{File: "Основное/М.xbsl", Entry: "Acme/Tasks/Основное/М.xbsl", Line: 2, Column: 4, Message: "x"}
 	if got := sourceFile(project, "Acme", "Tasks", e); got != file {
 		t.Errorf("source file %s", got)
 	}
 	// A project directory not named after the project: the entry under
 	// the grandparent is not there, the project-relative path is.
-	if got := sourceFile(project, "Other", "Name", deploy.CompileError{File: "Acme/Tasks/Основное/М.xbsl", Entry: "Acme/Tasks/Основное/М.xbsl"}); got != file {
+	if got := sourceFile(project, "Other", "Name", platform.CompileError{File: "Acme/Tasks/Основное/М.xbsl", Entry: "Acme/Tasks/Основное/М.xbsl"}); got != file {
 		t.Errorf("entry under the root: %s", got)
 	}
 	d := diagnosticOf("elemctl probe", e, readLines(file))

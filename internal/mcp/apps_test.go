@@ -12,6 +12,7 @@ import (
 )
 
 func TestListAppsCountersAndSummary(t *testing.T) {
+	t.Parallel()
 	h := start(t, setup{plainStand: true})
 	if err := h.stand.SeedApps(324, 1); err != nil {
 		t.Fatal(err)
@@ -53,9 +54,7 @@ func TestListAppsCountersAndSummary(t *testing.T) {
 		t.Errorf("brief=false must give whole cards: %v", card)
 	}
 
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
-	if s := h.ok("list_apps", nil).Str("summary"); s != "1 live of 324" {
+	if s := h.speaking(i18n.EN).ok("list_apps", nil).Str("summary"); s != "1 live of 324" {
 		t.Errorf("English summary %q", s)
 	}
 }
@@ -126,6 +125,7 @@ func TestDebugInfo(t *testing.T) {
 }
 
 func TestToolErrorsAreResults(t *testing.T) {
+	t.Parallel()
 	h := start(t, setup{})
 	cases := []struct {
 		tool string
@@ -178,9 +178,7 @@ func TestToolErrorsAreResults(t *testing.T) {
 		t.Error("get_build by version failed")
 	}
 
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
-	if text := h.fails("get_app", map[string]any{"app_id": "no-such-app"}); !strings.Contains(text, "not found") {
+	if text := h.speaking(i18n.EN).fails("get_app", map[string]any{"app_id": "no-such-app"}); !strings.Contains(text, "not found") {
 		t.Errorf("English error %s", text)
 	}
 }

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -32,12 +33,12 @@ func NewToken() string {
 // CheckToken refuses a token that is too short or that could not travel in
 // an Authorization header. source names where it came from, never its
 // value.
-func CheckToken(token, source string) error {
+func CheckToken(ctx context.Context, token, source string) error {
 	if strings.IndexFunc(token, func(r rune) bool { return r <= ' ' || r == 0x7f }) >= 0 {
-		return platform.ConfigErrorf("mcp.http.token-bad", "source", source)
+		return platform.ConfigErrorf(ctx, "mcp.http.token-bad", "source", source)
 	}
 	if len(token) < MinTokenLength {
-		return platform.ConfigErrorf("mcp.http.token-short", "source", source, "min", MinTokenLength)
+		return platform.ConfigErrorf(ctx, "mcp.http.token-short", "source", source, "min", MinTokenLength)
 	}
 	return nil
 }
@@ -74,10 +75,10 @@ type Token struct {
 //
 // Every token is checked like ELEMCTL_MCP_TOKEN; a token twice, an unknown
 // scope or a name twice is an error naming the line, never the token.
-func LoadTokenFile(path string) (tokens []Token, created bool, err error) {
+func LoadTokenFile(ctx context.Context, path string) (tokens []Token, created bool, err error) {
 	fail := func(err error) error {
 		return &platform.Error{Kind: platform.KindConfig, Err: err,
-			Message: i18n.T("mcp.http.token-file-open", "path", path, "error", describeFileError(err))}
+			Message: i18n.T(ctx, "mcp.http.token-file-open", "path", path, "error", describeFileError(err))}
 	}
 	st, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -96,21 +97,21 @@ func LoadTokenFile(path string) (tokens []Token, created bool, err error) {
 		return nil, false, fail(err)
 	}
 	if st.IsDir() {
-		return nil, false, platform.ConfigErrorf("mcp.http.token-file-dir", "path", path)
+		return nil, false, platform.ConfigErrorf(ctx, "mcp.http.token-file-dir", "path", path)
 	}
-	if err := checkPrivate(path, st); err != nil {
+	if err := checkPrivate(ctx, path, st); err != nil {
 		return nil, false, err
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, false, fail(err)
 	}
-	tokens, err = parseTokens(path, string(data))
+	tokens, err = parseTokens(ctx, path, string(data))
 	return tokens, false, err
 }
 
 // parseTokens reads the lines of a token file.
-func parseTokens(path, text string) ([]Token, error) {
+func parseTokens(ctx context.Context, path, text string) ([]Token, error) {
 	var tokens []Token
 	values, names := map[string]int{}, map[string]int{}
 	for i, line := range strings.Split(text, "\n") {
@@ -120,13 +121,13 @@ func parseTokens(path, text string) ([]Token, error) {
 			continue
 		}
 		bad := func(key string, args ...any) error {
-			return platform.ConfigErrorf(key, append([]any{"path", path, "line", n}, args...)...)
+			return platform.ConfigErrorf(ctx, key, append([]any{"path", path, "line", n}, args...)...)
 		}
 		if len(fields) > 3 {
 			return nil, bad("mcp.http.token-line-bad")
 		}
 		t := Token{Value: fields[0], Scope: ScopeFull, Name: tokenLineName(n)}
-		if err := CheckToken(t.Value, fmt.Sprintf("%s:%d", path, n)); err != nil {
+		if err := CheckToken(ctx, t.Value, fmt.Sprintf("%s:%d", path, n)); err != nil {
 			return nil, err
 		}
 		if len(fields) > 1 {
@@ -148,7 +149,7 @@ func parseTokens(path, text string) ([]Token, error) {
 		tokens = append(tokens, t)
 	}
 	if len(tokens) == 0 {
-		return nil, platform.ConfigErrorf("mcp.http.token-file-empty", "path", path)
+		return nil, platform.ConfigErrorf(ctx, "mcp.http.token-file-empty", "path", path)
 	}
 	return tokens, nil
 }

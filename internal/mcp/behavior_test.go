@@ -14,6 +14,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -21,6 +22,7 @@ import (
 )
 
 func TestInstructions(t *testing.T) {
+	t.Parallel()
 	h := start(t, setup{})
 	init := mcpgo.InitializeRequest{}
 	init.Params.ProtocolVersion = mcpgo.LATEST_PROTOCOL_VERSION
@@ -43,15 +45,13 @@ func TestInstructions(t *testing.T) {
 		{Tool: "build_assembly", Local: true, Slow: true}, {Tool: "inspect_assembly", Local: true},
 		{Tool: "acme_warm_up", Slow: true, Source: "acme"},
 	}
-	ru := Instructions(cmds)
+	ru := Instructions(i18n.WithLang(context.Background(), i18n.RU), cmds)
 	for _, want := range []string{"build_assembly, deploy, probe, acme_warm_up идут минутами", "build_assembly, inspect_assembly – локальные", "env_file"} {
 		if !strings.Contains(ru, want) {
 			t.Errorf("instructions lack %q: %s", want, ru)
 		}
 	}
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
-	en := Instructions(cmds)
+	en := Instructions(i18n.WithLang(context.Background(), i18n.EN), cmds)
 	for _, want := range []string{"silently rolls back", "Running is not success", "env_file", "take minutes", "are local"} {
 		if !strings.Contains(en, want) {
 			t.Errorf("English instructions lack %q: %s", want, en)
@@ -65,7 +65,7 @@ func testCommands(started chan<- struct{}) []*command.Command {
 		{
 			Tool: "test_panic", Help: "panics with the client secret in the message",
 			Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-				cfg, err := cc.Config()
+				cfg, err := cc.Config(ctx)
 				if err != nil {
 					return nil, err
 				}
@@ -114,14 +114,14 @@ func testCommands(started chan<- struct{}) []*command.Command {
 		{
 			Tool: "test_leaky_error", Help: "fails with the secret in the message",
 			Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-				cfg, _ := cc.Config()
+				cfg, _ := cc.Config(ctx)
 				return nil, errors.New("refused for " + cfg.ClientSecret)
 			},
 		},
 		{
 			Tool: "test_log_secret", Help: "logs the secret",
 			Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-				cfg, _ := cc.Config()
+				cfg, _ := cc.Config(ctx)
 				cc.Log("using " + cfg.ClientSecret)
 				return jsonx.New("ok", true), nil
 			},
@@ -130,7 +130,7 @@ func testCommands(started chan<- struct{}) []*command.Command {
 }
 
 func catalogWith(cmds ...*command.Command) *command.Catalog {
-	c := command.Core()
+	c := catalog.Core()
 	c.Add(cmds...)
 	return c
 }
@@ -205,9 +205,16 @@ func TestProgressNotificationsAndLog(t *testing.T) {
 	if fmt.Sprint(got.Value("log")) != "[step 1]" {
 		t.Errorf("log %v", got.Value("log"))
 	}
-	time.Sleep(50 * time.Millisecond)
-	if len(h.progressNotes()) != before {
-		t.Errorf("no progress without a progress token")
+	// A call with a token after it: once its notification is here, any
+	// of the call before would be too (one session, in order).
+	if _, err := h.callWith(ctx, "test_steps", map[string]any{"steps": 1}, &mcpgo.Meta{ProgressToken: "barrier"}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the barrier's notification", func() bool { return len(h.progressNotes()) > before })
+	for _, n := range h.progressNotes()[before:] {
+		if n["progressToken"] != "barrier" {
+			t.Errorf("a call without a progress token was told its progress: %v", n)
+		}
 	}
 	// A slow command that logged nothing still has its (empty) log; a
 	// quick one that logged nothing has none.
@@ -244,8 +251,8 @@ func TestCancellationStopsTheCallInProcess(t *testing.T) {
 	}
 }
 
-// pluginCommands are what the plugins issue hands the server: commands
-// with a Source.
+// pluginCommands are what the plugin host hands the server: commands with
+// a Source, declared slow, their tool parameters all optional.
 func pluginCommands() []*command.Command {
 	echo := func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 		out := jsonx.New("surface", string(cc.Surface))
@@ -258,11 +265,11 @@ func pluginCommands() []*command.Command {
 		return out, nil
 	}
 	return []*command.Command{
-		{Path: []string{"list-apps"}, Tool: "list_apps", Source: "acme", Help: "clashes with the core",
+		{Path: []string{"list-apps"}, Tool: "list_apps", Source: "acme", Slow: true, OptionalToolArgs: true, Help: "clashes with the core",
 			Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 				return jsonx.New("plugin", true), nil
 			}},
-		{Path: []string{"echo"}, Tool: "acme_echo", Source: "acme", Help: "echoes its values",
+		{Path: []string{"echo"}, Tool: "acme_echo", Source: "acme", Slow: true, OptionalToolArgs: true, Help: "echoes its values",
 			Args: []command.Argument{
 				{Name: "retries", Type: command.Int, Default: 1},
 				{Name: "tags", Type: command.String, Multiple: true},
@@ -273,7 +280,7 @@ func pluginCommands() []*command.Command {
 				{Name: "page", Type: command.String, Positional: true, CLIAlias: "--page", Default: "1"},
 			},
 			Run: echo},
-		{Path: []string{"items"}, Tool: "acme_items", Source: "acme", Help: "a list answer",
+		{Path: []string{"items"}, Tool: "acme_items", Source: "acme", Slow: true, OptionalToolArgs: true, Help: "a list answer",
 			Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 				cc.Log("listing")
 				return []any{"first", jsonx.New("n", 2)}, nil
@@ -282,9 +289,10 @@ func pluginCommands() []*command.Command {
 }
 
 func TestPluginTools(t *testing.T) {
+	ctx := context.Background()
 	h := start(t, setup{
 		extra:    pluginCommands(),
-		failures: []PluginFailure{{Source: "broken", Err: platform.NewError(platform.KindPlugin, "the manifest is not JSON")}},
+		failures: []PluginFailure{{Source: "broken", Err: platform.NewError(ctx, platform.KindPlugin, "the manifest is not JSON")}},
 	})
 	log := h.stderr.String()
 	for _, want := range []string{
@@ -373,8 +381,8 @@ func TestPluginTools(t *testing.T) {
 
 	// Commands added after the start still register, and a second clash
 	// is reported again.
-	failed := h.srv.AddCommands(&command.Command{Tool: "acme_echo", Source: "other", Run: pluginCommands()[1].Run},
-		&command.Command{Tool: "late_tool", Source: "other", Help: "late", Run: pluginCommands()[1].Run})
+	failed := h.srv.AddCommands(ctx, &command.Command{Tool: "acme_echo", Source: "other", Slow: true, OptionalToolArgs: true, Run: pluginCommands()[1].Run},
+		&command.Command{Tool: "late_tool", Source: "other", Slow: true, OptionalToolArgs: true, Help: "late", Run: pluginCommands()[1].Run})
 	if len(failed) != 1 || !strings.Contains(failed[0].Err.Error(), "acme") {
 		t.Errorf("clash between plugins: %v", failed)
 	}
@@ -382,9 +390,9 @@ func TestPluginTools(t *testing.T) {
 }
 
 func TestPluginCommandsInTheCatalogComeAfterTheCore(t *testing.T) {
-	catalog := command.Core()
-	catalog.Add(pluginCommands()[1], pluginCommands()[2])
-	h := start(t, setup{catalog: catalog})
+	cat := catalog.Core()
+	cat.Add(pluginCommands()[1], pluginCommands()[2])
+	h := start(t, setup{catalog: cat})
 	tools := strings.Join(h.srv.Tools(), ",")
 	if !strings.Contains(tools, "acme_echo") || !strings.Contains(tools, "list_apps") {
 		t.Errorf("tools %s", tools)
@@ -399,7 +407,7 @@ func TestPluginCommandsInTheCatalogComeAfterTheCore(t *testing.T) {
 // a plugin's null answer is no content, as the reference server sends it.
 func TestPluginToolEnvFileAndNullAnswer(t *testing.T) {
 	var runs atomic.Int32
-	quiet := &command.Command{Path: []string{"quiet"}, Tool: "acme_quiet", Source: "acme", Help: "answers null",
+	quiet := &command.Command{Path: []string{"quiet"}, Tool: "acme_quiet", Source: "acme", Slow: true, OptionalToolArgs: true, Help: "answers null",
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
 			runs.Add(1)
 			return nil, nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -58,6 +59,7 @@ func TestEnvFileReachesAnotherStandAndSharesOneClientPerPath(t *testing.T) {
 }
 
 func TestEnvFileChangeRebuildsTheClient(t *testing.T) {
+	ctx := context.Background()
 	h := start(t, setup{})
 	b := bulkStand(t, 5, 2)
 	c := bulkStand(t, 7, 7)
@@ -72,7 +74,7 @@ func TestEnvFileChangeRebuildsTheClient(t *testing.T) {
 	if h.srv.ClientBuilds() != built {
 		t.Errorf("an unchanged file must reuse its client")
 	}
-	_, before, _, _ := h.srv.cache.Resolve("", "moving.env")
+	_, before, _, _ := h.srv.cache.Resolve(ctx, "", "moving.env")
 
 	// Same path, another stand; the comment changes the size even if the
 	// clock is coarse.
@@ -83,7 +85,7 @@ func TestEnvFileChangeRebuildsTheClient(t *testing.T) {
 	if got := h.srv.ClientBuilds(); got != built+1 {
 		t.Errorf("a changed file builds one new client: %d → %d", built, got)
 	}
-	_, after, _, _ := h.srv.cache.Resolve("", "moving.env")
+	_, after, _, _ := h.srv.cache.Resolve(ctx, "", "moving.env")
 	if after == before || after == nil {
 		t.Errorf("the new client must replace the old one in the cache")
 	}
@@ -126,6 +128,7 @@ func TestNoDefaultStandIsACallError(t *testing.T) {
 }
 
 func TestStartupOverridesApplyOnlyToCallsWithoutEnvFile(t *testing.T) {
+	ctx := context.Background()
 	a := bulkStand(t, 2, 2)
 	b := bulkStand(t, 5, 5)
 	h := start(t, setup{
@@ -145,7 +148,7 @@ func TestStartupOverridesApplyOnlyToCallsWithoutEnvFile(t *testing.T) {
 	if n := h.srv.ClientBuilds(); n != 2 {
 		t.Errorf("the default call with identity flags has its own entry: %d clients", n)
 	}
-	cfg, _, err, _ := h.srv.cache.Resolve("", "b.env")
+	cfg, _, err, _ := h.srv.cache.Resolve(ctx, "", "b.env")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,12 +210,12 @@ func TestConcurrentCallsForOneStandBuildOneClient(t *testing.T) {
 // configuration several times gets one stand, even when the file changes
 // in the middle of the call.
 func TestOneResolutionPerCall(t *testing.T) {
-	catalog := command.Core()
+	cat := catalog.Core()
 	var path string
-	catalog.Add(&command.Command{
+	cat.Add(&command.Command{
 		Tool: "test_resolve_twice", Help: "resolve the client twice",
 		Run: func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-			first, err := cc.Client()
+			first, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -222,18 +225,18 @@ func TestOneResolutionPerCall(t *testing.T) {
 			}
 			f.WriteString("# touched during the call\n")
 			f.Close()
-			cfg, err := cc.Config()
+			cfg, err := cc.Config(ctx)
 			if err != nil {
 				return nil, err
 			}
-			second, err := cc.Client()
+			second, err := cc.Client(ctx)
 			if err != nil {
 				return nil, err
 			}
 			return jsonx.New("same-client", first == second, "same-config", cfg == first.Config()), nil
 		},
 	})
-	h := start(t, setup{catalog: catalog})
+	h := start(t, setup{catalog: cat})
 	path = filepath.Join(h.dir, ".env")
 	got := h.ok("test_resolve_twice", nil)
 	if !got.Bool("same-client") || !got.Bool("same-config") {
@@ -249,13 +252,14 @@ func TestOneResolutionPerCall(t *testing.T) {
 }
 
 func TestPinnedConfigServesDefaultCalls(t *testing.T) {
+	ctx := context.Background()
 	a := bulkStand(t, 6, 1)
 	b := bulkStand(t, 2, 1)
 	dir := t.TempDir()
 	// A .env in the directory is ignored when a configuration is pinned.
 	writeFile(t, filepath.Join(dir, ".env"), envText(b))
 	writeFile(t, filepath.Join(dir, "b.env"), envText(b))
-	srv := New(Options{
+	srv := New(ctx, Options{
 		Dir:    dir,
 		Getenv: func(string) string { return "" },
 		Config: &platform.Config{BaseURL: a.URL(), ClientID: a.ClientID(), ClientSecret: a.ClientSecret(),
@@ -265,12 +269,12 @@ func TestPinnedConfigServesDefaultCalls(t *testing.T) {
 	})
 	defer srv.Close()
 	for i := 0; i < 2; i++ {
-		cfg, cl, cfgErr, clErr := srv.cache.Resolve("", "")
+		cfg, cl, cfgErr, clErr := srv.cache.Resolve(ctx, "", "")
 		if cfgErr != nil || clErr != nil || cl == nil || cfg.BaseURL != a.URL() {
 			t.Fatalf("pinned: %v %v %v", cfg, cfgErr, clErr)
 		}
 	}
-	cfg, _, err, _ := srv.cache.Resolve("", "b.env")
+	cfg, _, err, _ := srv.cache.Resolve(ctx, "", "b.env")
 	if err != nil || cfg.BaseURL != b.URL() {
 		t.Errorf("env_file still reaches other stands: %v %v", cfg, err)
 	}

@@ -22,53 +22,40 @@ const statusEvery = 500 * time.Millisecond
 // comes back as a result with isError; the server keeps serving.
 func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
+		ctx = s.withLang(ctx)
 		p := &progress{ctx: ctx, tool: c.Tool, diagnostic: s.diagnostic}
 		if req.Params.Meta != nil {
 			p.token = req.Params.Meta.ProgressToken
 		}
 		run := &command.Call{
-			Command: c, Surface: command.MCP, Naming: command.ToolNames,
+			Command: c, Catalog: s.opts.Catalog, Surface: command.MCP, Naming: command.ToolNames,
 			Dir: s.opts.Dir, FaceEnvFile: s.opts.EnvFile, Stands: s.cache, Getenv: s.opts.Getenv, Version: s.opts.Version,
 			Log: p.notify, Status: p.status, Diagnostic: s.diagnostic, Secrets: s.secrets(),
-		}
-		given, err := command.DecodeArguments(rawArguments(req), c.Tool)
-		if err != nil {
-			return errorResult(err, run.Scrub), nil
 		}
 		face := command.JSONFace{Naming: command.ToolNames, Called: c.Tool}
 		if hasEnvFile(c) {
 			face.Own = []string{envFileParam}
-			if run.EnvFile, err = command.OwnString(given, envFileParam, c.Tool); err != nil {
-				return errorResult(err, run.Scrub), nil
+		}
+		face.ReadOwn = func(ctx context.Context, given *jsonx.Object) (err error) {
+			if hasEnvFile(c) {
+				if run.EnvFile, err = command.OwnString(ctx, given, envFileParam, c.Tool); err != nil {
+					return err
+				}
 			}
+			run.EnvFile, err = s.checkEnvFile(ctx, run.EnvFile)
+			return err
 		}
-		if run.EnvFile, err = s.checkEnvFile(ctx, run.EnvFile); err != nil {
-			return errorResult(err, run.Scrub), nil
-		}
-		in, err := command.BindJSON(c, face, given)
-		if err != nil {
-			return errorResult(err, run.Scrub), nil
-		}
-		if run.EnvFile != "" && isPlugin(c) {
-			// A plugin tool names its stand like any other (spec §1.7):
-			// a missing env_file fails the call before the plugin starts,
-			// not only when the plugin asks the host for platform work.
-			if _, err := run.Context().Config(); err != nil {
-				return errorResult(err, run.Scrub), nil
-			}
-		}
-		result, err := run.Run(ctx, in)
+		answer, err := command.Invoke(ctx, c, run, face, rawArguments(req))
 		if ctx.Err() != nil {
 			// Cancelled (notifications/cancelled, or the client went
 			// away): the answer goes nowhere; the server log says how the
 			// call ended.
-			s.diagnostic(i18n.T("mcp.server.cancelled-ended", "tool", c.Tool, "error", errorText(err, run.Scrub)))
+			s.diagnostic(i18n.T(ctx, "mcp.server.cancelled-ended", "tool", c.Tool, "error", errorText(err, run.Scrub)))
 		}
 		if err != nil {
 			return errorResult(err, run.Scrub), nil
 		}
-		answer := withLog(c, command.Render(result, command.ToolDialect).Value, run.Lines())
-		res, err := answerResult(answer)
+		res, err := answerResult(withLog(c, answer.Value, run.Lines()))
 		if err != nil {
 			return errorResult(err, run.Scrub), nil
 		}
@@ -92,14 +79,15 @@ func rawArguments(req mcpgo.CallToolRequest) []byte {
 }
 
 // withLog merges a call's progress lines into an object answer as "log"
-// when the command is long, comes from a plugin or logged anything (spec
-// §1.4, §1.7). The core's log replaces any log the handler set.
+// when the command is slow (a plugin's command always is) or logged
+// anything (spec §1.4, §1.7). The core's log replaces any log the handler
+// set.
 func withLog(c *command.Command, answer any, lines []string) any {
 	obj, ok := answer.(*jsonx.Object)
 	if !ok || obj == nil {
 		return answer
 	}
-	if len(lines) == 0 && !c.Slow && !isPlugin(c) {
+	if len(lines) == 0 && !c.Slow {
 		return answer
 	}
 	log := make([]any, len(lines))

@@ -38,9 +38,9 @@ func (s *Server) checkEnvFile(ctx context.Context, envFile string) (string, erro
 		return envFile, nil
 	}
 	if r.envDir == "" {
-		return "", platform.ConfigErrorf("mcp.http.env-file-none")
+		return "", platform.ConfigErrorf(ctx, "mcp.http.env-file-none")
 	}
-	return confineEnvFile(r.envDir, envFile)
+	return confineEnvFile(ctx, r.envDir, envFile)
 }
 
 // confineEnvFile returns the absolute path of envFile, a regular file
@@ -50,8 +50,8 @@ func (s *Server) checkEnvFile(ctx context.Context, envFile string) (string, erro
 // that leads out, without touching the file system outside. The refusal
 // names the rule and the path the caller gave, never anything read from
 // the file system.
-func confineEnvFile(dir, envFile string) (string, error) {
-	outside := platform.ConfigErrorf("mcp.http.env-file-outside", "path", envFile)
+func confineEnvFile(ctx context.Context, dir, envFile string) (string, error) {
+	outside := platform.ConfigErrorf(ctx, "mcp.http.env-file-outside", "path", envFile)
 	name := envFile
 	if filepath.IsAbs(name) {
 		// filepath.Rel compares names the way the system does
@@ -73,18 +73,18 @@ func confineEnvFile(dir, envFile string) (string, error) {
 	st, err := root.Stat(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", platform.ConfigErrorf("mcp.http.env-file-missing", "path", envFile)
+		return "", platform.ConfigErrorf(ctx, "mcp.http.env-file-missing", "path", envFile)
 	case err != nil:
 		return "", outside
 	case !st.Mode().IsRegular():
-		return "", platform.ConfigErrorf("mcp.http.env-file-missing", "path", envFile)
+		return "", platform.ConfigErrorf(ctx, "mcp.http.env-file-missing", "path", envFile)
 	}
 	return filepath.Join(dir, name), nil
 }
 
 // resolveEnvDir is the --env-dir as the checks compare it: absolute, with
 // symlinks resolved; it must be an existing directory.
-func resolveEnvDir(dir, cwd string) (string, error) {
+func resolveEnvDir(ctx context.Context, dir, cwd string) (string, error) {
 	if dir == "" {
 		return "", nil
 	}
@@ -99,7 +99,7 @@ func resolveEnvDir(dir, cwd string) (string, error) {
 		}
 	}
 	if err != nil {
-		return "", platform.ConfigErrorf("mcp.http.env-dir-bad", "path", dir, "error", describeFileError(err))
+		return "", platform.ConfigErrorf(ctx, "mcp.http.env-dir-bad", "path", dir, "error", describeFileError(err))
 	}
 	return real, nil
 }

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,6 +16,7 @@ import (
 // inside is followed; a missing file or a directory inside is "not
 // found".
 func TestEnvFileConfinement(t *testing.T) {
+	ctx := context.Background()
 	base := t.TempDir()
 	dir := filepath.Join(base, "stands")
 	inside := writeFile(t, filepath.Join(dir, "team", "a.env"), "ELEMENT_BASE_URL=http://inside\n")
@@ -56,20 +58,20 @@ func TestEnvFileConfinement(t *testing.T) {
 	}
 
 	for name, want := range allowed {
-		got, err := confineEnvFile(dir, name)
+		got, err := confineEnvFile(ctx, dir, name)
 		if err != nil || got != want {
 			t.Errorf("%s: %q %v, want %q", name, got, err, want)
 		}
 	}
 	for _, name := range refused {
-		want := platform.ConfigErrorf("mcp.http.env-file-outside", "path", name).Error()
-		if got, err := confineEnvFile(dir, name); err == nil || err.Error() != want {
+		want := platform.ConfigErrorf(ctx, "mcp.http.env-file-outside", "path", name).Error()
+		if got, err := confineEnvFile(ctx, dir, name); err == nil || err.Error() != want {
 			t.Errorf("%s: %q %v, want the refusal %q", name, got, err, want)
 		}
 	}
 	for _, name := range missing {
-		want := platform.ConfigErrorf("mcp.http.env-file-missing", "path", name).Error()
-		if got, err := confineEnvFile(dir, name); err == nil || err.Error() != want {
+		want := platform.ConfigErrorf(ctx, "mcp.http.env-file-missing", "path", name).Error()
+		if got, err := confineEnvFile(ctx, dir, name); err == nil || err.Error() != want {
 			t.Errorf("%s: %q %v, want %q", name, got, err, want)
 		}
 	}

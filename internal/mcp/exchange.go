@@ -262,6 +262,7 @@ func (s *Server) request(ctx context.Context, cl *clientState, m *message, out s
 // after it finds it. The rest runs when run is called (nil: nothing more
 // to do).
 func (s *Server) begin(ctx context.Context, cl *clientState, m *message, out sender, running *calls) (run func()) {
+	ctx = s.withLang(ctx)
 	if refusal := s.refusal(ctx, m); refusal != nil {
 		_ = out.answer(refusal)
 		return nil
@@ -345,6 +346,7 @@ func (s *Server) exchange(transport, ctx context.Context, cancel context.CancelF
 // notification handles a client's notification: a cancellation silences
 // and stops its request; anything else goes to mcp-go.
 func (s *Server) notification(ctx context.Context, cl *clientState, m *message) {
+	ctx = s.withLang(ctx)
 	if m.Method == string(mcpgo.MethodNotificationCancelled) {
 		if len(m.params.RequestID) == 0 {
 			return

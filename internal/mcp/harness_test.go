@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/testio"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -42,6 +43,8 @@ type setup struct {
 	plainStand bool
 	// standOptions tune the default stand (durations of operations).
 	standOptions stand.Options
+	// lang is the server's language (Russian unless set).
+	lang i18n.Lang
 }
 
 // harness is a server over a catalog, an in-process client connected to
@@ -60,9 +63,9 @@ type harness struct {
 	notes   []mcpgo.JSONRPCNotification
 	// secrets must never appear in anything the server sends.
 	secrets []string
-}
 
-func init() { i18n.SetLang(i18n.RU) }
+	setup setup
+}
 
 // envText is a .env for a stand.
 func envText(s *stand.Stand, extra ...string) string {
@@ -120,12 +123,33 @@ func start(t *testing.T, o setup) *harness {
 		"LOCALAPPDATA":     filepath.Join(state, "local"),
 		"TMPDIR":           state,
 	}
-	catalog := o.catalog
-	if catalog == nil {
-		catalog = command.Core()
+	h.setup = o
+	h.serve()
+	return h
+}
+
+// speaking is a second server on the same stand, directory and
+// environment, in language l, with a client of its own.
+func (h *harness) speaking(l i18n.Lang) *harness {
+	other := &harness{t: h.t, stand: h.stand, demo: h.demo, dir: h.dir, env: h.env, stderr: &syncBuffer{}, secrets: h.secrets, setup: h.setup}
+	other.setup.lang = l
+	other.serve()
+	return other
+}
+
+// serve starts the server of h.setup and connects a client.
+func (h *harness) serve() {
+	o := h.setup
+	cat := o.catalog
+	if cat == nil {
+		cat = catalog.Core()
 	}
-	h.srv = New(Options{
-		Catalog:        catalog,
+	lang := o.lang
+	if lang == "" {
+		lang = i18n.RU
+	}
+	h.srv = New(i18n.WithLang(context.Background(), lang), Options{
+		Catalog:        cat,
 		Extra:          o.extra,
 		PluginFailures: o.failures,
 		Version:        "0.0.0-test",
@@ -139,9 +163,8 @@ func start(t *testing.T, o setup) *harness {
 		},
 		Stderr: h.stderr,
 	})
-	t.Cleanup(h.srv.Close)
+	h.t.Cleanup(h.srv.Close)
 	h.cl = h.connect()
-	return h
 }
 
 // connect starts an in-process client and initializes it.
@@ -322,9 +345,11 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // platformClient connects to a stand directly, for arranging data.
 func platformClient(t *testing.T, s *stand.Stand) *platform.Client {
 	t.Helper()
+
+	ctx := context.Background()
 	cfg := &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(),
 		TLSVerify: true, TLSStrict: true, NoProxy: true, Timeout: 10 * time.Second}
-	cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: "-"})
+	cl, err := platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -123,20 +123,20 @@ type HTTPServer struct {
 
 // NewHTTP checks the options (tokens, --env-dir, certificate) and builds
 // the HTTP transport; nothing listens yet.
-func (s *Server) NewHTTP(o HTTPOptions) (*HTTPServer, error) {
+func (s *Server) NewHTTP(ctx context.Context, o HTTPOptions) (*HTTPServer, error) {
 	tokens := append([]Token(nil), o.Tokens...)
 	if o.Token != "" || len(tokens) == 0 {
-		if err := CheckToken(o.Token, "--token-file / ELEMCTL_MCP_TOKEN"); err != nil {
+		if err := CheckToken(ctx, o.Token, "--token-file / ELEMCTL_MCP_TOKEN"); err != nil {
 			return nil, err
 		}
 		tokens = append(tokens, Token{Value: o.Token, Scope: ScopeFull, Name: "ELEMCTL_MCP_TOKEN"})
 	}
 	for _, t := range tokens {
-		if err := CheckToken(t.Value, t.Name); err != nil {
+		if err := CheckToken(ctx, t.Value, t.Name); err != nil {
 			return nil, err
 		}
 	}
-	envDir, err := resolveEnvDir(o.EnvDir, s.opts.Dir)
+	envDir, err := resolveEnvDir(ctx, o.EnvDir, s.opts.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -144,11 +144,11 @@ func (s *Server) NewHTTP(o HTTPOptions) (*HTTPServer, error) {
 	if o.TLSCertFile != "" || o.TLSKeyFile != "" {
 		cert, err := tls.LoadX509KeyPair(o.TLSCertFile, o.TLSKeyFile)
 		if err != nil {
-			return nil, platform.ConfigErrorf("mcp.http.tls-bad", "cert", o.TLSCertFile, "key", o.TLSKeyFile, "error", err.Error())
+			return nil, platform.ConfigErrorf(ctx, "mcp.http.tls-bad", "cert", o.TLSCertFile, "key", o.TLSKeyFile, "error", err.Error())
 		}
 		h.tlsConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
-	guard, err := newHostGuard(o.AllowHosts, o.AllowOrigins)
+	guard, err := newHostGuard(ctx, o.AllowHosts, o.AllowOrigins)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +189,7 @@ func defaults(o *HTTPOptions) {
 
 // ServeOverHTTP is NewHTTP and Serve.
 func (s *Server) ServeOverHTTP(ctx context.Context, ln net.Listener, o HTTPOptions) error {
-	h, err := s.NewHTTP(o)
+	h, err := s.NewHTTP(ctx, o)
 	if err != nil {
 		ln.Close()
 		return err
@@ -207,6 +207,7 @@ func (s *Server) ServeOverHTTP(ctx context.Context, ln net.Listener, o HTTPOptio
 // once.
 func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	s, o := h.s, h.o
+	ctx = s.withLang(ctx)
 	h.guard.listening(ln.Addr())
 	// Every session may hold a GET stream and a call's POST at once.
 	ln = newLimitListener(ln, 2*o.MaxSessions)
@@ -241,7 +242,7 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	if n := h.running.running(); n > 0 && serveErr == nil {
-		s.diagnostic(i18n.T("mcp.http.stopping", "count", n, "seconds", int(o.ShutdownGrace.Seconds())))
+		s.diagnostic(i18n.T(ctx, "mcp.http.stopping", "count", n, "seconds", int(o.ShutdownGrace.Seconds())))
 	}
 	// Stop accepting, end the streams, interrupt the calls.
 	close(h.stopping)
@@ -256,9 +257,9 @@ func (h *HTTPServer) Serve(ctx context.Context, ln net.Listener) error {
 	select {
 	case <-h.running.wait():
 	case <-o.Force:
-		s.diagnostic(i18n.T("mcp.http.shutdown-forced"))
+		s.diagnostic(i18n.T(ctx, "mcp.http.shutdown-forced"))
 	case <-wait.C:
-		s.diagnostic(i18n.T("mcp.http.shutdown-timeout", "seconds", int(o.ShutdownGrace.Seconds())))
+		s.diagnostic(i18n.T(ctx, "mcp.http.shutdown-timeout", "seconds", int(o.ShutdownGrace.Seconds())))
 	}
 	srv.Close()
 	<-shutdown
@@ -277,7 +278,8 @@ func (h *HTTPServer) Sessions() int { return h.sessions.live() }
 // ServeHTTP answers one request: Origin and Host, bearer token, path, then
 // the method of the streamable HTTP transport.
 func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if reason := h.guard.check(r); reason != "" {
+	ctx := h.s.withLang(r.Context())
+	if reason := h.guard.check(ctx, r); reason != "" {
 		refuse(w, http.StatusForbidden, 0, reason)
 		return
 	}
@@ -290,17 +292,17 @@ func (h *HTTPServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	ctx := withCaller(withRemote(r.Context(), h.remote), tok)
+	ctx = withCaller(withRemote(ctx, h.remote), tok)
 	switch r.Method {
 	case http.MethodPost:
 		h.post(ctx, w, r, tok)
 	case http.MethodGet:
 		h.get(ctx, w, r, tok)
 	case http.MethodDelete:
-		h.delete(w, r, tok)
+		h.delete(ctx, w, r, tok)
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
-		refuse(w, http.StatusMethodNotAllowed, 0, i18n.T("mcp.http.method", "method", r.Method))
+		refuse(w, http.StatusMethodNotAllowed, 0, i18n.T(ctx, "mcp.http.method", "method", r.Method))
 	}
 }
 
@@ -336,7 +338,7 @@ func (h *HTTPServer) logRefusal(f *refusal) {
 		return
 	}
 	h.logged.Store(kind, now)
-	h.s.diagnostic(i18n.T("mcp.http.refused", "status", f.status, "reason", f.reason))
+	h.s.diagnostic(i18n.TL(h.s.lang, "mcp.http.refused", "status", f.status, "reason", f.reason))
 }
 
 // modernRequest tells whether a request speaks the protocol without
@@ -351,11 +353,11 @@ func modernRequest(r *http.Request, m *message) bool {
 // post handles one JSON-RPC message.
 func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Request, tok *Token) {
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		refuse(w, http.StatusUnsupportedMediaType, 0, i18n.T("mcp.http.content-type"))
+		refuse(w, http.StatusUnsupportedMediaType, 0, i18n.T(ctx, "mcp.http.content-type"))
 		return
 	}
 	if r.ContentLength > h.o.MaxBodyBytes {
-		h.tooLarge(w)
+		h.tooLarge(ctx, w)
 		return
 	}
 	// A client that sends its body slowly holds a connection: it gets
@@ -372,9 +374,9 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			h.tooLarge(w)
+			h.tooLarge(ctx, w)
 		} else {
-			refuse(w, http.StatusBadRequest, 0, i18n.T("mcp.http.body-unread"))
+			refuse(w, http.StatusBadRequest, 0, i18n.T(ctx, "mcp.http.body-unread"))
 		}
 		return
 	}
@@ -392,7 +394,7 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 		return
 	}
 	if v := r.Header.Get(mcpgo.HeaderProtocolVersion); v != "" && !mcpgo.IsValidProtocolVersion(v) {
-		refuse(w, http.StatusBadRequest, 0, i18n.T("mcp.http.protocol-version", "version", v))
+		refuse(w, http.StatusBadRequest, 0, i18n.T(ctx, "mcp.http.protocol-version", "version", v))
 		return
 	}
 	if m.isResponse() {
@@ -412,7 +414,7 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 	case h.o.Stateless:
 		cl = h.looseClient(tok)
 	case m.Method == string(mcpgo.MethodInitialize) && m.isRequest():
-		sess, refused := h.sessions.open(tok)
+		sess, refused := h.sessions.open(ctx, tok)
 		if refused != nil {
 			h.logRefusal(refused)
 			refused.write(w)
@@ -425,12 +427,12 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 		}
 		opened, cl = sess, sess.clientState
 	case sessionID == "":
-		refuse(w, http.StatusBadRequest, 0, i18n.T("mcp.http.session-required"))
+		refuse(w, http.StatusBadRequest, 0, i18n.T(ctx, "mcp.http.session-required"))
 		return
 	default:
 		sess := h.sessions.find(sessionID, tok)
 		if sess == nil {
-			refuse(w, http.StatusNotFound, 0, i18n.T("mcp.http.session-unknown"))
+			refuse(w, http.StatusNotFound, 0, i18n.T(ctx, "mcp.http.session-unknown"))
 			return
 		}
 		defer sess.touch()
@@ -516,8 +518,8 @@ func (h *HTTPServer) postModern(ctx context.Context, w http.ResponseWriter, r *h
 const bodyTimeout = 30 * time.Second
 
 // tooLarge refuses a body over the limit.
-func (h *HTTPServer) tooLarge(w http.ResponseWriter) {
-	refuse(w, http.StatusRequestEntityTooLarge, 0, i18n.T("mcp.http.body-too-large", "limit", byteSize(h.o.MaxBodyBytes)))
+func (h *HTTPServer) tooLarge(ctx context.Context, w http.ResponseWriter) {
+	refuse(w, http.StatusRequestEntityTooLarge, 0, i18n.T(ctx, "mcp.http.body-too-large", "limit", byteSize(h.o.MaxBodyBytes)))
 }
 
 // byteSize is a size for people: MiB, KiB or bytes.
@@ -560,14 +562,14 @@ func (h *HTTPServer) looseClient(tok *Token) *clientState {
 func (h *HTTPServer) get(ctx context.Context, w http.ResponseWriter, r *http.Request, tok *Token) {
 	if h.o.Stateless || mcpgo.IsModernProtocol(r.Header.Get(mcpgo.HeaderProtocolVersion)) {
 		w.Header().Set("Allow", "POST")
-		refuse(w, http.StatusMethodNotAllowed, 0, i18n.T("mcp.http.no-stream"))
+		refuse(w, http.StatusMethodNotAllowed, 0, i18n.T(ctx, "mcp.http.no-stream"))
 		return
 	}
 	if !acceptsEventStream(r) {
-		refuse(w, http.StatusNotAcceptable, 0, i18n.T("mcp.http.accept-stream"))
+		refuse(w, http.StatusNotAcceptable, 0, i18n.T(ctx, "mcp.http.accept-stream"))
 		return
 	}
-	sess, status, reason := h.sessionOf(r, tok)
+	sess, status, reason := h.sessionOf(ctx, r, tok)
 	if sess == nil {
 		refuse(w, status, 0, reason)
 		return
@@ -610,13 +612,13 @@ func (h *HTTPServer) get(ctx context.Context, w http.ResponseWriter, r *http.Req
 const streamHeartbeat = 30 * time.Second
 
 // delete ends a session: its calls are cancelled, its stream closed.
-func (h *HTTPServer) delete(w http.ResponseWriter, r *http.Request, tok *Token) {
+func (h *HTTPServer) delete(ctx context.Context, w http.ResponseWriter, r *http.Request, tok *Token) {
 	if h.o.Stateless || mcpgo.IsModernProtocol(r.Header.Get(mcpgo.HeaderProtocolVersion)) {
 		w.Header().Set("Allow", "POST")
-		refuse(w, http.StatusMethodNotAllowed, 0, i18n.T("mcp.http.no-session"))
+		refuse(w, http.StatusMethodNotAllowed, 0, i18n.T(ctx, "mcp.http.no-session"))
 		return
 	}
-	sess, status, reason := h.sessionOf(r, tok)
+	sess, status, reason := h.sessionOf(ctx, r, tok)
 	if sess == nil {
 		refuse(w, status, 0, reason)
 		return
@@ -627,14 +629,14 @@ func (h *HTTPServer) delete(w http.ResponseWriter, r *http.Request, tok *Token) 
 
 // sessionOf is the session a GET or DELETE names: 400 without one, 404
 // for one the server does not know (or another token's).
-func (h *HTTPServer) sessionOf(r *http.Request, tok *Token) (*httpSession, int, string) {
+func (h *HTTPServer) sessionOf(ctx context.Context, r *http.Request, tok *Token) (*httpSession, int, string) {
 	id := r.Header.Get(server.HeaderKeySessionID)
 	if id == "" {
-		return nil, http.StatusBadRequest, i18n.T("mcp.http.session-required")
+		return nil, http.StatusBadRequest, i18n.T(ctx, "mcp.http.session-required")
 	}
 	sess := h.sessions.find(id, tok)
 	if sess == nil {
-		return nil, http.StatusNotFound, i18n.T("mcp.http.session-unknown")
+		return nil, http.StatusNotFound, i18n.T(ctx, "mcp.http.session-unknown")
 	}
 	return sess, 0, ""
 }
@@ -798,8 +800,8 @@ func remoteInstructions(ctx context.Context, _ any, _ *mcpgo.InitializeRequest, 
 	if result == nil || remoteOf(ctx) == nil {
 		return
 	}
-	result.Instructions = strings.TrimSpace(result.Instructions + " " + i18n.T("mcp.http.instructions-env"))
+	result.Instructions = strings.TrimSpace(result.Instructions + " " + i18n.T(ctx, "mcp.http.instructions-env"))
 	if readScoped(ctx) {
-		result.Instructions += " " + i18n.T("mcp.http.instructions-read-scope")
+		result.Instructions += " " + i18n.T(ctx, "mcp.http.instructions-read-scope")
 	}
 }

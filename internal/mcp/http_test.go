@@ -49,11 +49,13 @@ type httpServer struct {
 // the test ends.
 func serveHTTP(t *testing.T, h *harness, o HTTPOptions) *httpServer {
 	t.Helper()
+
+	ctx := context.Background()
 	if o.Token == "" {
 		o.Token = testToken
 	}
 	h.secrets = append(h.secrets, o.Token)
-	srv, err := h.srv.NewHTTP(o)
+	srv, err := h.srv.NewHTTP(ctx, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -489,6 +491,7 @@ func TestHTTPDisconnectedProbeStillCleansUp(t *testing.T) {
 // stops, the calls in progress are cancelled and Serve returns only after
 // their handlers finished.
 func TestHTTPShutdownInterruptsCallsAndWaitsForTheirCleanup(t *testing.T) {
+	ctx := context.Background()
 	started := make(chan struct{}, 1)
 	var cleaned sync.WaitGroup
 	cleaned.Add(1)
@@ -505,7 +508,7 @@ func TestHTTPShutdownInterruptsCallsAndWaitsForTheirCleanup(t *testing.T) {
 		},
 	})
 	h := start(t, setup{catalog: catalog})
-	srv, err := h.srv.NewHTTP(HTTPOptions{Token: testToken})
+	srv, err := h.srv.NewHTTP(ctx, HTTPOptions{Token: testToken})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,9 +550,10 @@ func TestHTTPShutdownInterruptsCallsAndWaitsForTheirCleanup(t *testing.T) {
 }
 
 func TestHTTPSOnlyWithACertificate(t *testing.T) {
+	ctx := context.Background()
 	h := start(t, setup{})
 	cert, key, pool := selfSigned(t)
-	if _, err := h.srv.NewHTTP(HTTPOptions{Token: testToken, TLSCertFile: cert, TLSKeyFile: cert}); err == nil {
+	if _, err := h.srv.NewHTTP(ctx, HTTPOptions{Token: testToken, TLSCertFile: cert, TLSKeyFile: cert}); err == nil {
 		t.Error("a certificate without its key was accepted")
 	}
 	hs := serveHTTP(t, h, HTTPOptions{TLSCertFile: cert, TLSKeyFile: key})
@@ -618,6 +622,7 @@ func TestHTTPInstructionsNameTheEnvDirRule(t *testing.T) {
 }
 
 func TestNewHTTPRefusesBadOptions(t *testing.T) {
+	ctx := context.Background()
 	h := start(t, setup{})
 	for name, o := range map[string]HTTPOptions{
 		"no token":           {},
@@ -626,7 +631,7 @@ func TestNewHTTPRefusesBadOptions(t *testing.T) {
 		"missing env-dir":    {Token: testToken, EnvDir: filepath.Join(t.TempDir(), "none")},
 		"env-dir a file":     {Token: testToken, EnvDir: writeFile(t, filepath.Join(t.TempDir(), "f"), "x")},
 	} {
-		if _, err := h.srv.NewHTTP(o); err == nil {
+		if _, err := h.srv.NewHTTP(ctx, o); err == nil {
 			t.Errorf("%s: accepted", name)
 		} else if strings.Contains(err.Error(), "short") && name != "short token" {
 			t.Errorf("%s: %v", name, err)
@@ -635,6 +640,7 @@ func TestNewHTTPRefusesBadOptions(t *testing.T) {
 }
 
 func TestParseListenAddress(t *testing.T) {
+	ctx := context.Background()
 	for _, c := range []struct {
 		in, network, hostPort string
 		loopback              bool
@@ -653,22 +659,23 @@ func TestParseListenAddress(t *testing.T) {
 		{"192.168.1.5:8080", "tcp4", "192.168.1.5:8080", false},
 		{"build-host:8080", "tcp", "build-host:8080", false},
 	} {
-		got, err := ParseListenAddress(c.in)
+		got, err := ParseListenAddress(ctx, c.in)
 		if err != nil || got.Network != c.network || got.HostPort != c.hostPort || got.Loopback != c.loopback {
 			t.Errorf("%q: %+v %v, want %s %s loopback=%v", c.in, got, err, c.network, c.hostPort, c.loopback)
 		}
 	}
 	for _, bad := range []string{"", "host", "host:port", "70000", ":70000", "-1", "1.2.3.4"} {
-		if _, err := ParseListenAddress(bad); err == nil {
+		if _, err := ParseListenAddress(ctx, bad); err == nil {
 			t.Errorf("%q: accepted", bad)
 		}
 	}
 }
 
 func TestLoadTokenFile(t *testing.T) {
+	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "sub", "token")
-	tokens, created, err := LoadTokenFile(path)
+	tokens, created, err := LoadTokenFile(ctx, path)
 	if err != nil || !created || len(tokens) != 1 || len(tokens[0].Value) < MinTokenLength || tokens[0].Scope != ScopeFull {
 		t.Fatalf("a new token file: %v %v %v", tokens, created, err)
 	}
@@ -679,25 +686,25 @@ func TestLoadTokenFile(t *testing.T) {
 			t.Errorf("the new token file's mode is %v", st.Mode().Perm())
 		}
 	}
-	again, created, err := LoadTokenFile(path)
+	again, created, err := LoadTokenFile(ctx, path)
 	if err != nil || created || len(again) != 1 || again[0].Value != token {
 		t.Errorf("the token file read again: %v %v %v", again, created, err)
 	}
-	if other, _, _ := LoadTokenFile(filepath.Join(dir, "other")); len(other) != 1 || other[0].Value == token {
+	if other, _, _ := LoadTokenFile(ctx, filepath.Join(dir, "other")); len(other) != 1 || other[0].Value == token {
 		t.Error("two new token files hold the same token")
 	}
 
 	short := writeFile(t, filepath.Join(dir, "short"), "abc\n")
-	if _, _, err := LoadTokenFile(short); err == nil || strings.Contains(err.Error(), "abc") {
+	if _, _, err := LoadTokenFile(ctx, short); err == nil || strings.Contains(err.Error(), "abc") {
 		t.Errorf("a short token: %v", err)
 	}
-	if _, _, err := LoadTokenFile(dir); err == nil {
+	if _, _, err := LoadTokenFile(ctx, dir); err == nil {
 		t.Error("a directory as the token file was accepted")
 	}
 	if runtime.GOOS != "windows" {
 		shared := writeFile(t, filepath.Join(dir, "shared"), testToken+"\n")
 		os.Chmod(shared, 0o640)
-		_, _, err := LoadTokenFile(shared)
+		_, _, err := LoadTokenFile(ctx, shared)
 		if err == nil || !strings.Contains(err.Error(), "chmod 600") || strings.Contains(err.Error(), testToken) {
 			t.Errorf("a token file others may read: %v", err)
 		}
@@ -708,10 +715,11 @@ func TestLoadTokenFile(t *testing.T) {
 // token alone (the original file) is full scope; mistakes name the line
 // and never the token.
 func TestTokenFileFormat(t *testing.T) {
+	ctx := context.Background()
 	dir := t.TempDir()
 	anna, ci := "anna-token-0123456789abcdef", "ci-token-0123456789abcdef"
 	path := writeFile(t, filepath.Join(dir, "tokens"), "# team tokens\n\n"+anna+" full anna\n  "+ci+"   READ   dashboard  \n"+testToken+"\n")
-	tokens, _, err := LoadTokenFile(path)
+	tokens, _, err := LoadTokenFile(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -732,7 +740,7 @@ func TestTokenFileFormat(t *testing.T) {
 		{"# nothing\n", "нет ни одного токена"},
 		{"short read x\n", "слишком короткий"},
 	} {
-		_, _, err := LoadTokenFile(writeFile(t, filepath.Join(dir, "bad"), c.text))
+		_, _, err := LoadTokenFile(ctx, writeFile(t, filepath.Join(dir, "bad"), c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.text, err, c.want)
 		}
@@ -746,6 +754,7 @@ func TestTokenFileFormat(t *testing.T) {
 // cancellation holds the stop only until Force (a second interrupt) or
 // the grace period.
 func TestHTTPShutdownStopsWaitingOnForceOrGrace(t *testing.T) {
+	ctx := context.Background()
 	release := make(chan struct{})
 	defer close(release)
 	started := make(chan struct{}, 2)
@@ -767,7 +776,7 @@ func TestHTTPShutdownStopsWaitingOnForceOrGrace(t *testing.T) {
 		{"force", HTTPOptions{Token: testToken, Force: force}, force},
 		{"grace", HTTPOptions{Token: testToken, ShutdownGrace: 300 * time.Millisecond}, nil},
 	} {
-		srv, err := h.srv.NewHTTP(c.o)
+		srv, err := h.srv.NewHTTP(ctx, c.o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -42,7 +42,7 @@ func newCallGate(calls, queue int, wait time.Duration, memLimit int64) *callGate
 func (g *callGate) enter(ctx context.Context) (leave func(), refused *refusal) {
 	if g.memLimit > 0 && liveHeap() > g.memLimit/2 {
 		return nil, &refusal{status: http.StatusServiceUnavailable, retryAfter: 5,
-			reason: i18n.T("mcp.http.memory-full", "limit", byteSize(g.memLimit))}
+			reason: i18n.T(ctx, "mcp.http.memory-full", "limit", byteSize(g.memLimit))}
 	}
 	leave = func() { <-g.slots }
 	select {
@@ -51,7 +51,7 @@ func (g *callGate) enter(ctx context.Context) (leave func(), refused *refusal) {
 	default:
 	}
 	busy := &refusal{status: http.StatusServiceUnavailable, retryAfter: 1,
-		reason: i18n.T("mcp.http.calls-full", "count", cap(g.slots), "queue", cap(g.queue))}
+		reason: i18n.T(ctx, "mcp.http.calls-full", "count", cap(g.slots), "queue", cap(g.queue))}
 	select {
 	case g.queue <- struct{}{}:
 	default:
@@ -118,7 +118,7 @@ func (g *bodyGate) read(ctx context.Context, body io.Reader, length, limit int64
 	select {
 	case g.slots <- struct{}{}:
 	case <-timer.C:
-		return nil, &refusal{status: http.StatusServiceUnavailable, retryAfter: 1, reason: i18n.T("mcp.http.bodies-full", "count", largeBodies)}, nil
+		return nil, &refusal{status: http.StatusServiceUnavailable, retryAfter: 1, reason: i18n.T(ctx, "mcp.http.bodies-full", "count", largeBodies)}, nil
 	case <-ctx.Done():
 		return nil, nil, ctx.Err()
 	}

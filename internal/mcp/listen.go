@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"net"
 	"net/netip"
 	"strconv"
@@ -26,22 +27,22 @@ type ListenAddress struct {
 
 // Where says where a listener on ln listens, for people: the address and
 // which families it takes.
-func (a ListenAddress) Where(ln net.Addr) string {
+func (a ListenAddress) Where(ctx context.Context, ln net.Addr) string {
 	switch a.Network {
 	case "tcp4":
 		if strings.HasPrefix(a.HostPort, "0.0.0.0:") {
-			return i18n.T("mcp.http.where-all-v4", "addr", ln.String())
+			return i18n.T(ctx, "mcp.http.where-all-v4", "addr", ln.String())
 		}
 	case "tcp6":
 		if strings.HasPrefix(a.HostPort, "[::]:") {
-			return i18n.T("mcp.http.where-all-v6", "addr", ln.String())
+			return i18n.T(ctx, "mcp.http.where-all-v6", "addr", ln.String())
 		}
 	default:
 		if strings.HasPrefix(a.HostPort, ":") {
-			return i18n.T("mcp.http.where-all", "addr", ln.String())
+			return i18n.T(ctx, "mcp.http.where-all", "addr", ln.String())
 		}
 	}
-	return i18n.T("mcp.http.where", "addr", ln.String())
+	return i18n.T(ctx, "mcp.http.where", "addr", ln.String())
 }
 
 // ParseListenAddress reads --http ADDR:
@@ -57,8 +58,8 @@ func (a ListenAddress) Where(ln net.Addr) string {
 //     reachable from other machines.
 //
 // Everything but loopback needs a token the user named on purpose.
-func ParseListenAddress(addr string) (ListenAddress, error) {
-	bad := platform.ConfigErrorf("mcp.http.bad-address", "addr", addr)
+func ParseListenAddress(ctx context.Context, addr string) (ListenAddress, error) {
+	bad := platform.ConfigErrorf(ctx, "mcp.http.bad-address", "addr", addr)
 	addr = strings.TrimSpace(addr)
 	if addr == "" {
 		return ListenAddress{}, bad

@@ -1,10 +1,14 @@
 package mcp
 
-import "github.com/elemctl/elemctl/internal/i18n"
+import (
+	"slices"
 
-func init() {
-	i18n.Register(messages)
-}
+	"github.com/elemctl/elemctl/internal/i18n"
+)
+
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = slices.Concat(messages, httpMessages)
 
 var messages = []i18n.Message{
 	{Key: "mcp.server.cli-help",

@@ -2,10 +2,6 @@ package mcp
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(httpMessages)
-}
-
 // httpMessages are the texts of the HTTP transport, its token, the env_file
 // rule over HTTP, the resources and the prompts.
 var httpMessages = []i18n.Message{

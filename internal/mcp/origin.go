@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"net/netip"
@@ -30,19 +31,19 @@ type hostGuard struct {
 	local       map[netip.Addr]bool // the machine's addresses, when listening on all of them
 }
 
-func newHostGuard(hosts, origins []string) (*hostGuard, error) {
+func newHostGuard(ctx context.Context, hosts, origins []string) (*hostGuard, error) {
 	g := &hostGuard{hosts: map[string]bool{}, origins: map[string]bool{}}
 	for _, h := range hosts {
 		name := normalizeHost(h)
 		if name == "" || strings.ContainsAny(name, "/:@ ") && !isIP(name) {
-			return nil, platform.ConfigErrorf("mcp.http.allow-host-bad", "host", h)
+			return nil, platform.ConfigErrorf(ctx, "mcp.http.allow-host-bad", "host", h)
 		}
 		g.hosts[name] = true
 	}
 	for _, o := range origins {
 		norm, ok := normalizeOrigin(o)
 		if !ok {
-			return nil, platform.ConfigErrorf("mcp.http.allow-origin-bad", "origin", o)
+			return nil, platform.ConfigErrorf(ctx, "mcp.http.allow-origin-bad", "origin", o)
 		}
 		g.origins[norm] = true
 	}
@@ -75,8 +76,8 @@ func (g *hostGuard) listening(addr net.Addr) {
 }
 
 // check is the one-line reason to refuse r, or "".
-func (g *hostGuard) check(r *http.Request) string {
-	if reason := g.checkHost(r.Host); reason != "" {
+func (g *hostGuard) check(ctx context.Context, r *http.Request) string {
+	if reason := g.checkHost(ctx, r.Host); reason != "" {
 		return reason
 	}
 	origins := r.Header.Values("Origin")
@@ -86,18 +87,18 @@ func (g *hostGuard) check(r *http.Request) string {
 	}
 	norm, ok := normalizeOrigin(origins[0])
 	if len(origins) > 1 || !ok {
-		return i18n.T("mcp.http.origin-refused", "origin", clip(strings.Join(origins, ", "), 100))
+		return i18n.T(ctx, "mcp.http.origin-refused", "origin", clip(strings.Join(origins, ", "), 100))
 	}
 	if g.origins[norm] || loopbackName(hostOfOrigin(norm)) {
 		return ""
 	}
-	return i18n.T("mcp.http.origin-refused", "origin", clip(origins[0], 100))
+	return i18n.T(ctx, "mcp.http.origin-refused", "origin", clip(origins[0], 100))
 }
 
-func (g *hostGuard) checkHost(hostport string) string {
+func (g *hostGuard) checkHost(ctx context.Context, hostport string) string {
 	name := normalizeHost(hostport)
 	if name == "" {
-		return i18n.T("mcp.http.host-missing")
+		return i18n.T(ctx, "mcp.http.host-missing")
 	}
 	if g.hosts[name] {
 		return ""
@@ -117,7 +118,7 @@ func (g *hostGuard) checkHost(hostport string) string {
 	} else if loopbackName(name) && (g.listenIP.IsLoopback() || g.unspecified) {
 		return ""
 	}
-	return i18n.T("mcp.http.host-refused", "host", clip(hostport, 100))
+	return i18n.T(ctx, "mcp.http.host-refused", "host", clip(hostport, 100))
 }
 
 // normalizeHost is the lower-case host of a Host header or a name,

@@ -25,7 +25,7 @@ type prompt struct {
 	description string // message key
 	args        []promptArg
 	tools       []string
-	text        func(args map[string]string) string
+	text        func(ctx context.Context, args map[string]string) string
 }
 
 type promptArg struct {
@@ -43,17 +43,17 @@ var prompts = []prompt{
 			{name: "project_id", description: "mcp.prompt.arg-project-id"},
 		},
 		tools: []string{"get_app", "deploy", "verify_deploy", "list_app_tasks"},
-		text: func(a map[string]string) string {
-			dir, dirShown, dirClause := a["project_dir"], i18n.T("mcp.prompt.current-dir"), ""
+		text: func(ctx context.Context, a map[string]string) string {
+			dir, dirShown, dirClause := a["project_dir"], i18n.T(ctx, "mcp.prompt.current-dir"), ""
 			if dir != "" {
 				dirShown = quote(dir)
-				dirClause = i18n.T("mcp.prompt.project-dir-clause", "dir", quote(dir))
+				dirClause = i18n.T(ctx, "mcp.prompt.project-dir-clause", "dir", quote(dir))
 			}
-			projectID := i18n.T("mcp.prompt.project-of-app")
+			projectID := i18n.T(ctx, "mcp.prompt.project-of-app")
 			if id := a["project_id"]; id != "" {
 				projectID = quote(id)
 			}
-			return i18n.T("mcp.prompt.deploy-text", "app", quote(a["app"]), "project_dir", dirShown,
+			return i18n.T(ctx, "mcp.prompt.deploy-text", "app", quote(a["app"]), "project_dir", dirShown,
 				"project_dir_clause", dirClause, "project_id", projectID)
 		},
 	},
@@ -62,8 +62,8 @@ var prompts = []prompt{
 		description: "mcp.prompt.rollback-description",
 		args:        []promptArg{{name: "app", description: "mcp.prompt.arg-app", required: true}},
 		tools:       []string{"get_app", "list_app_tasks", "list_builds", "verify_deploy"},
-		text: func(a map[string]string) string {
-			return i18n.T("mcp.prompt.rollback-text", "app", quote(a["app"]))
+		text: func(ctx context.Context, a map[string]string) string {
+			return i18n.T(ctx, "mcp.prompt.rollback-text", "app", quote(a["app"]))
 		},
 	},
 }
@@ -83,30 +83,31 @@ func promptNamed(name string) *prompt {
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
 
 // addPrompts registers the prompts whose tools the server has.
-func (s *Server) addPrompts() {
+func (s *Server) addPrompts(ctx context.Context) {
 	for _, p := range prompts {
 		if !s.hasTools(p.tools...) {
 			continue
 		}
-		opts := []mcpgo.PromptOption{mcpgo.WithPromptDescription(i18n.T(p.description))}
+		opts := []mcpgo.PromptOption{mcpgo.WithPromptDescription(i18n.T(ctx, p.description))}
 		for _, a := range p.args {
-			argOpts := []mcpgo.ArgumentOption{mcpgo.ArgumentDescription(i18n.T(a.description))}
+			argOpts := []mcpgo.ArgumentOption{mcpgo.ArgumentDescription(i18n.T(ctx, a.description))}
 			if a.required {
 				argOpts = append(argOpts, mcpgo.RequiredArgument())
 			}
 			opts = append(opts, mcpgo.WithArgument(a.name, argOpts...))
 		}
-		s.mcp.AddPrompt(mcpgo.NewPrompt(p.name, opts...), func(_ context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
+		s.mcp.AddPrompt(mcpgo.NewPrompt(p.name, opts...), func(ctx context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
+			ctx = s.withLang(ctx)
 			args := map[string]string{}
 			for _, a := range p.args {
 				v := strings.TrimSpace(req.Params.Arguments[a.name])
 				if v == "" && a.required {
-					return nil, platform.ConfigErrorf("mcp.prompt.missing-argument", "prompt", p.name, "name", a.name)
+					return nil, platform.ConfigErrorf(ctx, "mcp.prompt.missing-argument", "prompt", p.name, "name", a.name)
 				}
 				args[a.name] = v
 			}
-			return mcpgo.NewGetPromptResult(i18n.T(p.description), []mcpgo.PromptMessage{
-				mcpgo.NewPromptMessage(mcpgo.RoleUser, mcpgo.NewTextContent(p.text(args))),
+			return mcpgo.NewGetPromptResult(i18n.T(ctx, p.description), []mcpgo.PromptMessage{
+				mcpgo.NewPromptMessage(mcpgo.RoleUser, mcpgo.NewTextContent(p.text(ctx, args))),
 			}), nil
 		})
 	}

@@ -39,34 +39,34 @@ const (
 // of the tool it names, run the way a call without env_file runs (the same
 // client cache, the same secret scrubbing), so a resource and a tool never
 // disagree. A resource whose tool the catalog lacks is left out.
-func (s *Server) addResources(hooks *server.Hooks) {
+func (s *Server) addResources(ctx context.Context, hooks *server.Hooks) {
 	if s.command(resourceListTool) != nil {
-		s.mcp.AddResource(mcpgo.NewResource(appsURI, i18n.T("mcp.resource.apps-name"),
-			mcpgo.WithResourceDescription(i18n.T("mcp.resource.apps-description")),
+		s.mcp.AddResource(mcpgo.NewResource(appsURI, i18n.T(ctx, "mcp.resource.apps-name"),
+			mcpgo.WithResourceDescription(i18n.T(ctx, "mcp.resource.apps-description")),
 			mcpgo.WithMIMEType(resourceMIMEType)),
-			s.readTool(resourceListTool, func(string) (map[string]any, error) { return nil, nil }))
+			s.readTool(resourceListTool, func(context.Context, string) (map[string]any, error) { return nil, nil }))
 	}
 	if s.command(resourceProjects) != nil {
-		s.mcp.AddResource(mcpgo.NewResource(projectsURI, i18n.T("mcp.resource.projects-name"),
-			mcpgo.WithResourceDescription(i18n.T("mcp.resource.projects-description")),
+		s.mcp.AddResource(mcpgo.NewResource(projectsURI, i18n.T(ctx, "mcp.resource.projects-name"),
+			mcpgo.WithResourceDescription(i18n.T(ctx, "mcp.resource.projects-description")),
 			mcpgo.WithMIMEType(resourceMIMEType)),
-			s.readTool(resourceProjects, func(string) (map[string]any, error) { return nil, nil }))
+			s.readTool(resourceProjects, func(context.Context, string) (map[string]any, error) { return nil, nil }))
 	}
 	if s.command(resourceAppTool) != nil {
-		s.mcp.AddResourceTemplate(mcpgo.NewResourceTemplate(appURITemplate, i18n.T("mcp.resource.app-template-name"),
-			mcpgo.WithTemplateDescription(i18n.T("mcp.resource.app-template-description")),
+		s.mcp.AddResourceTemplate(mcpgo.NewResourceTemplate(appURITemplate, i18n.T(ctx, "mcp.resource.app-template-name"),
+			mcpgo.WithTemplateDescription(i18n.T(ctx, "mcp.resource.app-template-description")),
 			mcpgo.WithTemplateMIMEType(resourceMIMEType)),
-			server.ResourceTemplateHandlerFunc(s.readTool(resourceAppTool, func(uri string) (map[string]any, error) {
-				id, err := uriID(uri, appURIPrefix, "")
+			server.ResourceTemplateHandlerFunc(s.readTool(resourceAppTool, func(ctx context.Context, uri string) (map[string]any, error) {
+				id, err := uriID(ctx, uri, appURIPrefix, "")
 				return map[string]any{"app_id": id}, err
 			})))
 	}
 	if s.command(resourceBuildsTool) != nil {
-		s.mcp.AddResourceTemplate(mcpgo.NewResourceTemplate(buildsURITemplate, i18n.T("mcp.resource.builds-template-name"),
-			mcpgo.WithTemplateDescription(i18n.T("mcp.resource.builds-template-description")),
+		s.mcp.AddResourceTemplate(mcpgo.NewResourceTemplate(buildsURITemplate, i18n.T(ctx, "mcp.resource.builds-template-name"),
+			mcpgo.WithTemplateDescription(i18n.T(ctx, "mcp.resource.builds-template-description")),
 			mcpgo.WithTemplateMIMEType(resourceMIMEType)),
-			server.ResourceTemplateHandlerFunc(s.readTool(resourceBuildsTool, func(uri string) (map[string]any, error) {
-				id, err := uriID(uri, projectURIPrefix, buildsURISuffix)
+			server.ResourceTemplateHandlerFunc(s.readTool(resourceBuildsTool, func(ctx context.Context, uri string) (map[string]any, error) {
+				id, err := uriID(ctx, uri, projectURIPrefix, buildsURISuffix)
 				return map[string]any{"project_id": id}, err
 			})))
 	}
@@ -76,13 +76,13 @@ func (s *Server) addResources(hooks *server.Hooks) {
 // uriID is the one path segment between prefix and suffix of a resource
 // address, percent-decoded (an application may be named, not only
 // numbered).
-func uriID(uri, prefix, suffix string) (string, error) {
+func uriID(ctx context.Context, uri, prefix, suffix string) (string, error) {
 	if id, shaped := uriSegment(uri, prefix, suffix); shaped {
 		if decoded, err := url.PathUnescape(id); err == nil && validID(decoded) {
 			return decoded, nil
 		}
 	}
-	return "", platform.ConfigErrorf("mcp.resource.bad-uri", "uri", clip(uri, 120))
+	return "", platform.ConfigErrorf(ctx, "mcp.resource.bad-uri", "uri", clip(uri, 120))
 }
 
 // uriSegment is the raw segment between prefix and suffix when uri has
@@ -102,10 +102,10 @@ func uriSegment(uri, prefix, suffix string) (string, bool) {
 // of the templates whose id cannot name anything: empty, badly escaped,
 // over maxIDLength or with control characters. Addresses of another shape
 // are left to the templates (no match is "resource not found").
-func (s *Server) checkResourceURI(uri string) error {
+func (s *Server) checkResourceURI(ctx context.Context, uri string) error {
 	for _, t := range []struct{ prefix, suffix string }{{appURIPrefix, ""}, {projectURIPrefix, buildsURISuffix}} {
 		if _, shaped := uriSegment(uri, t.prefix, t.suffix); shaped {
-			_, err := uriID(uri, t.prefix, t.suffix)
+			_, err := uriID(ctx, uri, t.prefix, t.suffix)
 			return err
 		}
 	}
@@ -141,7 +141,7 @@ func (e *toolError) Error() string { return e.message }
 
 // isNotFound tells whether a resource's tool failed because the id it was
 // given names nothing: the platform's 404, or no application of that name.
-func isNotFound(err error, args map[string]any) bool {
+func isNotFound(ctx context.Context, err error, args map[string]any) bool {
 	te, ok := err.(*toolError)
 	if !ok {
 		return false
@@ -152,7 +152,7 @@ func isNotFound(err error, args map[string]any) bool {
 		}
 	}
 	ref, _ := args["app_id"].(string)
-	return ref != "" && te.message == i18n.T("client.app-not-found", "ref", ref)
+	return ref != "" && te.message == i18n.T(ctx, "client.app-not-found", "ref", ref)
 }
 
 // resourceNotFoundCode is the code of "resource not found": -32002, or
@@ -167,15 +167,16 @@ func resourceNotFoundCode(ctx context.Context) int {
 
 // readTool reads a resource as the answer of a tool with the arguments
 // args derives from the address.
-func (s *Server) readTool(tool string, args func(uri string) (map[string]any, error)) server.ResourceHandlerFunc {
+func (s *Server) readTool(tool string, args func(ctx context.Context, uri string) (map[string]any, error)) server.ResourceHandlerFunc {
 	return func(ctx context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
-		in, err := args(req.Params.URI)
+		ctx = s.withLang(ctx)
+		in, err := args(ctx, req.Params.URI)
 		if err != nil {
 			return nil, err
 		}
 		answer, err := s.toolAnswer(ctx, tool, in)
 		if err != nil {
-			if isNotFound(err, in) {
+			if isNotFound(ctx, err, in) {
 				failWith(ctx, resourceNotFoundCode(ctx))
 			}
 			return nil, err
@@ -195,7 +196,7 @@ func (s *Server) readTool(tool string, args func(uri string) (map[string]any, er
 func (s *Server) toolAnswer(ctx context.Context, tool string, args map[string]any) (any, error) {
 	c := s.command(tool)
 	if c == nil {
-		return nil, platform.ConfigErrorf("mcp.resource.bad-uri", "uri", tool)
+		return nil, platform.ConfigErrorf(ctx, "mcp.resource.bad-uri", "uri", tool)
 	}
 	req := mcpgo.CallToolRequest{}
 	req.Params.Name = tool
@@ -249,7 +250,7 @@ func (s *Server) listStandResources(ctx context.Context, _ any, req *mcpgo.ListR
 	if s.command(resourceListTool) != nil && s.command(resourceAppTool) != nil {
 		answer, err := s.toolAnswer(ctx, resourceListTool, nil)
 		if err != nil {
-			s.diagnostic(i18n.T("mcp.resource.list-failed", "error", err.Error()))
+			s.diagnostic(i18n.T(ctx, "mcp.resource.list-failed", "error", err.Error()))
 		} else if obj, ok := answer.(*jsonx.Object); ok {
 			for _, app := range jsonx.Objects(obj.Value("applications")) {
 				id, name := app.Str("id"), app.Str("name")
@@ -260,7 +261,7 @@ func (s *Server) listStandResources(ctx context.Context, _ any, req *mcpgo.ListR
 					name = id
 				}
 				result.Resources = append(result.Resources, mcpgo.NewResource(appURIPrefix+url.PathEscape(id), name,
-					mcpgo.WithResourceDescription(i18n.T("mcp.resource.app-description",
+					mcpgo.WithResourceDescription(i18n.T(ctx, "mcp.resource.app-description",
 						"name", name, "status", app.Str("status"), "version", app.Str("project-version"))),
 					mcpgo.WithMIMEType(resourceMIMEType)))
 			}
@@ -269,7 +270,7 @@ func (s *Server) listStandResources(ctx context.Context, _ any, req *mcpgo.ListR
 	if s.command(resourceProjects) != nil && s.command(resourceBuildsTool) != nil {
 		answer, err := s.toolAnswer(ctx, resourceProjects, nil)
 		if err != nil {
-			s.diagnostic(i18n.T("mcp.resource.list-failed", "error", err.Error()))
+			s.diagnostic(i18n.T(ctx, "mcp.resource.list-failed", "error", err.Error()))
 			return
 		}
 		list, _ := answer.([]any)
@@ -282,8 +283,8 @@ func (s *Server) listStandResources(ctx context.Context, _ any, req *mcpgo.ListR
 				name = id
 			}
 			result.Resources = append(result.Resources, mcpgo.NewResource(projectURIPrefix+url.PathEscape(id)+buildsURISuffix,
-				i18n.T("mcp.resource.builds-name", "name", name),
-				mcpgo.WithResourceDescription(i18n.T("mcp.resource.builds-description", "name", name)),
+				i18n.T(ctx, "mcp.resource.builds-name", "name", name),
+				mcpgo.WithResourceDescription(i18n.T(ctx, "mcp.resource.builds-description", "name", name)),
 				mcpgo.WithMIMEType(resourceMIMEType)))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -142,6 +143,7 @@ func getPrompt(t *testing.T, h *harness, name string, args map[string]string) (s
 }
 
 func TestPromptsUseOnlyExistingToolsInTheServersLanguage(t *testing.T) {
+	t.Parallel()
 	h := start(t, setup{})
 	list, err := h.cl.ListPrompts(context.Background(), mcpgo.ListPromptsRequest{})
 	if err != nil {
@@ -164,7 +166,7 @@ func TestPromptsUseOnlyExistingToolsInTheServersLanguage(t *testing.T) {
 	args := map[string]bool{"app_id": true, "project_id": true, "project_dir": true, "expected_version": true}
 	toolLike := regexp.MustCompile(`\b[a-z]+_[a-z_]+\b`)
 	for _, lang := range []i18n.Lang{i18n.RU, i18n.EN} {
-		i18n.SetLang(lang)
+		h := h.speaking(lang)
 		for _, name := range names {
 			text, err := getPrompt(t, h, name, map[string]string{"app": "tasks-demo", "project_dir": "/work/Tasks"})
 			if err != nil {
@@ -187,7 +189,6 @@ func TestPromptsUseOnlyExistingToolsInTheServersLanguage(t *testing.T) {
 			}
 		}
 	}
-	i18n.SetLang(i18n.RU)
 
 	text, _ := getPrompt(t, h, promptDeploy, map[string]string{"app": "tasks-demo", "project_dir": "/work/Tasks", "project_id": "p-1"})
 	if !strings.Contains(text, `project_id "p-1" и project_dir "/work/Tasks"`) {
@@ -203,13 +204,13 @@ func TestPromptsUseOnlyExistingToolsInTheServersLanguage(t *testing.T) {
 }
 
 func TestResourcesAndPromptsFollowTheCatalog(t *testing.T) {
-	catalog := &command.Catalog{}
-	for _, c := range command.Core().Commands() {
+	cat := &command.Catalog{}
+	for _, c := range catalog.Core().Commands() {
 		if c.Tool == "list_apps" || c.Tool == "get_app" {
-			catalog.Add(c)
+			cat.Add(c)
 		}
 	}
-	h := start(t, setup{catalog: catalog})
+	h := start(t, setup{catalog: cat})
 	list, err := h.cl.ListResources(context.Background(), mcpgo.ListResourcesRequest{})
 	if err != nil {
 		t.Fatal(err)

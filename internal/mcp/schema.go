@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"strings"
 	"unicode"
 
@@ -39,10 +40,6 @@ func title(name string) string {
 	return strings.Join(words, " ")
 }
 
-// isPlugin tells whether a command came from a plugin: its parameters all
-// carry defaults and none is listed as required (spec §1.7).
-func isPlugin(c *command.Command) bool { return c.Source != "" }
-
 // required tells whether the schema lists the argument as required.
 func required(c *command.Command, a command.Argument) bool { return command.ToolNames.Required(c, a) }
 
@@ -71,7 +68,7 @@ func typeSchema(a command.Argument) *jsonx.Object {
 
 // propertySchema is one parameter's schema: type, default, title and the
 // localized help.
-func propertySchema(c *command.Command, a command.Argument) *jsonx.Object {
+func propertySchema(ctx context.Context, c *command.Command, a command.Argument) *jsonx.Object {
 	p := typeSchema(a)
 	// A null default is shown only where the type admits null: a plugin's
 	// string without a default is simply optional (its handler still gets
@@ -81,7 +78,7 @@ func propertySchema(c *command.Command, a command.Argument) *jsonx.Object {
 	}
 	p.Set("title", title(command.ParamName(a)))
 	if a.Help != "" {
-		p.Set("description", i18n.T(a.Help))
+		p.Set("description", i18n.T(ctx, a.Help))
 	}
 	return p
 }
@@ -91,24 +88,24 @@ func propertySchema(c *command.Command, a command.Argument) *jsonx.Object {
 func hasEnvFile(c *command.Command) bool { return !c.Local }
 
 // envFileSchema is the env_file parameter the core appends.
-func envFileSchema() *jsonx.Object {
-	return jsonx.New("type", "string", "default", "", "title", title(envFileParam), "description", i18n.T("mcp.server.arg-env-file"))
+func envFileSchema(ctx context.Context) *jsonx.Object {
+	return jsonx.New("type", "string", "default", "", "title", title(envFileParam), "description", i18n.T(ctx, "mcp.server.arg-env-file"))
 }
 
 // InputSchema is the JSON Schema of a command's MCP parameters, in
 // declaration order, with env_file last for platform tools.
-func InputSchema(c *command.Command) *jsonx.Object {
+func InputSchema(ctx context.Context, c *command.Command) *jsonx.Object {
 	props := jsonx.New()
 	var req []any
 	for _, a := range command.ToolNames.Args(c) {
 		name := command.ParamName(a)
-		props.Set(name, propertySchema(c, a))
+		props.Set(name, propertySchema(ctx, c, a))
 		if required(c, a) {
 			req = append(req, name)
 		}
 	}
 	if hasEnvFile(c) && !props.Has(envFileParam) {
-		props.Set(envFileParam, envFileSchema())
+		props.Set(envFileParam, envFileSchema(ctx))
 	}
 	schema := jsonx.New("type", "object", "properties", props)
 	if len(req) > 0 {
@@ -118,10 +115,10 @@ func InputSchema(c *command.Command) *jsonx.Object {
 }
 
 // Description is a tool's localized description.
-func Description(c *command.Command) string {
+func Description(ctx context.Context, c *command.Command) string {
 	key := c.ToolHelp
 	if key == "" {
 		key = c.Help
 	}
-	return i18n.T(key)
+	return i18n.T(ctx, key)
 }

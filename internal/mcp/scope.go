@@ -88,12 +88,12 @@ func (s *Server) refusal(ctx context.Context, m *message) mcpgo.JSONRPCMessage {
 			return mcpgo.NewJSONRPCResultResponse(m.requestID(), errorResult(err, func(s string) string { return s }))
 		}
 	case string(mcpgo.MethodResourcesRead):
-		if err := s.checkResourceURI(m.params.URI); err != nil {
+		if err := s.checkResourceURI(ctx, m.params.URI); err != nil {
 			return errorResponse(m, mcpgo.INVALID_PARAMS, err.Error())
 		}
 	case string(mcpgo.MethodPromptsGet):
 		if def := promptNamed(m.params.Name); def != nil && s.hasTools(def.tools...) {
-			if err := checkPromptArguments(def, m.params.Arguments); err != nil {
+			if err := checkPromptArguments(ctx, def, m.params.Arguments); err != nil {
 				return errorResponse(m, mcpgo.INVALID_PARAMS, err.Error())
 			}
 		}
@@ -108,13 +108,13 @@ func (s *Server) toolRefusal(ctx context.Context, name string) error {
 	withheld := s.withheld[name]
 	s.toolsMu.Unlock()
 	if withheld {
-		return platform.ConfigErrorf("mcp.scope.server-read-only", "tool", name)
+		return platform.ConfigErrorf(ctx, "mcp.scope.server-read-only", "tool", name)
 	}
 	if !readScoped(ctx) {
 		return nil
 	}
 	if c := s.command(name); c != nil && !readOnly(c) {
-		return platform.ConfigErrorf("mcp.scope.token-read", "tool", name, "token", callerOf(ctx).Name, "scope", string(ScopeRead))
+		return platform.ConfigErrorf(ctx, "mcp.scope.token-read", "tool", name, "token", callerOf(ctx).Name, "scope", string(ScopeRead))
 	}
 	return nil
 }
@@ -135,18 +135,18 @@ func validID(id string) bool {
 
 // checkPromptArguments refuses a prompt request without a required
 // argument (-32602, invalid params).
-func checkPromptArguments(def *prompt, raw json.RawMessage) error {
+func checkPromptArguments(ctx context.Context, def *prompt, raw json.RawMessage) error {
 	name := def.name
 	var args map[string]any
 	if len(raw) > 0 && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &args); err != nil {
-			return platform.ConfigErrorf("mcp.prompt.bad-arguments", "prompt", name)
+			return platform.ConfigErrorf(ctx, "mcp.prompt.bad-arguments", "prompt", name)
 		}
 	}
 	for _, a := range def.args {
 		v, _ := args[a.name].(string)
 		if a.required && strings.TrimSpace(v) == "" {
-			return platform.ConfigErrorf("mcp.prompt.missing-argument", "prompt", name, "name", a.name)
+			return platform.ConfigErrorf(ctx, "mcp.prompt.missing-argument", "prompt", name, "name", a.name)
 		}
 	}
 	return nil

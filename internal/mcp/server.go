@@ -6,6 +6,7 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -70,7 +71,9 @@ type PluginFailure struct {
 
 // Server is the MCP server over a catalog.
 type Server struct {
-	opts  Options
+	opts Options
+	// lang is the language of the server's texts and answers.
+	lang  i18n.Lang
 	mcp   *server.MCPServer
 	cache *clientcache.Cache
 
@@ -84,10 +87,11 @@ type Server struct {
 }
 
 // New builds a server: core tools first, then plugin tools; clashes are
-// skipped and reported on Stderr.
-func New(o Options) *Server {
+// skipped and reported on Stderr. ctx carries the language of the
+// server's texts and answers.
+func New(ctx context.Context, o Options) *Server {
 	if o.Catalog == nil {
-		o.Catalog = command.Core()
+		o.Catalog = &command.Catalog{}
 	}
 	if o.Stderr == nil {
 		o.Stderr = os.Stderr
@@ -98,13 +102,13 @@ func New(o Options) *Server {
 	if o.Dir == "" {
 		o.Dir, _ = os.Getwd()
 	}
-	s := &Server{opts: o, tools: map[string]*command.Command{}, withheld: map[string]bool{}}
+	s := &Server{opts: o, lang: i18n.LangOf(ctx), tools: map[string]*command.Command{}, withheld: map[string]bool{}}
 	if s.opts.ClientOptions.Warn == nil {
 		s.opts.ClientOptions.Warn = s.diagnostic
 	}
 	s.cache = clientcache.New(clientcache.Options{
 		Dir: o.Dir, Getenv: o.Getenv, EnvFile: o.EnvFile, Overrides: o.Overrides,
-		Pinned: o.Config, ClientOptions: s.opts.ClientOptions,
+		Pinned: o.Config, ClientOptions: s.opts.ClientOptions, Lang: s.lang,
 	})
 
 	var core, plugins []*command.Command
@@ -135,19 +139,19 @@ func New(o Options) *Server {
 		server.WithResourceCapabilities(false, false),
 		server.WithPromptCapabilities(false),
 		server.WithHooks(hooks),
-		server.WithInstructions(Instructions(planned)),
+		server.WithInstructions(Instructions(ctx, planned)),
 		server.WithToolFilter(s.visibleTools),
 		server.WithPromptFilter(s.visiblePrompts),
 	)
 	for _, f := range o.PluginFailures {
-		s.reportFailure(f)
+		s.reportFailure(ctx, f)
 	}
 	for _, c := range core {
-		s.register(c)
+		s.register(ctx, c)
 	}
-	s.AddCommands(plugins...)
-	s.addResources(hooks)
-	s.addPrompts()
+	s.AddCommands(ctx, plugins...)
+	s.addResources(ctx, hooks)
+	s.addPrompts(ctx)
 	return s
 }
 
@@ -168,7 +172,7 @@ func (s *Server) withhold(cmds []*command.Command) []*command.Command {
 // AddCommands registers plugin commands as tools. A tool name already
 // taken (by the core or by an earlier plugin) is skipped: the failure is
 // printed on Stderr and returned; every other tool keeps working.
-func (s *Server) AddCommands(cmds ...*command.Command) []PluginFailure {
+func (s *Server) AddCommands(ctx context.Context, cmds ...*command.Command) []PluginFailure {
 	var failed []PluginFailure
 	for _, c := range cmds {
 		if c == nil || c.Tool == "" || c.Run == nil {
@@ -184,16 +188,16 @@ func (s *Server) AddCommands(cmds ...*command.Command) []PluginFailure {
 		have, taken := s.tools[c.Tool]
 		s.toolsMu.Unlock()
 		if taken {
-			owner := i18n.T("mcp.server.owner-core")
+			owner := i18n.T(ctx, "mcp.server.owner-core")
 			if have.Source != "" {
 				owner = have.Source
 			}
-			f := PluginFailure{Source: sourceName(c), Err: platform.NewError(platform.KindPlugin, "mcp.server.tool-name-taken", "tool", c.Tool, "owner", owner)}
-			s.reportFailure(f)
+			f := PluginFailure{Source: sourceName(c), Err: platform.NewError(ctx, platform.KindPlugin, "mcp.server.tool-name-taken", "tool", c.Tool, "owner", owner)}
+			s.reportFailure(ctx, f)
 			failed = append(failed, f)
 			continue
 		}
-		s.register(c)
+		s.register(ctx, c)
 	}
 	return failed
 }
@@ -224,7 +228,7 @@ func (s *Server) Tools() []string {
 	return out
 }
 
-func (s *Server) reportFailure(f PluginFailure) {
+func (s *Server) reportFailure(ctx context.Context, f PluginFailure) {
 	s.toolsMu.Lock()
 	s.failures = append(s.failures, f)
 	s.toolsMu.Unlock()
@@ -232,8 +236,11 @@ func (s *Server) reportFailure(f PluginFailure) {
 	if f.Err != nil {
 		msg = f.Err.Error()
 	}
-	s.diagnostic(i18n.T("mcp.server.plugin-not-loaded", "source", f.Source, "error", msg))
+	s.diagnostic(i18n.T(ctx, "mcp.server.plugin-not-loaded", "source", f.Source, "error", msg))
 }
+
+// withLang is the context of a request in the server's language.
+func (s *Server) withLang(ctx context.Context) context.Context { return i18n.WithLang(ctx, s.lang) }
 
 // diagnostic writes one line on the server log (stderr).
 func (s *Server) diagnostic(line string) {
@@ -242,22 +249,22 @@ func (s *Server) diagnostic(line string) {
 	fmt.Fprintln(s.opts.Stderr, strings.TrimRight(line, "\n"))
 }
 
-func (s *Server) register(c *command.Command) {
+func (s *Server) register(ctx context.Context, c *command.Command) {
 	s.toolsMu.Lock()
 	s.tools[c.Tool] = c
 	s.toolsMu.Unlock()
-	s.mcp.AddTool(declaration(c), s.handler(c))
+	s.mcp.AddTool(declaration(ctx, c), s.handler(c))
 }
 
 // declaration is the MCP declaration of a command: description, raw input
 // schema and annotations.
-func declaration(c *command.Command) mcpgo.Tool {
-	schema, err := jsonCompact(InputSchema(c))
+func declaration(ctx context.Context, c *command.Command) mcpgo.Tool {
+	schema, err := jsonCompact(InputSchema(ctx, c))
 	if err != nil {
 		// A schema of strings and numbers always marshals.
 		panic(fmt.Sprintf("mcp: schema of %s: %v", c.Tool, err))
 	}
-	t := mcpgo.NewToolWithRawSchema(c.Tool, Description(c), schema)
+	t := mcpgo.NewToolWithRawSchema(c.Tool, Description(ctx, c), schema)
 	t.Annotations = mcpgo.ToolAnnotation{
 		ReadOnlyHint:    mcpgo.ToBoolPtr(c.ReadOnly),
 		DestructiveHint: mcpgo.ToBoolPtr(c.Destructive),

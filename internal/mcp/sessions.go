@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"net/http"
@@ -79,16 +80,16 @@ func newSessionTable(max, perToken int, idle time.Duration, ended func(*httpSess
 // open starts a session for tok, or says why not: the token's sessions
 // (429) or all sessions (503) are at their bound. Retry-After is when the
 // first of the sessions in the way may expire.
-func (t *sessionTable) open(tok *Token) (*httpSession, *refusal) {
+func (t *sessionTable) open(ctx context.Context, tok *Token) (*httpSession, *refusal) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.perToken[tok] >= t.perTok {
 		return nil, &refusal{status: http.StatusTooManyRequests, retryAfter: t.retryAfterLocked(tok),
-			reason: i18n.T("mcp.http.sessions-token", "token", tok.Name, "count", t.perTok, "minutes", minutes(t.idle))}
+			reason: i18n.T(ctx, "mcp.http.sessions-token", "token", tok.Name, "count", t.perTok, "minutes", minutes(t.idle))}
 	}
 	if len(t.byID) >= t.max {
 		return nil, &refusal{status: http.StatusServiceUnavailable, retryAfter: t.retryAfterLocked(nil),
-			reason: i18n.T("mcp.http.sessions-full", "count", t.max, "minutes", minutes(t.idle))}
+			reason: i18n.T(ctx, "mcp.http.sessions-full", "count", t.max, "minutes", minutes(t.idle))}
 	}
 	b := make([]byte, 24)
 	_, _ = rand.Read(b)

@@ -27,6 +27,7 @@ import (
 // to DefaultShutdownGrace for their cleanup (a probe deletes its
 // application).
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	ctx = s.withLang(ctx)
 	w := &messageWriter{out: out}
 	cl := newClientState(stdioSessionID(), newInflight(true))
 	if err := s.mcp.RegisterSession(ctx, cl); err != nil {
@@ -125,7 +126,7 @@ loop:
 	case <-finished:
 	case <-ctx.Done():
 		if n := running.running(); n > 0 {
-			s.diagnostic(i18n.T("mcp.server.stdio-stopping", "count", n, "seconds", int(DefaultShutdownGrace.Seconds())))
+			s.diagnostic(i18n.T(ctx, "mcp.server.stdio-stopping", "count", n, "seconds", int(DefaultShutdownGrace.Seconds())))
 		}
 		cl.calls.dropAll()
 	}
@@ -133,7 +134,7 @@ loop:
 	select {
 	case <-running.wait():
 	case <-time.After(DefaultShutdownGrace):
-		s.diagnostic(i18n.T("mcp.server.stdio-timeout", "seconds", int(DefaultShutdownGrace.Seconds())))
+		s.diagnostic(i18n.T(ctx, "mcp.server.stdio-timeout", "seconds", int(DefaultShutdownGrace.Seconds())))
 	}
 	<-finished
 	return err

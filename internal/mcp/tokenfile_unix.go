@@ -3,6 +3,7 @@
 package mcp
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 
@@ -11,9 +12,9 @@ import (
 
 // checkPrivate refuses a token file that its group or others may read or
 // write: anyone who reads it can call every tool.
-func checkPrivate(path string, st fs.FileInfo) error {
+func checkPrivate(ctx context.Context, path string, st fs.FileInfo) error {
 	if mode := st.Mode().Perm(); mode&0o077 != 0 {
-		return platform.ConfigErrorf("mcp.http.token-file-shared", "path", path, "mode", fmt.Sprintf("%04o", mode))
+		return platform.ConfigErrorf(ctx, "mcp.http.token-file-shared", "path", path, "mode", fmt.Sprintf("%04o", mode))
 	}
 	return nil
 }

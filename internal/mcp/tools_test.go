@@ -15,6 +15,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -23,7 +24,7 @@ import (
 // coreTools are the core catalog's commands that are MCP tools.
 func coreTools() []*command.Command {
 	var out []*command.Command
-	for _, c := range command.Core().Commands() {
+	for _, c := range catalog.Core().Commands() {
 		if c.Tool != "" && c.Source == "" {
 			out = append(out, c)
 		}
@@ -36,7 +37,7 @@ func coreTools() []*command.Command {
 // pretty-printed.
 func snapshot(t *testing.T, c *command.Command) []byte {
 	t.Helper()
-	raw, err := json.Marshal(declaration(c))
+	raw, err := json.Marshal(declaration(i18n.WithLang(context.Background(), i18n.RU), c))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func snapshot(t *testing.T, c *command.Command) []byte {
 // rewrites them; a tool without a snapshot, or a snapshot without a tool,
 // fails.
 func TestToolSchemaSnapshots(t *testing.T) {
-	i18n.SetLang(i18n.RU)
+	t.Parallel()
 	dir := filepath.Join("testdata", "tools")
 	update := os.Getenv("UPDATE") != ""
 	if update {
@@ -224,13 +225,34 @@ func smokeArguments(h *harness, c *command.Command) map[string]any {
 	return args
 }
 
+// smokeRefusals are the tools the smoke arguments leave nothing to do,
+// with what each answers: every other tool succeeds.
+var smokeRefusals = map[string]string{
+	"apply_build":         "Can't update application",                               // the version id names no build
+	"build_assembly":      "каталог проекта не найден",                              // the server's directory holds no project
+	"configure_user_list": "не задан список",                                        // neither list_id nor app_id
+	"create_app":          "не из чего создавать приложение",                        // no build and no project
+	"deploy":              "каталог проекта не найден",                              // no project to build
+	"export_extension":    "не найдено среди применённых",                           // the demo has no extension
+	"inspect_assembly":    "не найден: ",                                            // no such archive
+	"merge_branch":        "/branches/00000000-0000-4000-8000-000000000000: Branch", // no such branch
+	"probe":               "каталог проекта не найден",                              // no project to probe
+	"probe_cleanup":       "оставлено не пробой",                                    // the demo's application is no probe's
+}
+
 // TestEveryToolAnswers calls every tool of the catalog once against the
 // demo stand, read-only ones first and destructive ones last: each call
-// returns a well-formed result (an answer, or an error that is the
-// elemctl message), object answers come with matching structuredContent
-// and text, list answers with one text block per item.
+// gives its expected outcome – an answer, or the refusal of
+// smokeRefusals in the shape of an elemctl error – object answers come
+// with matching structuredContent and text, list answers with one text
+// block per item.
 func TestEveryToolAnswers(t *testing.T) {
 	h := start(t, setup{})
+	for tool := range smokeRefusals {
+		if h.srv.command(tool) == nil {
+			t.Errorf("smokeRefusals names %s, which is no tool", tool)
+		}
+	}
 	tools := coreTools()
 	sort.SliceStable(tools, func(i, j int) bool {
 		rank := func(c *command.Command) int {
@@ -253,9 +275,17 @@ func TestEveryToolAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatalf("protocol error: %v", err)
 			}
-			if res.IsError {
+			refusal, refused := smokeRefusals[c.Tool]
+			switch {
+			case res.IsError && !refused:
+				t.Fatalf("%s %v failed: %s", c.Tool, args, textOf(res))
+			case refused && !res.IsError:
+				t.Fatalf("%s %v answered instead of refusing with %q: %s", c.Tool, args, refusal, textOf(res))
+			case refused:
 				checkErrorShape(t, c.Tool, res)
-				t.Logf("%s %v → error %s", c.Tool, args, textOf(res))
+				if !strings.Contains(textOf(res), refusal) {
+					t.Errorf("%s %v: want the refusal %q, got %s", c.Tool, args, refusal, textOf(res))
+				}
 				return
 			}
 			obj := structured(t, res)
@@ -316,9 +346,10 @@ var descriptionPins = map[string][]string{
 }
 
 func TestDescriptionsCarryThePinnedWords(t *testing.T) {
-	i18n.SetLang(i18n.RU)
+	t.Parallel()
+	ctx := i18n.WithLang(context.Background(), i18n.RU)
 	for _, c := range coreTools() {
-		desc := Description(c)
+		desc := Description(ctx, c)
 		for _, w := range descriptionPins[c.Tool] {
 			if !strings.Contains(desc, w) {
 				t.Errorf("%s: the description lacks %q: %s", c.Tool, w, desc)
@@ -388,6 +419,7 @@ func paramSignature(name string, p *jsonx.Object, isRequired bool) string {
 // defaults and required sets of the 30 tools (spec §1.4); the catalog must
 // have all of them.
 func TestToolParametersMatchTheSpec(t *testing.T) {
+	ctx := context.Background()
 	have := map[string]bool{}
 	for _, c := range coreTools() {
 		want, known := specParams[c.Tool]
@@ -395,7 +427,7 @@ func TestToolParametersMatchTheSpec(t *testing.T) {
 			continue
 		}
 		have[c.Tool] = true
-		schema := InputSchema(c)
+		schema := InputSchema(ctx, c)
 		req := map[string]bool{}
 		if list, ok := schema.Value("required").([]any); ok {
 			for _, r := range list {

@@ -7,6 +7,7 @@ package mcpinstall
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/atomicfile"
+	"github.com/elemctl/elemctl/internal/options"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -48,7 +50,7 @@ type client struct {
 	withType bool
 	// userPath is the user-scope file; projectPath the project-scope file
 	// relative to the project directory ("" = the client has none).
-	userPath    func(e env) (string, error)
+	userPath    func(ctx context.Context, e env) (string, error)
 	projectPath string
 }
 
@@ -56,45 +58,45 @@ var clients = map[string]client{
 	// Claude Code: `claude mcp add --scope user` writes ~/.claude.json
 	// (under $CLAUDE_CONFIG_DIR when set), --scope project writes .mcp.json.
 	"claude": {container: "mcpServers", withType: true, projectPath: ".mcp.json",
-		userPath: func(e env) (string, error) {
+		userPath: func(ctx context.Context, e env) (string, error) {
 			if d := e.getenv("CLAUDE_CONFIG_DIR"); d != "" {
 				return filepath.Join(d, ".claude.json"), nil
 			}
-			home, err := e.home()
+			home, err := e.home(ctx)
 			return filepath.Join(home, ".claude.json"), err
 		}},
 	"cursor": {container: "mcpServers", projectPath: filepath.Join(".cursor", "mcp.json"),
-		userPath: func(e env) (string, error) {
-			home, err := e.home()
+		userPath: func(ctx context.Context, e env) (string, error) {
+			home, err := e.home(ctx)
 			return filepath.Join(home, ".cursor", "mcp.json"), err
 		}},
 	// VS Code keeps MCP servers in mcp.json beside settings.json, under
 	// "servers".
 	"vscode": {container: "servers", withType: true, projectPath: filepath.Join(".vscode", "mcp.json"),
-		userPath: func(e env) (string, error) {
-			dir, err := e.configDir("Code")
+		userPath: func(ctx context.Context, e env) (string, error) {
+			dir, err := e.configDir(ctx, "Code")
 			return filepath.Join(dir, "User", "mcp.json"), err
 		}},
 	// Windsurf reads one file of the user's; it has no project file.
 	"windsurf": {container: "mcpServers",
-		userPath: func(e env) (string, error) {
-			home, err := e.home()
+		userPath: func(ctx context.Context, e env) (string, error) {
+			home, err := e.home(ctx)
 			return filepath.Join(home, ".codeium", "windsurf", "mcp_config.json"), err
 		}},
 	// Zed's servers are "context_servers" in its settings.json, which is
 	// JSON with comments. Zed keeps its configuration in ~/.config/zed on
 	// macOS as on Linux.
 	"zed": {container: "context_servers", projectPath: filepath.Join(".zed", "settings.json"),
-		userPath: func(e env) (string, error) {
+		userPath: func(ctx context.Context, e env) (string, error) {
 			switch e.goos {
 			case "windows":
-				dir, err := e.configDir("Zed")
+				dir, err := e.configDir(ctx, "Zed")
 				return filepath.Join(dir, "settings.json"), err
 			case "darwin":
-				home, err := e.home()
+				home, err := e.home(ctx)
 				return filepath.Join(home, ".config", "zed", "settings.json"), err
 			}
-			dir, err := e.configDir("zed")
+			dir, err := e.configDir(ctx, "zed")
 			return filepath.Join(dir, "settings.json"), err
 		}},
 }
@@ -105,10 +107,10 @@ type env struct {
 	goos   string
 }
 
-func (e env) home() (string, error) {
+func (e env) home(ctx context.Context) (string, error) {
 	h, err := userdir.Home(e.getenv, e.goos)
 	if err != nil {
-		return "", platform.ConfigErrorf("mcpinstall.no-home")
+		return "", platform.ConfigErrorf(ctx, "mcpinstall.no-home")
 	}
 	return h, nil
 }
@@ -116,22 +118,22 @@ func (e env) home() (string, error) {
 // configDir is an application's directory in the system's per-user
 // configuration place: %APPDATA% on Windows, ~/Library/Application Support
 // on macOS, $XDG_CONFIG_HOME (~/.config) elsewhere.
-func (e env) configDir(app string) (string, error) {
+func (e env) configDir(ctx context.Context, app string) (string, error) {
 	switch e.goos {
 	case "windows":
 		if d := e.getenv("APPDATA"); d != "" {
 			return filepath.Join(d, app), nil
 		}
-		home, err := e.home()
+		home, err := e.home(ctx)
 		return filepath.Join(home, "AppData", "Roaming", app), err
 	case "darwin":
-		home, err := e.home()
+		home, err := e.home(ctx)
 		return filepath.Join(home, "Library", "Application Support", app), err
 	}
 	if d := e.getenv("XDG_CONFIG_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, app), nil
 	}
-	home, err := e.home()
+	home, err := e.home(ctx)
 	return filepath.Join(home, ".config", app), err
 }
 
@@ -222,7 +224,7 @@ func (r Result) Object(withSnippet bool) *jsonx.Object {
 // Install writes (or with Print, only computes) the entry. On a file it
 // cannot edit safely it returns the Result with the snippet to add by hand
 // and an error saying why; the file is left untouched.
-func Install(o Options) (Result, error) {
+func Install(ctx context.Context, o Options) (Result, error) {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
@@ -240,24 +242,24 @@ func Install(o Options) (Result, error) {
 	}
 	c, ok := clients[o.Client]
 	if !ok {
-		return Result{}, platform.ConfigErrorf("mcpinstall.unknown-client", "client", o.Client, "clients", strings.Join(Clients, ", "))
+		return Result{}, platform.ConfigErrorf(ctx, "mcpinstall.unknown-client", "client", o.Client, "clients", strings.Join(Clients, ", "))
 	}
 	if o.Scope != ScopeUser && o.Scope != ScopeProject {
-		return Result{}, platform.ConfigErrorf("mcpinstall.bad-scope", "scope", o.Scope)
+		return Result{}, platform.ConfigErrorf(ctx, "mcpinstall.bad-scope", "scope", o.Scope)
 	}
 	if o.Launcher != "" && !slices.Contains(Launchers, o.Launcher) {
-		return Result{}, platform.ConfigErrorf("mcpinstall.bad-launcher", "launcher", o.Launcher, "launchers", strings.Join(Launchers, ", "))
+		return Result{}, platform.ConfigErrorf(ctx, "mcpinstall.bad-launcher", "launcher", o.Launcher, "launchers", strings.Join(Launchers, ", "))
 	}
 	if strings.TrimSpace(o.Name) == "" || strings.ContainsAny(o.Name, "\"\\\n\r\t") {
-		return Result{}, platform.ConfigErrorf("mcpinstall.bad-name", "name", o.Name)
+		return Result{}, platform.ConfigErrorf(ctx, "mcpinstall.bad-name", "name", o.Name)
 	}
-	path, err := c.path(o)
+	path, err := c.path(ctx, o)
 	if err != nil {
 		return Result{}, err
 	}
 	args := []any{"mcp"}
 	if o.EnvFile != "" {
-		args = []any{"--env-file", o.EnvFile, "mcp"}
+		args = []any{options.EnvFile.Flag(), o.EnvFile, "mcp"}
 	}
 	command, args := launch(o.Launcher, o.Command, args, o.GOOS)
 	entry := jsonx.New()
@@ -279,11 +281,11 @@ func Install(o Options) (Result, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		r.Created, src = true, nil
 	case err != nil:
-		return r, fileError("mcpinstall.read-failed", path, err)
+		return r, fileError(ctx, "mcpinstall.read-failed", path, err)
 	}
 	out, changed, err := setEntry(src, c.container, o.Name, entry)
 	if err != nil {
-		return r, refusal(path, err)
+		return r, refusal(ctx, path, err)
 	}
 	r.Changed = changed
 	if !changed || o.Print {
@@ -297,28 +299,28 @@ func Install(o Options) (Result, error) {
 	if !r.Created {
 		st, err := os.Stat(target)
 		if err != nil {
-			return r, fileError("mcpinstall.read-failed", path, err)
+			return r, fileError(ctx, "mcpinstall.read-failed", path, err)
 		}
 		mode = st.Mode().Perm()
 		if r.Backup, err = backup(target, src, mode, o.Now()); err != nil {
-			return r, fileError("mcpinstall.backup-failed", path, err)
+			return r, fileError(ctx, "mcpinstall.backup-failed", path, err)
 		}
 	} else if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return r, fileError("mcpinstall.write-failed", path, err)
+		return r, fileError(ctx, "mcpinstall.write-failed", path, err)
 	}
 	if err := atomicfile.Write(target, out, mode); err != nil {
-		return r, fileError("mcpinstall.write-failed", path, err)
+		return r, fileError(ctx, "mcpinstall.write-failed", path, err)
 	}
 	r.Written = true
 	return r, nil
 }
 
-func (c client) path(o Options) (string, error) {
+func (c client) path(ctx context.Context, o Options) (string, error) {
 	e := env{getenv: o.Getenv, goos: o.GOOS}
 	if o.Scope == ScopeProject {
 		if c.projectPath == "" {
-			user, _ := c.userPath(e)
-			return "", platform.ConfigErrorf("mcpinstall.no-project-scope", "client", o.Client, "file", user)
+			user, _ := c.userPath(ctx, e)
+			return "", platform.ConfigErrorf(ctx, "mcpinstall.no-project-scope", "client", o.Client, "file", user)
 		}
 		dir := o.Dir
 		if dir == "" {
@@ -326,7 +328,7 @@ func (c client) path(o Options) (string, error) {
 		}
 		return filepath.Join(dir, c.projectPath), nil
 	}
-	return c.userPath(e)
+	return c.userPath(ctx, e)
 }
 
 // setEntry puts entry under container.name in a document, returning the new
@@ -403,7 +405,8 @@ type unsafeEdit struct {
 	args []any
 }
 
-func (e *unsafeEdit) Error() string { return i18n.T(e.key, e.args...) }
+// Error is the reason's key: refusal renders it in the call's language.
+func (e *unsafeEdit) Error() string { return e.key }
 
 func errNotObject(key string) error { return &unsafeEdit{"mcpinstall.not-object", []any{"key", key}} }
 func errDuplicate(key string) error {
@@ -412,17 +415,21 @@ func errDuplicate(key string) error {
 func errComment(key string) error { return &unsafeEdit{"mcpinstall.comment-inside", []any{"key", key}} }
 
 // refusal says why a file is left alone.
-func refusal(path string, err error) error {
+func refusal(ctx context.Context, path string, err error) error {
 	why := err.Error()
 	var se *syntaxError
-	if errors.As(err, &se) {
-		why = i18n.T("mcpinstall.syntax", "line", se.line, "column", se.column, "error", se.what)
+	var ue *unsafeEdit
+	if errors.As(err, &ue) {
+		why = i18n.T(ctx, ue.key, ue.args...)
 	}
-	return &platform.Error{Kind: platform.KindConfig, Err: err, Message: i18n.T("mcpinstall.refused", "file", path, "reason", why)}
+	if errors.As(err, &se) {
+		why = i18n.T(ctx, "mcpinstall.syntax", "line", se.line, "column", se.column, "error", se.what)
+	}
+	return &platform.Error{Kind: platform.KindConfig, Err: err, Message: i18n.T(ctx, "mcpinstall.refused", "file", path, "reason", why)}
 }
 
-func fileError(key, path string, err error) error {
-	return &platform.Error{Kind: platform.KindGeneral, Err: err, Message: i18n.T(key, "file", path, "error", describe(err))}
+func fileError(ctx context.Context, key, path string, err error) error {
+	return &platform.Error{Kind: platform.KindGeneral, Err: err, Message: i18n.T(ctx, key, "file", path, "error", describe(err))}
 }
 
 // describe is an OS error without the path the message names already.

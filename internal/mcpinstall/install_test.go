@@ -1,6 +1,7 @@
 package mcpinstall
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,8 +12,6 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 )
-
-func init() { i18n.SetLang(i18n.EN) }
 
 var testEntry = jsonx.New("command", "/bin/elemctl", "args", []any{"mcp"})
 
@@ -105,6 +104,7 @@ func TestSyntaxErrorsSayWhere(t *testing.T) {
 }
 
 func TestConfigPaths(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	j := filepath.Join
 	for _, c := range []struct {
 		client, goos string
@@ -127,7 +127,7 @@ func TestConfigPaths(t *testing.T) {
 		{"zed", "darwin", map[string]string{"HOME": "/Users/u", "XDG_CONFIG_HOME": "/x"}, j("/Users/u", ".config", "zed", "settings.json")},
 		{"zed", "windows", map[string]string{"APPDATA": `C:\R`}, j(`C:\R`, "Zed", "settings.json")},
 	} {
-		res, err := Install(Options{Client: c.client, Command: "/bin/elemctl", Print: true, GOOS: c.goos,
+		res, err := Install(ctx, Options{Client: c.client, Command: "/bin/elemctl", Print: true, GOOS: c.goos,
 			Getenv: func(k string) string { return c.env[k] }})
 		if err != nil || res.File != c.want {
 			t.Errorf("%s on %s %v: %q %v, want %q", c.client, c.goos, c.env, res.File, err, c.want)
@@ -135,19 +135,20 @@ func TestConfigPaths(t *testing.T) {
 	}
 	for client, want := range map[string]string{"claude": ".mcp.json", "cursor": j(".cursor", "mcp.json"),
 		"vscode": j(".vscode", "mcp.json"), "zed": j(".zed", "settings.json")} {
-		res, err := Install(Options{Client: client, Scope: ScopeProject, Command: "/bin/elemctl", Print: true, Dir: "/p",
+		res, err := Install(ctx, Options{Client: client, Scope: ScopeProject, Command: "/bin/elemctl", Print: true, Dir: "/p",
 			Getenv: func(string) string { return "" }})
 		if err != nil || res.File != j("/p", want) {
 			t.Errorf("%s project: %q %v", client, res.File, err)
 		}
 	}
-	if _, err := Install(Options{Client: "cursor", Command: "/bin/elemctl", Print: true, GOOS: "linux",
+	if _, err := Install(ctx, Options{Client: "cursor", Command: "/bin/elemctl", Print: true, GOOS: "linux",
 		Getenv: func(string) string { return "" }}); err == nil || !strings.Contains(err.Error(), "home directory") {
 		t.Errorf("without a home: %v", err)
 	}
 }
 
 func TestInstallWritesWithBackupAndKeepsTheMode(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	home := t.TempDir()
 	env := func(k string) string {
 		if k == "HOME" || k == "USERPROFILE" {
@@ -159,7 +160,7 @@ func TestInstallWritesWithBackupAndKeepsTheMode(t *testing.T) {
 	opts := Options{Client: "cursor", Command: "/bin/elemctl", EnvFile: "/e/team.env", Getenv: env, Now: now}
 
 	// A new file: created, private to the user, no backup.
-	res, err := Install(opts)
+	res, err := Install(ctx, opts)
 	if err != nil || !res.Created || !res.Written || res.Backup != "" {
 		t.Fatalf("first install: %+v %v", res, err)
 	}
@@ -177,7 +178,7 @@ func TestInstallWritesWithBackupAndKeepsTheMode(t *testing.T) {
 		os.Chmod(path, 0o640)
 	}
 	opts.EnvFile = "/e/other.env"
-	res, err = Install(opts)
+	res, err = Install(ctx, opts)
 	if err != nil || !res.Changed || res.Backup != path+".20261203-102030.bak" {
 		t.Fatalf("second install: %+v %v", res, err)
 	}
@@ -185,7 +186,7 @@ func TestInstallWritesWithBackupAndKeepsTheMode(t *testing.T) {
 		t.Errorf("the backup holds %s", kept)
 	}
 	opts.EnvFile = ""
-	res, err = Install(opts)
+	res, err = Install(ctx, opts)
 	if err != nil || res.Backup != path+".20261203-102030-2.bak" {
 		t.Fatalf("third install: %+v %v", res, err)
 	}
@@ -200,13 +201,14 @@ func TestInstallWritesWithBackupAndKeepsTheMode(t *testing.T) {
 	}
 
 	// Unchanged: nothing written, no backup.
-	res, err = Install(opts)
+	res, err = Install(ctx, opts)
 	if err != nil || res.Changed || res.Written || res.Backup != "" {
 		t.Errorf("an unchanged install: %+v %v", res, err)
 	}
 }
 
 func TestInstallEditsALinkedFileWhereItLies(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	if runtime.GOOS == "windows" {
 		t.Skip("symlinks need privileges on Windows")
 	}
@@ -218,7 +220,7 @@ func TestInstallEditsALinkedFileWhereItLies(t *testing.T) {
 	if err := os.Symlink(dotfiles, link); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Install(Options{Client: "cursor", Command: "/bin/elemctl", Getenv: func(k string) string {
+	res, err := Install(ctx, Options{Client: "cursor", Command: "/bin/elemctl", Getenv: func(k string) string {
 		if k == "HOME" {
 			return home
 		}
@@ -236,6 +238,7 @@ func TestInstallEditsALinkedFileWhereItLies(t *testing.T) {
 }
 
 func TestInstallRefusals(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	env := func(string) string { return "/h" }
 	for name, o := range map[string]Options{
 		"unknown client":   {Client: "emacs"},
@@ -244,7 +247,7 @@ func TestInstallRefusals(t *testing.T) {
 		"bad name":         {Client: "cursor", Name: `a"b`},
 	} {
 		o.Command, o.Getenv, o.Print = "/bin/elemctl", env, true
-		if _, err := Install(o); err == nil {
+		if _, err := Install(ctx, o); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
@@ -253,7 +256,7 @@ func TestInstallRefusals(t *testing.T) {
 	path := filepath.Join(home, ".cursor", "mcp.json")
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	os.WriteFile(path, []byte("{ nope"), 0o644)
-	res, err := Install(Options{Client: "cursor", Command: "/bin/elemctl", Getenv: func(k string) string { return home }})
+	res, err := Install(ctx, Options{Client: "cursor", Command: "/bin/elemctl", Getenv: func(k string) string { return home }})
 	if err == nil || !strings.Contains(err.Error(), "line 1, column 3") {
 		t.Fatalf("a broken file: %v", err)
 	}
@@ -268,6 +271,7 @@ func TestInstallRefusals(t *testing.T) {
 // TestLaunchers: --launcher writes the entry that starts the elemctl
 // package of a registry, with the server's own arguments after it.
 func TestLaunchers(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	cases := []struct {
 		launcher, goos, want string
 	}{
@@ -277,7 +281,7 @@ func TestLaunchers(t *testing.T) {
 		{"pipx", "linux", `"command":"pipx","args":["run","elemctl","--env-file","/team.env","mcp"]`},
 	}
 	for _, c := range cases {
-		res, err := Install(Options{Client: "claude", Scope: ScopeProject, Launcher: c.launcher, EnvFile: "/team.env",
+		res, err := Install(ctx, Options{Client: "claude", Scope: ScopeProject, Launcher: c.launcher, EnvFile: "/team.env",
 			Print: true, Dir: t.TempDir(), GOOS: c.goos, Getenv: func(string) string { return "" }})
 		if err != nil {
 			t.Fatal(err)
@@ -287,7 +291,7 @@ func TestLaunchers(t *testing.T) {
 			t.Errorf("%s on %s: %s, want %s", c.launcher, c.goos, got, c.want)
 		}
 	}
-	if _, err := Install(Options{Client: "claude", Launcher: "bunx", Print: true, GOOS: "linux", Getenv: func(string) string { return "/h" }}); err == nil || !strings.Contains(err.Error(), "npx, uvx, pipx") {
+	if _, err := Install(ctx, Options{Client: "claude", Launcher: "bunx", Print: true, GOOS: "linux", Getenv: func(string) string { return "/h" }}); err == nil || !strings.Contains(err.Error(), "npx, uvx, pipx") {
 		t.Fatalf("an unknown launcher: %v", err)
 	}
 }

@@ -2,11 +2,9 @@ package mcpinstall
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "mcpinstall.no-home",
 		RU: "домашний каталог неизвестен (HOME или USERPROFILE не заданы)",
 		EN: "the home directory is unknown (HOME or USERPROFILE is not set)",

@@ -91,15 +91,15 @@ func (c *Client) ResolveApp(ctx context.Context, ref string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return PickApp(apps, ref)
+	return PickApp(ctx, apps, ref)
 }
 
 // PickApp resolves a name among already listed applications.
-func PickApp(apps []*jsonx.Object, ref string) (string, error) {
+func PickApp(ctx context.Context, apps []*jsonx.Object, ref string) (string, error) {
 	found := MatchAppName(apps, ref, false)
 	switch len(found) {
 	case 0:
-		return "", ConfigErrorf("client.app-not-found", "ref", ref)
+		return "", ConfigErrorf(ctx, "client.app-not-found", "ref", ref)
 	case 1:
 		return found[0].Str("id"), nil
 	}
@@ -107,7 +107,7 @@ func PickApp(apps []*jsonx.Object, ref string) (string, error) {
 	for i, a := range found {
 		ids[i] = a.Str("id")
 	}
-	return "", ConfigErrorf("client.app-ambiguous", "ref", ref, "ids", strings.Join(ids, ", "))
+	return "", ConfigErrorf(ctx, "client.app-ambiguous", "ref", ref, "ids", strings.Join(ids, ", "))
 }
 
 // OpenDebugSession asks the platform for a debug session of an application:

@@ -75,12 +75,13 @@ type Client struct {
 	expires time.Time
 }
 
-// NewClient builds a client; it needs the connection values.
-func NewClient(cfg *Config, opts ClientOptions) (*Client, error) {
-	if err := cfg.Require(); err != nil {
+// NewClient builds a client; it needs the connection values. ctx carries
+// the language of its refusals and of its warning.
+func NewClient(ctx context.Context, cfg *Config, opts ClientOptions) (*Client, error) {
+	if err := cfg.Require(ctx); err != nil {
 		return nil, err
 	}
-	hc, err := newHTTPClient(cfg)
+	hc, err := newHTTPClient(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -93,18 +94,18 @@ func NewClient(cfg *Config, opts ClientOptions) (*Client, error) {
 	if opts.RetryAfterLimit <= 0 {
 		opts.RetryAfterLimit = DefaultRetryAfterLimit
 	}
-	warnTLSOff(cfg, opts)
+	warnTLSOff(ctx, cfg, opts)
 	return &Client{cfg: cfg, http: hc, opts: opts}, nil
 }
 
 // warnTLSOff says, once per client, that certificates go unchecked.
-func warnTLSOff(cfg *Config, opts ClientOptions) {
+func warnTLSOff(ctx context.Context, cfg *Config, opts ClientOptions) {
 	if !cfg.TLSVerify {
 		warn := opts.Warn
 		if warn == nil {
 			warn = func(s string) { fmt.Fprintln(os.Stderr, s) }
 		}
-		warn(i18n.T("transport.tls-off"))
+		warn(i18n.T(ctx, "transport.tls-off"))
 	}
 }
 
@@ -233,7 +234,7 @@ func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 		if api == "" {
 			api = API20
 		}
-		return nil, newAPIError(resp.Status, req.Method, u, body, req.MayBeUnknown, api, c.cfg.BaseURL)
+		return nil, newAPIError(ctx, resp.Status, req.Method, u, body, req.MayBeUnknown, api, c.cfg.BaseURL)
 	}
 }
 
@@ -445,7 +446,7 @@ func (c *Client) exchange(ctx context.Context, method, u string, body []byte, he
 	}
 	hr, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
-		return nil, &Error{Kind: KindGeneral, Message: i18n.T("client.invalid-url", "url", u, "error", err), Err: err}
+		return nil, &Error{Kind: KindGeneral, Message: i18n.T(ctx, "client.invalid-url", "url", u, "error", err), Err: err}
 	}
 	for k, vs := range header {
 		hr.Header[k] = vs
@@ -455,12 +456,12 @@ func (c *Client) exchange(ctx context.Context, method, u string, body []byte, he
 	}
 	resp, err := c.http.Do(hr)
 	if err != nil {
-		return nil, c.transportError(method, hr.URL, context.Cause(ctx), err)
+		return nil, c.transportError(ctx, method, hr.URL, context.Cause(ctx), err)
 	}
 	defer resp.Body.Close()
-	data, err := readBody(resp, c.opts.MaxBody)
+	data, err := readBody(ctx, resp, c.opts.MaxBody)
 	if err != nil {
-		return nil, c.transportError(method, hr.URL, context.Cause(ctx), err)
+		return nil, c.transportError(ctx, method, hr.URL, context.Cause(ctx), err)
 	}
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
 }
@@ -468,7 +469,7 @@ func (c *Client) exchange(ctx context.Context, method, u string, body []byte, he
 // transportError maps a network failure to the error users see. cause is
 // the cause of the exchange's context: a timeout of one of its network
 // operations, or the caller's cancellation.
-func (c *Client) transportError(method string, u *url.URL, cause, err error) error {
+func (c *Client) transportError(ctx context.Context, method string, u *url.URL, cause, err error) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
@@ -481,13 +482,13 @@ func (c *Client) transportError(method string, u *url.URL, cause, err error) err
 	}
 	var msg string
 	if te != nil {
-		msg = i18n.T("client.timeout", "method", method, "url", u.Redacted(),
-			"seconds", seconds(te.after), "phase", i18n.T("client.timeout-"+te.op))
+		msg = i18n.T(ctx, "client.timeout", "method", method, "url", u.Redacted(),
+			"seconds", seconds(te.after), "phase", i18n.T(ctx, "client.timeout-"+te.op))
 	} else {
-		msg = i18n.T("client.network-error", "method", method, "url", u.Redacted(), "error", err)
+		msg = i18n.T(ctx, "client.network-error", "method", method, "url", u.Redacted(), "error", err)
 	}
 	if p := proxyFor(c.cfg, u); p != "" {
-		msg += " – " + i18n.T("client.proxy-hint", "proxy", p)
+		msg += " – " + i18n.T(ctx, "client.proxy-hint", "proxy", p)
 	}
 	return &Error{Kind: KindTransport, Message: msg, Err: err}
 }
@@ -557,10 +558,10 @@ func (c *Client) requestToken(ctx context.Context) (string, error) {
 	}
 	body := decodeBody(resp.Body)
 	if resp.Status == http.StatusNotFound && reConsoleNotFound().MatchString(bodyText(body)) {
-		return "", newAPIError(resp.Status, http.MethodPost, u, body, false, API20, c.cfg.BaseURL)
+		return "", newAPIError(ctx, resp.Status, http.MethodPost, u, body, false, API20, c.cfg.BaseURL)
 	}
 	if resp.Status < 200 || resp.Status >= 300 {
-		return "", &APIError{Message: i18n.T("auth.token-http", "status", resp.Status),
+		return "", &APIError{Message: i18n.T(ctx, "auth.token-http", "status", resp.Status),
 			Status: resp.Status, Method: http.MethodPost, URL: u, Body: redactTokenBody(body)}
 	}
 	if o, ok := body.(*jsonx.Object); ok {
@@ -571,7 +572,7 @@ func (c *Client) requestToken(ctx context.Context) (string, error) {
 			}
 		}
 	}
-	return "", &APIError{Message: i18n.T("auth.no-token"), Status: resp.Status, Method: http.MethodPost, URL: u}
+	return "", &APIError{Message: i18n.T(ctx, "auth.no-token"), Status: resp.Status, Method: http.MethodPost, URL: u}
 }
 
 // redactTokenBody keeps token-like fields of a refused token answer out of
@@ -645,14 +646,14 @@ func (c *Client) writeTokenCache(tok string, exp time.Time) {
 
 // readBody reads a whole answer, sizing the buffer from Content-Length so a
 // list of thousands of cards is not copied over and over while it grows.
-func readBody(resp *http.Response, limit int64) ([]byte, error) {
+func readBody(ctx context.Context, resp *http.Response, limit int64) ([]byte, error) {
 	if limit > 0 {
 		if resp.ContentLength > limit {
-			return nil, &bodyTooLargeError{limit}
+			return nil, &bodyTooLargeError{limit, i18n.LangOf(ctx)}
 		}
 		data, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 		if err == nil && int64(len(data)) > limit {
-			return nil, &bodyTooLargeError{limit}
+			return nil, &bodyTooLargeError{limit, i18n.LangOf(ctx)}
 		}
 		return data, err
 	}
@@ -665,8 +666,11 @@ func readBody(resp *http.Response, limit int64) ([]byte, error) {
 }
 
 // bodyTooLargeError is an answer longer than ClientOptions.MaxBody.
-type bodyTooLargeError struct{ limit int64 }
+type bodyTooLargeError struct {
+	limit int64
+	lang  i18n.Lang
+}
 
 func (e *bodyTooLargeError) Error() string {
-	return i18n.T("client.body-too-large", "bytes", e.limit)
+	return i18n.TL(e.lang, "client.body-too-large", "bytes", e.limit)
 }

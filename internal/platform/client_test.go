@@ -20,12 +20,14 @@ import (
 // newClient connects a client to a stand with a private token cache.
 func newClient(t *testing.T, s *stand.Stand, tune ...func(*platform.Config)) *platform.Client {
 	t.Helper()
+
+	ctx := context.Background()
 	cfg := &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(),
 		TLSVerify: true, TLSStrict: true, Timeout: 10 * time.Second}
 	for _, f := range tune {
 		f(cfg)
 	}
-	cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: t.TempDir(), ReadRetryPauses: []time.Duration{time.Millisecond, time.Millisecond}})
+	cl, err := platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: t.TempDir(), ReadRetryPauses: []time.Duration{time.Millisecond, time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,12 +102,11 @@ func TestOrdinary400IsNotRetried(t *testing.T) {
 }
 
 func TestUnknownHandler401IsNotRetriedAndNamesTheMethod(t *testing.T) {
+	t.Parallel()
 	s := standtest.Start(t, stand.Options{})
 	s.SetAPI21(false)
 	cl := newClient(t, s)
-	ctx := context.Background()
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	_, err := cl.Call(ctx, platform.Request{Method: "GET", API: platform.API21, Path: "/applications/x/project", MayBeUnknown: true})
 	if !platform.IsUnknownMethod(err) || !platform.IsAPIStatus(err, 401) {
 		t.Fatalf("want an unknown-method 401, got %v", err)
@@ -154,11 +155,12 @@ func TestWrappedListsAreNormalised(t *testing.T) {
 }
 
 func TestAPIErrorShape(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
 	s := standtest.Start(t, stand.Options{})
 	cl := newClient(t, s)
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
-	_, err := cl.GetApp(context.Background(), "01900000-0000-7000-8000-0000000000ff")
+	ctx = i18n.WithLang(ctx, i18n.EN)
+	_, err := cl.GetApp(ctx, "01900000-0000-7000-8000-0000000000ff")
 	var ae *platform.APIError
 	if !errors.As(err, &ae) || ae.Status != 404 {
 		t.Fatalf("got %v", err)
@@ -171,8 +173,8 @@ func TestAPIErrorShape(t *testing.T) {
 	if got := strings.Join(obj.Keys(), ","); got != "error,status,method,url,body" {
 		t.Errorf("error object keys %s", got)
 	}
-	i18n.SetLang(i18n.RU)
-	_, err = cl.GetApp(context.Background(), "01900000-0000-7000-8000-0000000000ff")
+	ctx = i18n.WithLang(ctx, i18n.RU)
+	_, err = cl.GetApp(ctx, "01900000-0000-7000-8000-0000000000ff")
 	if !strings.HasPrefix(err.Error(), "Console API ответил 404 на GET ") {
 		t.Errorf("ru message: %v", err)
 	}
@@ -276,11 +278,12 @@ func TestBrokenConnectionIsRepeatedForGETOnly(t *testing.T) {
 }
 
 func TestTokenFileCache(t *testing.T) {
+	ctx := context.Background()
 	s := standtest.Start(t, stand.Options{})
 	dir := t.TempDir()
 	cfg := &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(), TLSVerify: true, Timeout: 5 * time.Second}
 	for i := 0; i < 2; i++ {
-		cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: dir})
+		cl, err := platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: dir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,11 +310,12 @@ func TestTokenFileCache(t *testing.T) {
 // secret for the same stand and client id asks the platform, which refuses
 // a wrong one, and the cached token of the right one stays usable.
 func TestTokenFileCacheIsKeyedBySecret(t *testing.T) {
+	ctx := context.Background()
 	s := standtest.Start(t, stand.Options{})
 	dir := t.TempDir()
 	connect := func(secret string) (*platform.Client, error) {
 		cfg := &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: secret, TLSVerify: true, Timeout: 5 * time.Second}
-		cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: dir})
+		cl, err := platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: dir})
 		if err == nil {
 			t.Cleanup(cl.Close)
 		}
@@ -371,8 +375,9 @@ func TestWrongSecretNeverShowsInTheError(t *testing.T) {
 }
 
 func TestTLSVerifyOffWarns(t *testing.T) {
+	ctx := context.Background()
 	var warned []string
-	_, err := platform.NewClient(&platform.Config{BaseURL: "https://x.test", ClientID: "a", ClientSecret: "b", Timeout: time.Second},
+	_, err := platform.NewClient(ctx, &platform.Config{BaseURL: "https://x.test", ClientID: "a", ClientSecret: "b", Timeout: time.Second},
 		platform.ClientOptions{Warn: func(s string) { warned = append(warned, s) }, TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
@@ -380,7 +385,7 @@ func TestTLSVerifyOffWarns(t *testing.T) {
 	if len(warned) != 1 || !strings.Contains(warned[0], "ELEMENT_TLS_VERIFY=false") {
 		t.Fatalf("warnings %v", warned)
 	}
-	_, err = platform.NewClient(&platform.Config{BaseURL: "https://x.test", ClientID: "a", ClientSecret: "b", TLSVerify: true, CAFile: filepath.Join(t.TempDir(), "none.pem")}, platform.ClientOptions{})
+	_, err = platform.NewClient(ctx, &platform.Config{BaseURL: "https://x.test", ClientID: "a", ClientSecret: "b", TLSVerify: true, CAFile: filepath.Join(t.TempDir(), "none.pem")}, platform.ClientOptions{})
 	if !platform.IsConfig(err) {
 		t.Fatalf("a missing CA file is a config error: %v", err)
 	}

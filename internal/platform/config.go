@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -51,7 +52,7 @@ type Config struct {
 // EnvFilePath resolves which .env file a configuration reads: the explicit
 // one (absolute; an error if it is missing) or ./.env in dir when present
 // ("" when absent).
-func EnvFilePath(explicit, dir string) (string, error) {
+func EnvFilePath(ctx context.Context, explicit, dir string) (string, error) {
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
@@ -62,7 +63,7 @@ func EnvFilePath(explicit, dir string) (string, error) {
 		}
 		st, err := os.Stat(abs)
 		if err != nil || st.IsDir() {
-			return "", ConfigErrorf("config.env-file-missing", "path", explicit, "absolute", abs, "cwd", dir)
+			return "", ConfigErrorf(ctx, "config.env-file-missing", "path", explicit, "absolute", abs, "cwd", dir)
 		}
 		return abs, nil
 	}
@@ -77,12 +78,12 @@ func EnvFilePath(explicit, dir string) (string, error) {
 // explicit overrides > process environment (non-empty values only) > the
 // .env file. Missing connection values are not an error here: Require says
 // so when a request is about to be made.
-func LoadConfig(o LoadOptions) (*Config, error) {
+func LoadConfig(ctx context.Context, o LoadOptions) (*Config, error) {
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	path, err := EnvFilePath(o.EnvFile, o.Dir)
+	path, err := EnvFilePath(ctx, o.EnvFile, o.Dir)
 	if err != nil {
 		return nil, err
 	}
@@ -91,16 +92,16 @@ func LoadConfig(o LoadOptions) (*Config, error) {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil, ConfigErrorf("config.env-file-missing", "path", o.EnvFile, "absolute", path, "cwd", o.Dir)
+				return nil, ConfigErrorf(ctx, "config.env-file-missing", "path", o.EnvFile, "absolute", path, "cwd", o.Dir)
 			}
-			return nil, ConfigErrorf("config.env-file-unreadable", "path", path, "error", err)
+			return nil, ConfigErrorf(ctx, "config.env-file-unreadable", "path", path, "error", err)
 		}
 		if file, err = ParseDotEnv(data); err != nil {
 			var enc *DotEnvEncodingError
 			if errors.As(err, &enc) {
-				return nil, ConfigErrorf("config.env-file-encoding", "path", path, "encoding", enc.Encoding)
+				return nil, ConfigErrorf(ctx, "config.env-file-encoding", "path", path, "encoding", enc.Encoding)
 			}
-			return nil, ConfigErrorf("config.env-file-unreadable", "path", path, "error", err)
+			return nil, ConfigErrorf(ctx, "config.env-file-unreadable", "path", path, "error", err)
 		}
 	}
 	lookup := func(name, override string) string {
@@ -126,17 +127,17 @@ func LoadConfig(o LoadOptions) (*Config, error) {
 		ExplicitEnvFile: o.EnvFile,
 	}
 	if c.BaseURL != "" && !strings.HasPrefix(c.BaseURL, "http://") && !strings.HasPrefix(c.BaseURL, "https://") {
-		return nil, ConfigErrorf("config.invalid-base-url", "url", c.BaseURL)
+		return nil, ConfigErrorf(ctx, "config.invalid-base-url", "url", c.BaseURL)
 	}
-	if c.TLSVerify, err = strictBool("ELEMENT_TLS_VERIFY", lookup("ELEMENT_TLS_VERIFY", ""), true); err != nil {
+	if c.TLSVerify, err = strictBool(ctx, "ELEMENT_TLS_VERIFY", lookup("ELEMENT_TLS_VERIFY", ""), true); err != nil {
 		return nil, err
 	}
-	if c.TLSStrict, err = strictBool("ELEMENT_TLS_STRICT", lookup("ELEMENT_TLS_STRICT", ""), true); err != nil {
+	if c.TLSStrict, err = strictBool(ctx, "ELEMENT_TLS_STRICT", lookup("ELEMENT_TLS_STRICT", ""), true); err != nil {
 		return nil, err
 	}
 	c.NoProxy = PermissiveBool(lookup("ELEMCTL_NO_PROXY", ""))
 	if o.Overrides.Timeout < 0 {
-		return nil, ConfigErrorf("config.invalid-timeout", "value", o.Overrides.Timeout)
+		return nil, ConfigErrorf(ctx, "config.invalid-timeout", "value", o.Overrides.Timeout)
 	}
 	if o.Overrides.Timeout > 0 {
 		c.Timeout = time.Duration(o.Overrides.Timeout * float64(time.Second))
@@ -146,7 +147,7 @@ func LoadConfig(o LoadOptions) (*Config, error) {
 
 // Require checks that the connection values are there and names the
 // missing ones.
-func (c *Config) Require() error {
+func (c *Config) Require(ctx context.Context) error {
 	var missing []string
 	if c.BaseURL == "" {
 		missing = append(missing, "ELEMENT_BASE_URL")
@@ -158,14 +159,14 @@ func (c *Config) Require() error {
 		missing = append(missing, "ELEMENT_CLIENT_SECRET")
 	}
 	if len(missing) > 0 {
-		return ConfigErrorf("config.missing", "names", strings.Join(missing, ", "))
+		return ConfigErrorf(ctx, "config.missing", "names", strings.Join(missing, ", "))
 	}
 	return nil
 }
 
 // strictBool accepts 1/true/yes/on and 0/false/no/off in any case; anything
 // else is an error naming the variable, never a silent downgrade.
-func strictBool(name, value string, def bool) (bool, error) {
+func strictBool(ctx context.Context, name, value string, def bool) (bool, error) {
 	switch strings.ToLower(strings.TrimSpace(value)) {
 	case "":
 		return def, nil
@@ -174,7 +175,7 @@ func strictBool(name, value string, def bool) (bool, error) {
 	case "0", "false", "no", "off":
 		return false, nil
 	}
-	return false, &Error{Kind: KindConfig, Message: i18n.T("config.invalid-bool", "name", name, "value", value)}
+	return false, &Error{Kind: KindConfig, Message: i18n.T(ctx, "config.invalid-bool", "name", name, "value", value)}
 }
 
 // PermissiveBool is the rule of switches such as ELEMCTL_NO_PROXY and
@@ -188,10 +189,10 @@ func PermissiveBool(value string) bool {
 }
 
 // ParseSeconds reads a float number of seconds.
-func ParseSeconds(s string) (time.Duration, error) {
+func ParseSeconds(ctx context.Context, s string) (time.Duration, error) {
 	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || f < 0 {
-		return 0, ConfigErrorf("config.invalid-timeout", "value", s)
+		return 0, ConfigErrorf(ctx, "config.invalid-timeout", "value", s)
 	}
 	return time.Duration(f * float64(time.Second)), nil
 }

@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"context"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -23,10 +24,11 @@ func writeFile(t *testing.T, dir, name, text string) string {
 func envMap(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestConfigPrecedence(t *testing.T) {
+	ctx := context.Background()
 	dir := t.TempDir()
 	writeFile(t, dir, ".env", "ELEMENT_BASE_URL=https://file.example/\nELEMENT_CLIENT_ID=file-id\nELEMENT_CLIENT_SECRET=file-secret\nELEMENT_APP_ID=file-app\nELEMENT_PROJECT_ID=file-project\n")
 	env := map[string]string{"ELEMENT_CLIENT_ID": "env-id", "ELEMENT_APP_ID": ""}
-	cfg, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(env), Overrides: Overrides{ClientSecret: "flag-secret", Timeout: 2.5}})
+	cfg, err := LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(env), Overrides: Overrides{ClientSecret: "flag-secret", Timeout: 2.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,10 +53,11 @@ func TestConfigPrecedence(t *testing.T) {
 }
 
 func TestConfigExplicitEnvFileMissing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
 	dir := t.TempDir()
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
-	_, err := LoadConfig(LoadOptions{Dir: dir, EnvFile: "stands/a.env", Getenv: envMap(nil)})
+	ctx = i18n.WithLang(ctx, i18n.EN)
+	_, err := LoadConfig(ctx, LoadOptions{Dir: dir, EnvFile: "stands/a.env", Getenv: envMap(nil)})
 	if err == nil || !IsConfig(err) {
 		t.Fatalf("want a config error, got %v", err)
 	}
@@ -63,50 +66,53 @@ func TestConfigExplicitEnvFileMissing(t *testing.T) {
 			t.Errorf("message %q lacks %q", err, want)
 		}
 	}
-	i18n.SetLang(i18n.RU)
-	_, err = LoadConfig(LoadOptions{Dir: dir, EnvFile: "x.env", Getenv: envMap(nil)})
+	ctx = i18n.WithLang(ctx, i18n.RU)
+	_, err = LoadConfig(ctx, LoadOptions{Dir: dir, EnvFile: "x.env", Getenv: envMap(nil)})
 	if err == nil || !strings.Contains(err.Error(), "не найден") {
 		t.Fatalf("ru message: %v", err)
 	}
 }
 
 func TestConfigWithoutFileIsFine(t *testing.T) {
-	cfg, err := LoadConfig(LoadOptions{Dir: t.TempDir(), Getenv: envMap(nil)})
+	ctx := context.Background()
+	cfg, err := LoadConfig(ctx, LoadOptions{Dir: t.TempDir(), Getenv: envMap(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cfg.Require(); err == nil || !strings.Contains(err.Error(), "ELEMENT_BASE_URL, ELEMENT_CLIENT_ID, ELEMENT_CLIENT_SECRET") {
+	if err := cfg.Require(ctx); err == nil || !strings.Contains(err.Error(), "ELEMENT_BASE_URL, ELEMENT_CLIENT_ID, ELEMENT_CLIENT_SECRET") {
 		t.Fatalf("Require names the missing variables: %v", err)
 	}
 }
 
 func TestConfigStrictBooleans(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
 	for _, v := range []string{"1", "TRUE", "yes", "On"} {
-		cfg, err := LoadConfig(LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_TLS_VERIFY": v})})
+		cfg, err := LoadConfig(ctx, LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_TLS_VERIFY": v})})
 		if err != nil || !cfg.TLSVerify {
 			t.Errorf("%q: %v %v", v, cfg, err)
 		}
 	}
 	for _, v := range []string{"0", "False", "no", "OFF"} {
-		cfg, err := LoadConfig(LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_TLS_STRICT": v})})
+		cfg, err := LoadConfig(ctx, LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_TLS_STRICT": v})})
 		if err != nil || cfg.TLSStrict {
 			t.Errorf("%q: %v %v", v, cfg, err)
 		}
 	}
 	dir := t.TempDir()
 	writeFile(t, dir, ".env", "ELEMENT_TLS_VERIFY=maybe\n")
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
-	_, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(nil)})
+	ctx = i18n.WithLang(ctx, i18n.EN)
+	_, err := LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(nil)})
 	if err == nil || err.Error() != "invalid boolean value ELEMENT_TLS_VERIFY='maybe'; use true or false" {
 		t.Fatalf("got %v", err)
 	}
 }
 
 func TestConfigNoProxyIsPermissiveAndReadFromTheFile(t *testing.T) {
+	ctx := context.Background()
 	dir := t.TempDir()
 	writeFile(t, dir, ".env", "ELEMCTL_NO_PROXY=whatever\n")
-	cfg, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(nil)})
+	cfg, err := LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(nil)})
 	if err != nil || !cfg.NoProxy {
 		t.Fatalf("no-proxy from the file: %v %v", cfg.NoProxy, err)
 	}
@@ -118,7 +124,8 @@ func TestConfigNoProxyIsPermissiveAndReadFromTheFile(t *testing.T) {
 }
 
 func TestConfigRejectsBaseURLWithoutScheme(t *testing.T) {
-	_, err := LoadConfig(LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_BASE_URL": "1cmycloud.com"})})
+	ctx := context.Background()
+	_, err := LoadConfig(ctx, LoadOptions{Dir: t.TempDir(), Getenv: envMap(map[string]string{"ELEMENT_BASE_URL": "1cmycloud.com"})})
 	if err == nil || !IsConfig(err) {
 		t.Fatalf("got %v", err)
 	}
@@ -160,15 +167,16 @@ func TestNormalizeList(t *testing.T) {
 }
 
 func TestConfigReadsANotepadUnicodeEnvFile(t *testing.T) {
+	ctx := context.Background()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, ".env"), encodeUTF16(notepadEnv, binary.LittleEndian, true), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := LoadConfig(LoadOptions{Dir: dir, Getenv: envMap(nil)})
+	cfg, err := LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cfg.Require(); err != nil {
+	if err := cfg.Require(ctx); err != nil {
 		t.Fatalf("a UTF-16 .env must be read, not reported as parameters not set: %v", err)
 	}
 	if cfg.BaseURL != "https://stand.example" || cfg.ClientSecret != "s e c r e t" || cfg.AppID != "Задачи" {
@@ -177,14 +185,14 @@ func TestConfigReadsANotepadUnicodeEnvFile(t *testing.T) {
 }
 
 func TestConfigRefusesAUTF32EnvFileNamingTheEncoding(t *testing.T) {
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
+	t.Parallel()
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	dir := t.TempDir()
 	p := filepath.Join(dir, "utf32.env")
 	if err := os.WriteFile(p, []byte{0xFF, 0xFE, 0, 0, 'A', 0, 0, 0}, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := LoadConfig(LoadOptions{Dir: dir, EnvFile: p, Getenv: envMap(nil)})
+	_, err := LoadConfig(ctx, LoadOptions{Dir: dir, EnvFile: p, Getenv: envMap(nil)})
 	if err == nil || !IsConfig(err) {
 		t.Fatalf("want a config error, got %v", err)
 	}

@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -44,13 +45,13 @@ func (e *Error) ErrorHint() string { return e.Hint }
 
 // ConfigErrorf builds a configuration error (missing settings, names that
 // resolve to nothing or to several things, refused local preconditions).
-func ConfigErrorf(key string, args ...any) error {
-	return &Error{Kind: KindConfig, Message: i18n.T(key, args...)}
+func ConfigErrorf(ctx context.Context, key string, args ...any) error {
+	return &Error{Kind: KindConfig, Message: i18n.T(ctx, key, args...)}
 }
 
 // NewError builds an error of the given kind from a catalog message.
-func NewError(kind, key string, args ...any) error {
-	return &Error{Kind: kind, Message: i18n.T(key, args...)}
+func NewError(ctx context.Context, kind, key string, args ...any) error {
+	return &Error{Kind: kind, Message: i18n.T(ctx, key, args...)}
 }
 
 // APIError kinds beyond a plain refusal.
@@ -231,8 +232,8 @@ func IsBusy(err error) bool {
 
 // newAPIError maps a non-2xx answer to an APIError with the message format
 // users know: "Console API responded {status} to {method} {url}: detail".
-func newAPIError(status int, method, url string, body any, mayBeUnknown bool, api string, base string) *APIError {
-	msg := i18n.T("client.api-error", "status", status, "method", method, "url", url)
+func newAPIError(ctx context.Context, status int, method, url string, body any, mayBeUnknown bool, api string, base string) *APIError {
+	msg := i18n.T(ctx, "client.api-error", "status", status, "method", method, "url", url)
 	if d := bodyDetail(body); d != "" {
 		msg += ": " + d
 	}
@@ -241,11 +242,11 @@ func newAPIError(status int, method, url string, body any, mayBeUnknown bool, ap
 	switch {
 	case status == 404 && reConsoleNotFound().MatchString(text):
 		e.Kind = APIServerStarting
-		e.Message = i18n.T("client.server-starting", "method", method, "url", url, "console", base+"/console")
+		e.Message = i18n.T(ctx, "client.server-starting", "method", method, "url", url, "console", base+"/console")
 	case status == 401 && reHandlerNotFound().MatchString(text):
 		e.Kind = APIUnknownMethod
 		if mayBeUnknown {
-			e.Message = i18n.T("client.unknown-method", "method", method, "url", url, "api", api)
+			e.Message = i18n.T(ctx, "client.unknown-method", "method", method, "url", url, "api", api)
 		}
 	case (status == 404 || status == 409 || status == 423) && reBusy().MatchString(text):
 		e.Kind = APIBusy

@@ -19,8 +19,8 @@ import (
 type Fetcher struct{ c *Client }
 
 // NewFetcher builds a fetcher on the transport settings of cfg.
-func NewFetcher(cfg *Config, opts ClientOptions) (*Fetcher, error) {
-	hc, err := newHTTPClient(cfg)
+func NewFetcher(ctx context.Context, cfg *Config, opts ClientOptions) (*Fetcher, error) {
+	hc, err := newHTTPClient(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func NewFetcher(cfg *Config, opts ClientOptions) (*Fetcher, error) {
 	if opts.RetryAfterLimit <= 0 {
 		opts.RetryAfterLimit = DefaultRetryAfterLimit
 	}
-	warnTLSOff(cfg, opts)
+	warnTLSOff(ctx, cfg, opts)
 	return following(cfg, hc, opts), nil
 }
 

@@ -1,14 +1,14 @@
 package platform
 
-import "github.com/elemctl/elemctl/internal/i18n"
+import (
+	"slices"
 
-func init() {
-	i18n.Register(clientMessages)
-}
+	"github.com/elemctl/elemctl/internal/i18n"
+)
 
-func init() {
-	i18n.Register(tlsMessages)
-}
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = slices.Concat(clientMessages, tlsMessages)
 
 var clientMessages = []i18n.Message{
 	{Key: "client.api-error",

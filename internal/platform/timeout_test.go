@@ -92,12 +92,14 @@ func (s *slowServer) hang(r *http.Request) {
 // production retry pauses (so that a retry would show in time and counts).
 func slowClient(t *testing.T, s *slowServer, timeout time.Duration) *platform.Client {
 	t.Helper()
+
+	ctx := context.Background()
 	cfg := &platform.Config{BaseURL: s.URL, ClientID: "client", ClientSecret: testSecret,
 		TLSVerify: true, TLSStrict: true, NoProxy: true, Timeout: timeout}
 	if s.TLS != nil {
 		cfg.CAFile = writeCA(t, s.Certificate().Raw)
 	}
-	cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: "-"})
+	cl, err := platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,8 +181,8 @@ func TestTricklingAnswerSlowerThanTheTimeoutSucceeds(t *testing.T) {
 }
 
 func TestAnswerStalledMidBodyTimesOutAfterOneTimeout(t *testing.T) {
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
+	t.Parallel()
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	bothSchemes(t, func(t *testing.T, useTLS bool) {
 		var s *slowServer
 		s = startSlowServer(t, useTLS, func(w http.ResponseWriter, r *http.Request) {
@@ -192,7 +194,7 @@ func TestAnswerStalledMidBodyTimesOutAfterOneTimeout(t *testing.T) {
 		})
 		cl := slowClient(t, s, testTimeout)
 		start := time.Now()
-		_, err := cl.ListApps(context.Background())
+		_, err := cl.ListApps(ctx)
 		elapsed := time.Since(start)
 		if !platform.IsTimeout(err) || !platform.IsTransport(err) {
 			t.Fatalf("want a network timeout, got %v", err)
@@ -348,8 +350,8 @@ func TestCancellationAbortsPromptly(t *testing.T) {
 }
 
 func TestStalledTLSHandshakeTimesOutWhileConnecting(t *testing.T) {
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
+	t.Parallel()
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	// A TCP server that accepts and reads, but never answers the TLS
 	// ClientHello.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -386,13 +388,13 @@ func TestStalledTLSHandshakeTimesOutWhileConnecting(t *testing.T) {
 	})
 	cfg := &platform.Config{BaseURL: "https://" + ln.Addr().String(), ClientID: "client", ClientSecret: testSecret,
 		TLSVerify: true, NoProxy: true, Timeout: testTimeout}
-	cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: "-"})
+	cl, err := platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cl.Close()
 	start := time.Now()
-	_, err = cl.ListApps(context.Background())
+	_, err = cl.ListApps(ctx)
 	elapsed := time.Since(start)
 	if !platform.IsTimeout(err) {
 		t.Fatalf("want a timeout, got %v", err)
@@ -413,6 +415,7 @@ func TestStalledTLSHandshakeTimesOutWhileConnecting(t *testing.T) {
 // repeated, while an answer that never comes is not (see
 // TestHungServerCostsOneTimeoutForAGET).
 func TestGETIsRepeatedAfterTheServerResetsTheConnection(t *testing.T) {
+	ctx := context.Background()
 	var n atomic.Int32
 	s := startSlowServer(t, false, func(w http.ResponseWriter, r *http.Request) {
 		if n.Add(1)%2 == 1 {
@@ -433,12 +436,11 @@ func TestGETIsRepeatedAfterTheServerResetsTheConnection(t *testing.T) {
 	s.Config.SetKeepAlivesEnabled(false)
 	cfg := &platform.Config{BaseURL: s.URL, ClientID: "client", ClientSecret: testSecret,
 		TLSVerify: true, NoProxy: true, Timeout: testTimeout}
-	cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: "-", ReadRetryPauses: []time.Duration{time.Millisecond, time.Millisecond}})
+	cl, err := platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: "-", ReadRetryPauses: []time.Duration{time.Millisecond, time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	ctx := context.Background()
 	if _, err := cl.ListApps(ctx); err != nil {
 		t.Fatalf("a GET after a reset connection: %v", err)
 	}

@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"net"
@@ -25,19 +26,19 @@ import (
 //
 // Proxy: the environment's proxy settings, except for local hosts (by name
 // alone, no DNS) and when ELEMCTL_NO_PROXY is on.
-func newHTTPClient(c *Config) (*http.Client, error) {
+func newHTTPClient(ctx context.Context, c *Config) (*http.Client, error) {
 	tlsConf := &tls.Config{MinVersion: tls.VersionTLS12}
 	if c.CAFile != "" {
 		pem, err := os.ReadFile(c.CAFile)
 		if err != nil {
-			return nil, ConfigErrorf("config.ca-file", "path", c.CAFile, "error", err)
+			return nil, ConfigErrorf(ctx, "config.ca-file", "path", c.CAFile, "error", err)
 		}
 		pool, err := x509.SystemCertPool()
 		if err != nil || pool == nil {
 			pool = x509.NewCertPool()
 		}
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, ConfigErrorf("config.ca-file", "path", c.CAFile, "error", i18n.T("config.ca-file-no-certs"))
+			return nil, ConfigErrorf(ctx, "config.ca-file", "path", c.CAFile, "error", i18n.T(ctx, "config.ca-file-no-certs"))
 		}
 		tlsConf.RootCAs = pool
 	}

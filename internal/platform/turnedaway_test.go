@@ -103,10 +103,11 @@ func TestRetryAfterIsRead(t *testing.T) {
 }
 
 func retryingClient(t *testing.T, base string, retryAfterLimit time.Duration) *platform.Client {
+	ctx := context.Background()
 	t.Helper()
 	cfg := &platform.Config{BaseURL: base, ClientID: "client", ClientSecret: testSecret,
 		TLSVerify: true, NoProxy: true, Timeout: testTimeout}
-	cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: "-",
+	cl, err := platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: "-",
 		ReadRetryPauses: []time.Duration{time.Millisecond, time.Millisecond}, RetryAfterLimit: retryAfterLimit})
 	if err != nil {
 		t.Fatal(err)

@@ -1,13 +1,15 @@
 package plugin_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/catalog"
+	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/plugin"
 )
 
@@ -15,6 +17,7 @@ import (
 // adding them to a catalog – the whole cost plugins add to every elemctl
 // start before the command tree is built (target ≤ 5 ms).
 func BenchmarkInstall20(b *testing.B) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	root := b.TempDir()
 	for i := 0; i < 20; i++ {
 		dir := filepath.Join(root, fmt.Sprintf("plugin-%02d", i))
@@ -38,9 +41,9 @@ func BenchmarkInstall20(b *testing.B) {
 	b.ResetTimer()
 	var total time.Duration
 	for i := 0; i < b.N; i++ {
-		cat := command.Core()
+		cat := catalog.Core()
 		start := time.Now()
-		l := plugin.Install(cat, plugin.Options{Getenv: getenv})
+		l := plugin.Install(ctx, cat, plugin.Options{Getenv: getenv})
 		total += time.Since(start)
 		if len(l.Commands) != 60 {
 			b.Fatalf("%d commands, failures %+v", len(l.Commands), l.Failures)

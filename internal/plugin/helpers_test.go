@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/catalog"
+	"github.com/elemctl/elemctl/internal/messages"
 	"github.com/elemctl/elemctl/internal/testio"
 
 	"github.com/elemctl/elemctl/internal/command"
@@ -23,8 +25,6 @@ import (
 	"github.com/elemctl/elemctl/plugin/protocol"
 )
 
-func init() { i18n.SetLang(i18n.EN) }
-
 var built struct {
 	sync.Mutex
 	dir   string
@@ -32,6 +32,7 @@ var built struct {
 }
 
 func TestMain(m *testing.M) {
+	i18n.Register(messages.Operations()...)
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
@@ -131,6 +132,7 @@ type world struct {
 type syncBuffer = testio.Buffer
 
 func newWorld(t *testing.T, root string, s *stand.Stand) *world {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	home := t.TempDir()
 	w := &world{t: t, stderr: &syncBuffer{}, stand: s, env: map[string]string{
 		"ELEMCTL_PLUGIN_PATH": root, "HOME": home, "XDG_DATA_HOME": filepath.Join(home, "data"),
@@ -141,8 +143,8 @@ func newWorld(t *testing.T, root string, s *stand.Stand) *world {
 		w.env["ELEMENT_CLIENT_ID"] = s.ClientID()
 		w.env["ELEMENT_CLIENT_SECRET"] = s.ClientSecret()
 	}
-	w.cat = command.Core()
-	w.loaded = plugin.Install(w.cat, plugin.Options{Getenv: w.getenv, Version: "0.0.0-test", Stderr: w.stderr})
+	w.cat = catalog.Core()
+	w.loaded = plugin.Install(ctx, w.cat, plugin.Options{Getenv: w.getenv, Version: "0.0.0-test", Stderr: w.stderr})
 	return w
 }
 
@@ -153,8 +155,8 @@ func (w *world) context(surface command.Surface) *command.Context {
 	var once sync.Once
 	var cl *platform.Client
 	var clErr error
-	cfgFunc := func() (*platform.Config, error) {
-		return platform.LoadConfig(platform.LoadOptions{Dir: dir, Getenv: w.getenv})
+	cfgFunc := func(ctx context.Context) (*platform.Config, error) {
+		return platform.LoadConfig(ctx, platform.LoadOptions{Dir: dir, Getenv: w.getenv})
 	}
 	return &command.Context{
 		Surface: surface, Getenv: w.getenv, Dir: dir, Version: "0.0.0-test",
@@ -164,14 +166,14 @@ func (w *world) context(surface command.Surface) *command.Context {
 			w.logs = append(w.logs, line)
 		},
 		ConfigFunc: cfgFunc,
-		ClientFunc: func() (*platform.Client, error) {
+		ClientFunc: func(ctx context.Context) (*platform.Client, error) {
 			once.Do(func() {
-				cfg, err := cfgFunc()
+				cfg, err := cfgFunc(ctx)
 				if err != nil {
 					clErr = err
 					return
 				}
-				cl, clErr = platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: "-"})
+				cl, clErr = platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: "-"})
 			})
 			return cl, clErr
 		},
@@ -189,7 +191,7 @@ func (w *world) run(surface command.Surface, name string, values map[string]any)
 	for k, v := range values {
 		in.Set(k, v)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(i18n.WithLang(context.Background(), i18n.EN), 30*time.Second)
 	defer cancel()
 	return c.Run(ctx, w.context(surface), in)
 }

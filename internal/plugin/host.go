@@ -36,12 +36,12 @@ type host struct {
 	version string
 }
 
-func pluginError(key string, args ...any) error {
-	return platform.NewError(platform.KindPlugin, key, args...)
+func pluginError(ctx context.Context, key string, args ...any) error {
+	return platform.NewError(ctx, platform.KindPlugin, key, args...)
 }
 
 // argv is the command line that starts the plugin.
-func (h *host) argv() ([]string, error) {
+func (h *host) argv(ctx context.Context) ([]string, error) {
 	argv := []string{h.p.Executable}
 	if len(h.p.Interpreter) > 0 {
 		var interp string
@@ -52,7 +52,7 @@ func (h *host) argv() ([]string, error) {
 			}
 		}
 		if interp == "" {
-			return nil, pluginError("plugins.interpreter-missing", "source", h.p.Name, "names", strings.Join(h.p.Interpreter, ", "))
+			return nil, pluginError(ctx, "plugins.interpreter-missing", "source", h.p.Name, "names", strings.Join(h.p.Interpreter, ", "))
 		}
 		argv = []string{interp, h.p.Executable}
 	}
@@ -94,11 +94,11 @@ type session struct {
 // run starts the plugin, runs one command and returns its answer. Whatever
 // happens, the process is gone and reaped when run returns.
 func (h *host) run(ctx context.Context, cc *command.Context, c *manifest.Command, args *jsonx.Object) (any, error) {
-	argv, err := h.argv()
+	argv, err := h.argv(ctx)
 	if err != nil {
 		return nil, err
 	}
-	s, err := h.start(cc, argv)
+	s, err := h.start(ctx, cc, argv)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func (h *host) run(ctx context.Context, cc *command.Context, c *manifest.Command
 	return answer, err
 }
 
-func (h *host) start(cc *command.Context, argv []string) (*session, error) {
+func (h *host) start(ctx context.Context, cc *command.Context, argv []string) (*session, error) {
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -126,7 +126,7 @@ func (h *host) start(cc *command.Context, argv []string) (*session, error) {
 	if err != nil {
 		inW.Close()
 		outR.Close()
-		return nil, pluginError("plugins.start-failed", "source", h.p.Name, "program", argv[0], "error", err)
+		return nil, pluginError(ctx, "plugins.start-failed", "source", h.p.Name, "program", argv[0], "error", err)
 	}
 	s := &session{h: h, proc: proc, out: outR, in: inW, w: protocol.NewWriter(inW),
 		events: make(chan event, 64)}
@@ -187,7 +187,7 @@ func (s *session) converse(ctx, callCtx context.Context, cc *command.Context, c 
 	if err := s.w.Request(1, protocol.MethodInitialize, protocol.InitializeParams{
 		Protocol: protocol.Version, Host: "elemctl", Version: s.h.version, Features: features,
 	}); err != nil {
-		return nil, s.broken(nil)
+		return nil, s.broken(ctx, nil)
 	}
 	timer := time.NewTimer(p.StartupTimeout)
 	defer timer.Stop()
@@ -198,18 +198,18 @@ func (s *session) converse(ctx, callCtx context.Context, cc *command.Context, c 
 			return nil, ctx.Err()
 		case <-timer.C:
 			if !running {
-				return nil, pluginError("plugins.startup-timeout", "source", p.Name, "seconds", seconds(p.StartupTimeout))
+				return nil, pluginError(ctx, "plugins.startup-timeout", "source", p.Name, "seconds", seconds(p.StartupTimeout))
 			}
-			return nil, pluginError("plugins.run-timeout", "source", p.Name, "command", c.Name, "seconds", seconds(c.Timeout))
+			return nil, pluginError(ctx, "plugins.run-timeout", "source", p.Name, "command", c.Name, "seconds", seconds(c.Timeout))
 		case ev, ok := <-s.events:
 			if !ok {
-				return nil, s.broken(io.EOF)
+				return nil, s.broken(ctx, io.EOF)
 			}
 			if ev.junk != nil {
-				return nil, pluginError("plugins.garbage", "source", p.Name, "text", quote(ev.junk), "error", ev.err)
+				return nil, pluginError(ctx, "plugins.garbage", "source", p.Name, "text", quote(ev.junk), "error", ev.err)
 			}
 			if ev.err != nil {
-				return nil, s.broken(ev.err)
+				return nil, s.broken(ctx, ev.err)
 			}
 			m := ev.msg
 			switch {
@@ -237,12 +237,12 @@ func (s *session) converse(ctx, callCtx context.Context, cc *command.Context, c 
 				switch {
 				case !running && id == idInitialize:
 					if m.Error != nil {
-						return nil, pluginError("plugins.refused", "source", p.Name, "error", m.Error.Message)
+						return nil, pluginError(ctx, "plugins.refused", "source", p.Name, "error", m.Error.Message)
 					}
 					var res protocol.InitializeResult
 					_ = json.Unmarshal(m.Result, &res)
 					if res.Protocol > protocol.Version {
-						return nil, pluginError("plugins.protocol-newer", "source", p.Name, "version", res.Protocol)
+						return nil, pluginError(ctx, "plugins.protocol-newer", "source", p.Name, "version", res.Protocol)
 					}
 					raw, err := jsonx.Compact(args)
 					if err != nil {
@@ -251,7 +251,7 @@ func (s *session) converse(ctx, callCtx context.Context, cc *command.Context, c 
 					if err := s.w.Request(2, protocol.MethodRun, protocol.RunParams{
 						Command: c.Name, Arguments: raw, Surface: string(surfaceOf(cc)), Features: features,
 					}); err != nil {
-						return nil, s.broken(nil)
+						return nil, s.broken(ctx, nil)
 					}
 					running = true
 					if !timer.Stop() {
@@ -263,15 +263,15 @@ func (s *session) converse(ctx, callCtx context.Context, cc *command.Context, c 
 					timer.Reset(c.Timeout)
 				case running && id == idRun:
 					if m.Error != nil {
-						return nil, runError(m.Error)
+						return nil, runError(ctx, m.Error)
 					}
 					v, err := jsonx.Decode(m.Result)
 					if err != nil {
-						return nil, pluginError("plugins.garbage", "source", p.Name, "text", quote(m.Result), "error", err)
+						return nil, pluginError(ctx, "plugins.garbage", "source", p.Name, "text", quote(m.Result), "error", err)
 					}
 					return v, nil
 				default:
-					return nil, pluginError("plugins.protocol-error", "source", p.Name, "error", fmt.Sprintf("an answer to an unknown request %s", id))
+					return nil, pluginError(ctx, "plugins.protocol-error", "source", p.Name, "error", fmt.Sprintf("an answer to an unknown request %s", id))
 				}
 			}
 		}
@@ -287,24 +287,24 @@ func surfaceOf(cc *command.Context) command.Surface {
 
 // broken explains why the conversation ended early: the plugin exited (or
 // closed its stdout) before answering.
-func (s *session) broken(err error) error {
+func (s *session) broken(ctx context.Context, err error) error {
 	p := s.h.p
 	if err != nil && !errors.Is(err, io.EOF) {
 		if errors.Is(err, protocol.ErrLineTooLong) {
-			return pluginError("plugins.protocol-error", "source", p.Name, "error", err)
+			return pluginError(ctx, "plugins.protocol-error", "source", p.Name, "error", err)
 		}
 	}
 	select {
 	case <-s.proc.done():
 	case <-time.After(500 * time.Millisecond):
-		return pluginError("plugins.closed-stdout", "source", p.Name)
+		return pluginError(ctx, "plugins.closed-stdout", "source", p.Name)
 	}
-	return pluginError("plugins.exited-early", "source", p.Name, "status", s.proc.status)
+	return pluginError(ctx, "plugins.exited-early", "source", p.Name, "status", s.proc.status)
 }
 
 // runError is the error a plugin answered "run" with. An elemctl error
 // object in its data (a failed host call passed on) keeps its shape.
-func runError(e *protocol.Error) error {
+func runError(ctx context.Context, e *protocol.Error) error {
 	if len(e.Data) > 0 {
 		if v, err := jsonx.Decode(e.Data); err == nil {
 			if o, ok := v.(*jsonx.Object); ok && o.Str("error") != "" {
@@ -321,7 +321,7 @@ func runError(e *protocol.Error) error {
 	}
 	msg := e.Message
 	if strings.TrimSpace(msg) == "" {
-		msg = i18n.T("plugins.failed-no-message", "code", e.Code)
+		msg = i18n.T(ctx, "plugins.failed-no-message", "code", e.Code)
 	}
 	return &platform.Error{Kind: platform.KindPlugin, Message: msg}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/platform"
-	"github.com/elemctl/elemctl/internal/plugin"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
 	"github.com/elemctl/elemctl/plugin/protocol"
@@ -30,8 +29,8 @@ func testPluginWorld(t *testing.T, s *stand.Stand, edit func(*protocol.Manifest)
 func TestCatalogDeclarations(t *testing.T) {
 	w := testPluginWorld(t, nil, nil)
 	echo := w.cat.Path("echo")
-	if echo.Source != "testplugin" || echo.Tool != "echo" || echo.LSP != "echo" {
-		t.Errorf("echo: source %q tool %q lsp %q", echo.Source, echo.Tool, echo.LSP)
+	if echo.Source != "testplugin" || echo.Tool != "echo" || echo.LSP != "plugin.echo" || !echo.Slow || !echo.OptionalToolArgs {
+		t.Errorf("echo: source %q tool %q lsp %q slow %v optional tool arguments %v", echo.Source, echo.Tool, echo.LSP, echo.Slow, echo.OptionalToolArgs)
 	}
 	var tool []string
 	for _, a := range echo.MCPArgs() {
@@ -89,7 +88,7 @@ func TestCoreNameWins(t *testing.T) {
 		t.Fatal("the healthy command is missing")
 	}
 	var msgs []string
-	for _, f := range plugin.Failures(w.cat) {
+	for _, f := range w.loaded.Failures {
 		msgs = append(msgs, f.Error)
 	}
 	all := strings.Join(msgs, "\n")

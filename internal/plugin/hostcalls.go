@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -32,8 +33,8 @@ func elemctlError(err error) *protocol.Error {
 	return &protocol.Error{Code: protocol.CodeElemctl, Message: err.Error(), Data: data}
 }
 
-func paramsError(method, key string, args ...any) *protocol.Error {
-	return &protocol.Error{Code: protocol.CodeInvalidParams, Message: method + ": " + i18n.T(key, args...)}
+func paramsError(ctx context.Context, method, key string, args ...any) *protocol.Error {
+	return &protocol.Error{Code: protocol.CodeInvalidParams, Message: method + ": " + i18n.T(ctx, key, args...)}
 }
 
 // call runs a host call: a core operation by its MCP tool name, or a raw
@@ -50,24 +51,28 @@ func (h *host) call(ctx context.Context, cc *command.Context, method string, par
 		cmd = h.catalog.Tool(method)
 	}
 	if cmd == nil || cmd.Source != "" {
-		return nil, &protocol.Error{Code: protocol.CodeMethodNotFound, Message: i18n.T("plugins.host-call-unknown", "method", method)}
+		return nil, &protocol.Error{Code: protocol.CodeMethodNotFound, Message: i18n.T(ctx, "plugins.host-call-unknown", "method", method)}
 	}
-	given, err := command.DecodeArguments(params, method)
-	if err != nil {
+	face := command.JSONFace{Naming: command.ToolNames, Called: method,
+		ReadOwn: func(ctx context.Context, given *jsonx.Object) error {
+			if given.Has("env_file") {
+				return paramsError(ctx, method, "plugins.host-call-env-file")
+			}
+			return nil
+		}}
+	answer, err := command.Invoke(ctx, cmd, cc.Nested(cmd, command.ToolNames), face, params)
+	var refused *command.ArgumentsError
+	switch {
+	case errors.As(err, &refused):
+		var pe *protocol.Error
+		if errors.As(err, &pe) {
+			return nil, pe
+		}
 		return nil, &protocol.Error{Code: protocol.CodeInvalidParams, Message: err.Error()}
-	}
-	if given.Has("env_file") {
-		return nil, paramsError(method, "plugins.host-call-env-file")
-	}
-	in, err := command.BindJSON(cmd, command.JSONFace{Naming: command.ToolNames, Called: method}, given)
-	if err != nil {
-		return nil, &protocol.Error{Code: protocol.CodeInvalidParams, Message: err.Error()}
-	}
-	result, err := cc.RunNested(ctx, cmd, command.ToolNames, in)
-	if err != nil {
+	case err != nil:
 		return nil, elemctlError(err)
 	}
-	return command.Render(result, command.ToolDialect).Value, nil
+	return answer.Value, nil
 }
 
 // consolePath is a path under the API prefix: plain segments only, so a
@@ -91,7 +96,7 @@ func consoleCall(ctx context.Context, cc *command.Context, params json.RawMessag
 	const method = protocol.MethodConsole
 	var p protocol.ConsoleParams
 	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, paramsError(method, "plugins.host-call-params-object")
+		return nil, paramsError(ctx, method, "plugins.host-call-params-object")
 	}
 	p.Method = strings.ToUpper(strings.TrimSpace(p.Method))
 	if p.Method == "" {
@@ -100,15 +105,15 @@ func consoleCall(ctx context.Context, cc *command.Context, params json.RawMessag
 	switch p.Method {
 	case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
 	default:
-		return nil, paramsError(method, "plugins.console-method", "method", p.Method)
+		return nil, paramsError(ctx, method, "plugins.console-method", "method", p.Method)
 	}
 	if !safeConsolePath(p.Path) {
-		return nil, paramsError(method, "plugins.console-path", "path", p.Path)
+		return nil, paramsError(ctx, method, "plugins.console-path", "path", p.Path)
 	}
 	switch p.API {
 	case "", platform.API20, platform.API21:
 	default:
-		return nil, paramsError(method, "plugins.console-api", "api", p.API)
+		return nil, paramsError(ctx, method, "plugins.console-api", "api", p.API)
 	}
 	q := url.Values{}
 	for k, v := range p.Query {
@@ -128,11 +133,11 @@ func consoleCall(ctx context.Context, cc *command.Context, params json.RawMessag
 	if len(p.Body) > 0 && string(p.Body) != "null" {
 		body, err := jsonx.Decode(p.Body)
 		if err != nil {
-			return nil, paramsError(method, "plugins.host-call-params-object")
+			return nil, paramsError(ctx, method, "plugins.host-call-params-object")
 		}
 		req.JSON = body
 	}
-	cl, err := cc.Client()
+	cl, err := cc.Client(ctx)
 	if err != nil {
 		return nil, elemctlError(err)
 	}

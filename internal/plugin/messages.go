@@ -1,6 +1,8 @@
 package plugin
 
 import (
+	"context"
+
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/plugin/manifest"
@@ -8,19 +10,17 @@ import (
 
 // FailureLine is the stderr line a face prints for a failure: the CLI says
 // the plugin's commands are unavailable, MCP its tools.
-func FailureLine(f manifest.Failure, surface command.Surface) string {
+func FailureLine(ctx context.Context, f manifest.Failure, surface command.Surface) string {
 	key := "plugins.failed-cli"
 	if surface == command.MCP {
 		key = "plugins.failed-mcp"
 	}
-	return i18n.T(key, "source", f.Source, "error", f.Error)
+	return i18n.T(ctx, key, "source", f.Source, "error", f.Error)
 }
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "plugins.failed-cli",
 		RU: "плагин '{source}' не загрузился, его команд нет: {error}",
 		EN: "plugin '{source}' did not load, its commands are unavailable: {error}",

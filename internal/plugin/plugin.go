@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 
 	"github.com/elemctl/elemctl/internal/argvalue"
 
@@ -41,30 +40,14 @@ type Loaded struct {
 	Set *manifest.Set
 }
 
-var installed sync.Map // *command.Catalog → *Loaded
-
-// Installed is what Install added to cat, or nil.
-func Installed(cat *command.Catalog) *Loaded {
-	if v, ok := installed.Load(cat); ok {
-		return v.(*Loaded)
-	}
-	return nil
-}
-
-// Failures are the plugins, commands and tools of cat that did not load.
-func Failures(cat *command.Catalog) []manifest.Failure {
-	if l := Installed(cat); l != nil {
-		return l.Failures
-	}
-	return nil
-}
-
-// Install discovers plugins and adds their commands to cat. Discovery reads
-// files only; a plugin process starts when one of its commands runs. A core
-// name always wins, and a plugin with any invalid command adds nothing.
-func Install(cat *command.Catalog, opts Options) *Loaded {
-	set := manifest.Discover(manifest.Options{Getenv: opts.Getenv, GOOS: opts.GOOS, Version: opts.Version})
-	l := &Loaded{Resolution: set.Resolve(command.PluginTaken(cat)), Set: set}
+// Install discovers plugins and adds their commands to cat; the caller
+// keeps what it returns (what loaded, what failed). Discovery reads files
+// only; a plugin process starts when one of its commands runs. A core name
+// always wins, and a plugin with any invalid command adds nothing. ctx
+// carries the language of the failures and of the commands' help.
+func Install(ctx context.Context, cat *command.Catalog, opts Options) *Loaded {
+	set := manifest.Discover(ctx, manifest.Options{Getenv: opts.Getenv, GOOS: opts.GOOS, Version: opts.Version})
+	l := &Loaded{Resolution: set.Resolve(ctx, command.PluginTaken(cat)), Set: set}
 	hosts := map[*manifest.Plugin]*host{}
 	for _, r := range l.Commands {
 		h := hosts[r.Plugin]
@@ -72,23 +55,28 @@ func Install(cat *command.Catalog, opts Options) *Loaded {
 			h = &host{p: r.Plugin, catalog: cat, stderr: opts.Stderr, version: opts.Version}
 			hosts[r.Plugin] = h
 		}
-		cat.Add(h.command(r))
+		cat.Add(h.command(ctx, r))
 	}
-	installed.Store(cat, l)
 	return l
 }
 
 // command renders a plugin command as a catalog command.
-func (h *host) command(r manifest.Resolved) *command.Command {
+func (h *host) command(ctx context.Context, r manifest.Resolved) *command.Command {
 	c := r.Command
 	cmd := &command.Command{
-		Path: []string{c.Name}, Tool: r.Tool, LSP: r.LSP,
+		Path: []string{c.Name}, Tool: r.Tool,
 		Help: c.Help, ToolHelp: c.Help,
-		Args: cliArgs(c), ToolArgs: toolArgs(c),
+		Args: cliArgs(ctx, c), ToolArgs: toolArgs(c),
 		Source: h.p.Name, Features: h.p.Requires,
+		// A plugin may take minutes, and its tools' parameters are all
+		// optional (spec mcp-plugins-editors §1.7).
+		Slow: true, OptionalToolArgs: true,
+	}
+	if r.LSP != "" {
+		cmd.LSP = "plugin." + r.LSP
 	}
 	cmd.Run = func(ctx context.Context, cc *command.Context, in command.Values) (any, error) {
-		args, err := Arguments(c, in)
+		args, err := Arguments(ctx, c, in)
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +100,7 @@ func goDefault(v any) any {
 }
 
 // cliArgs are the command's arguments as the CLI renders them.
-func cliArgs(c *manifest.Command) []command.Argument {
+func cliArgs(ctx context.Context, c *manifest.Command) []command.Argument {
 	out := make([]command.Argument, 0, len(c.Args))
 	for _, a := range c.Args {
 		arg := command.Argument{
@@ -125,14 +113,14 @@ func cliArgs(c *manifest.Command) []command.Argument {
 		if a.Option {
 			arg.Name = a.Flag()
 			if a.Multiple {
-				arg.Help = withSuffix(a.Help, i18n.T("args.help-repeatable"))
+				arg.Help = withSuffix(a.Help, i18n.T(ctx, "args.help-repeatable"))
 			}
 		} else {
 			arg.Name = a.Name
 			arg.Positional = true
 			arg.Metavar = a.Name
 			if a.Multiple {
-				arg.Help = withSuffix(a.Help, i18n.T("plugins.help-multiple-positional"))
+				arg.Help = withSuffix(a.Help, i18n.T(ctx, "plugins.help-multiple-positional"))
 			}
 		}
 		if a.Type == "bool" {
@@ -192,7 +180,7 @@ func valueDefault(a *manifest.Arg) any {
 
 // Arguments builds the "arguments" object of a run: every declared
 // argument by its dest, in declared order, typed, defaults applied.
-func Arguments(c *manifest.Command, in command.Values) (*jsonx.Object, error) {
+func Arguments(ctx context.Context, c *manifest.Command, in command.Values) (*jsonx.Object, error) {
 	out := &jsonx.Object{}
 	for _, a := range c.Args {
 		raw, ok := in.Raw(a.Dest)
@@ -206,7 +194,7 @@ func Arguments(c *manifest.Command, in command.Values) (*jsonx.Object, error) {
 			for _, e := range list {
 				v, ok := argvalue.Convert(a.Type, e)
 				if !ok || v == nil {
-					return nil, badValue(a, e)
+					return nil, badValue(ctx, a, e)
 				}
 				typed = append(typed, v)
 			}
@@ -215,16 +203,16 @@ func Arguments(c *manifest.Command, in command.Values) (*jsonx.Object, error) {
 		}
 		v, ok := argvalue.Convert(a.Type, raw)
 		if !ok {
-			return nil, badValue(a, raw)
+			return nil, badValue(ctx, a, raw)
 		}
 		out.Set(a.Dest, v)
 	}
 	return out, nil
 }
 
-func badValue(a *manifest.Arg, v any) error {
+func badValue(ctx context.Context, a *manifest.Arg, v any) error {
 	s, _ := jsonx.Compact(v)
-	return platform.ConfigErrorf("plugins.bad-value", "name", a.Name, "type", a.Type, "value", string(s))
+	return platform.ConfigErrorf(ctx, "plugins.bad-value", "name", a.Name, "type", a.Type, "value", string(s))
 }
 
 // listOf reads the list forms faces produce.
@@ -270,9 +258,9 @@ func listOf(v any) []any {
 // environment getenv describes (ELEMCTL_DEBUG_ADAPTER, then plugins in name
 // order, then the adapter `debug-adapter extract` put into elemctl's data
 // directory), or "" when none is installed. nil getenv means os.Getenv.
-func LocateAdapter(getenv func(string) string) (dir string, err error) {
+func LocateAdapter(ctx context.Context, getenv func(string) string) (dir string, err error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	return adapter.Locate(getenv)
+	return adapter.Locate(ctx, getenv)
 }

@@ -3,6 +3,8 @@ package selfupdate
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/elemctl/elemctl/internal/options"
 )
 
 // process is one running process, as far as the system shows it.
@@ -110,17 +112,17 @@ func isServer(args []string) bool {
 	return false
 }
 
-// valueOptions are the global options that take a separate value.
-var valueOptions = map[string]bool{
-	"--base-url": true, "--client-id": true, "--client-secret": true,
-	"--env-file": true, "--timeout": true, "--lang": true,
+// takesValue tells a global option that takes a separate value.
+func takesValue(arg string) bool {
+	o, ok := options.Named(arg)
+	return ok && o.Kind != options.Switch
 }
 
 func commandWord(args []string) string {
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case valueOptions[a]:
+		case takesValue(a):
 			i++
 		case strings.HasPrefix(a, "-"):
 		default:
@@ -129,9 +131,6 @@ func commandWord(args []string) string {
 	}
 	return ""
 }
-
-// secretOptions are options whose value is a secret.
-var secretOptions = []string{"--client-secret"}
 
 // commandText is a process's command line as the answer shows it, with the
 // values of secret options hidden (a server may have been started with
@@ -150,10 +149,8 @@ func commandText(p process) string {
 		case isSecretOption(a):
 			hideNext = true
 		default:
-			for _, o := range secretOptions {
-				if strings.HasPrefix(a, o+"=") {
-					a = o + "=***"
-				}
+			if flag, _, given := strings.Cut(a, "="); given && isSecretOption(flag) {
+				a = flag + "=***"
 			}
 		}
 		out[i] = a
@@ -161,11 +158,8 @@ func commandText(p process) string {
 	return strings.Join(out, " ")
 }
 
+// isSecretOption tells an option whose value is a secret.
 func isSecretOption(a string) bool {
-	for _, o := range secretOptions {
-		if a == o {
-			return true
-		}
-	}
-	return false
+	o, ok := options.Named(a)
+	return ok && o.Secret
 }

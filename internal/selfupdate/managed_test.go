@@ -3,7 +3,6 @@
 package selfupdate
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,7 +129,7 @@ func TestRunLeavesAManagedCopyAlone(t *testing.T) {
 	if err := os.WriteFile(exe, script("1.0.0"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Run(context.Background(), options(t, srv, exe, "1.0.0"))
+	_, err := Run(english(), runOptions(t, srv, exe, "1.0.0"))
 	want := "was installed by pip, which also updates it: " + filepath.Join(root, "venv", "bin", "python") + " -m pip install --upgrade elemctl"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err = %v, want %q", err, want)
@@ -142,9 +141,9 @@ func TestRunLeavesAManagedCopyAlone(t *testing.T) {
 		t.Fatal("the binary changed")
 	}
 
-	o := options(t, srv, exe, "1.0.0")
+	o := runOptions(t, srv, exe, "1.0.0")
 	o.Check = true
-	res, err := Run(context.Background(), o)
+	res, err := Run(english(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

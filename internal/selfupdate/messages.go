@@ -2,9 +2,9 @@ package selfupdate
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() { i18n.Register(messages) }
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "selfupdate.help",
 		RU: "обновить elemctl до нового выпуска (архив проверяется по подписанному SHA256SUMS выпуска)",
 		EN: "update elemctl to a new release (the archive is checked against the release's signed SHA256SUMS)",

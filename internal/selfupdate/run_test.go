@@ -3,7 +3,6 @@
 package selfupdate
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -42,7 +41,8 @@ func installed(t *testing.T, version string) string {
 }
 
 func fetcher(t *testing.T) *platform.Fetcher {
-	f, err := platform.NewFetcher(&platform.Config{TLSVerify: true, Timeout: 10 * time.Second},
+	ctx := english()
+	f, err := platform.NewFetcher(ctx, &platform.Config{TLSVerify: true, Timeout: 10 * time.Second},
 		platform.ClientOptions{MaxBody: MaxDownload, ReadRetryPauses: []time.Duration{}})
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func fetcher(t *testing.T) *platform.Fetcher {
 	return f
 }
 
-func options(t *testing.T, srv *updatetest.Server, exe, current string) Options {
+func runOptions(t *testing.T, srv *updatetest.Server, exe, current string) Options {
 	return Options{
 		Current: current, Feed: srv.FeedURL(), Get: fetcher(t), Executable: exe,
 		list:    func() ([]process, error) { return nil, nil },
@@ -91,9 +91,9 @@ func TestRunChecksThenUpdates(t *testing.T) {
 	srv := updatetest.NewServer(t, packed(t, "1.1.0", script("1.1.0")), packed(t, "1.0.0", script("1.0.0")))
 	exe := installed(t, "1.0.0")
 
-	o := options(t, srv, exe, "1.0.0")
+	o := runOptions(t, srv, exe, "1.0.0")
 	o.Check = true
-	res, err := Run(context.Background(), o)
+	res, err := Run(english(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,9 +109,9 @@ func TestRunChecksThenUpdates(t *testing.T) {
 	}
 
 	var log []string
-	o = options(t, srv, exe, "1.0.0")
+	o = runOptions(t, srv, exe, "1.0.0")
 	o.Log = func(s string) { log = append(log, s) }
-	res, err = Run(context.Background(), o)
+	res, err = Run(english(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestRunChecksThenUpdates(t *testing.T) {
 	}
 
 	// Once more: nothing to do.
-	res, err = Run(context.Background(), options(t, srv, exe, "1.1.0"))
+	res, err = Run(english(), runOptions(t, srv, exe, "1.1.0"))
 	if err != nil || res.Updated || res.To != "1.1.0" {
 		t.Fatalf("second run: %+v %v", res, err)
 	}
@@ -204,7 +204,7 @@ func TestRunRefusesWhatDoesNotCheckOut(t *testing.T) {
 			srv := updatetest.NewServer(t, rel)
 			c.tamper(srv)
 			exe := installed(t, "1.0.0")
-			_, err := Run(context.Background(), options(t, srv, exe, "1.0.0"))
+			_, err := Run(english(), runOptions(t, srv, exe, "1.0.0"))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("err = %v, want %q", err, c.want)
 			}
@@ -216,25 +216,25 @@ func TestRunRefusesWhatDoesNotCheckOut(t *testing.T) {
 func TestRunDowngradesOnlyWhenAskedByVersion(t *testing.T) {
 	srv := updatetest.NewServer(t, packed(t, "1.1.0", script("1.1.0")), packed(t, "1.0.0", script("1.0.0")))
 	exe := installed(t, "1.2.0")
-	res, err := Run(context.Background(), options(t, srv, exe, "1.2.0"))
+	res, err := Run(english(), runOptions(t, srv, exe, "1.2.0"))
 	if err != nil || res.Updated || res.To != "1.2.0" || res.Latest != "1.1.0" {
 		t.Fatalf("newest is older: %+v %v", res, err)
 	}
 	assertUntouched(t, exe, "1.2.0")
 
-	o := options(t, srv, exe, "1.2.0")
+	o := runOptions(t, srv, exe, "1.2.0")
 	o.Want = "v1.0.0"
-	res, err = Run(context.Background(), o)
+	res, err = Run(english(), o)
 	if err != nil || !res.Updated || res.To != "1.0.0" {
 		t.Fatalf("--version 1.0.0: %+v %v", res, err)
 	}
 
 	o.Want = "1.5.0"
-	if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "no version 1.5.0 (the newest: 1.1.0)") {
+	if _, err := Run(english(), o); err == nil || !strings.Contains(err.Error(), "no version 1.5.0 (the newest: 1.1.0)") {
 		t.Fatalf("--version 1.5.0: %v", err)
 	}
 	o.Want = "latest"
-	if _, err := Run(context.Background(), o); err == nil || !strings.Contains(err.Error(), "not a version number") {
+	if _, err := Run(english(), o); err == nil || !strings.Contains(err.Error(), "not a version number") {
 		t.Fatalf("--version latest: %v", err)
 	}
 }
@@ -245,7 +245,7 @@ func TestRunStopsTheHoldersAsked(t *testing.T) {
 		t.Run(string(mode), func(t *testing.T) {
 			exe := installed(t, "1.0.0")
 			var stopped []int
-			o := options(t, srv, exe, "1.0.0")
+			o := runOptions(t, srv, exe, "1.0.0")
 			o.Stop, o.self = mode, 50
 			o.list = func() ([]process, error) {
 				return []process{
@@ -255,7 +255,7 @@ func TestRunStopsTheHoldersAsked(t *testing.T) {
 				}, nil
 			}
 			o.stop = func(pid int, _ time.Duration) error { stopped = append(stopped, pid); return nil }
-			res, err := Run(context.Background(), o)
+			res, err := Run(english(), o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -281,7 +281,7 @@ func TestRunRepeatedStopsTheOldHolders(t *testing.T) {
 			exe := installed(t, "1.1.0")
 			var stopped []int
 			var log []string
-			o := options(t, srv, exe, "1.1.0")
+			o := runOptions(t, srv, exe, "1.1.0")
 			o.Stop, o.self, o.goos, o.goarch = StopServers, 50, goos, runtime.GOARCH
 			o.Log = func(s string) { log = append(log, s) }
 			oldExe := exe
@@ -296,7 +296,7 @@ func TestRunRepeatedStopsTheOldHolders(t *testing.T) {
 				}, nil
 			}
 			o.stop = func(pid int, _ time.Duration) error { stopped = append(stopped, pid); return nil }
-			res, err := Run(context.Background(), o)
+			res, err := Run(english(), o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -323,7 +323,7 @@ func TestRunFailsEarlyWhereItCannotWrite(t *testing.T) {
 	dir := filepath.Dir(exe)
 	os.Chmod(dir, 0o555)
 	defer os.Chmod(dir, 0o755)
-	_, err := Run(context.Background(), options(t, srv, exe, "1.0.0"))
+	_, err := Run(english(), runOptions(t, srv, exe, "1.0.0"))
 	if err == nil || !strings.Contains(err.Error(), "with the rights to change") {
 		t.Fatalf("err = %v", err)
 	}

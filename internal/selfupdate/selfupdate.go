@@ -143,25 +143,25 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	var want semver
 	if o.Want != "" {
 		if want, ok = parseVersion(o.Want); !ok {
-			return nil, platform.ConfigErrorf("selfupdate.bad-version", "version", o.Want)
+			return nil, platform.ConfigErrorf(ctx, "selfupdate.bad-version", "version", o.Want)
 		}
 	}
 	exe, err := executable(o.Executable)
 	if err != nil {
-		return nil, fail("selfupdate.no-executable", err)
+		return nil, fail(ctx, "selfupdate.no-executable", err)
 	}
 	// A copy another installer owns is left to it, before any download.
 	managed := ManagedBy(exe, o.goos, o.goarch)
 	if managed != nil && !o.Check {
-		return nil, platform.NewError(platform.KindGeneral, "selfupdate.managed",
+		return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.managed",
 			"path", exe, "manager", managed.Name, "command", managed.Update)
 	}
 	feed, err := url.Parse(o.Feed)
 	if err != nil || (feed.Scheme != "http" && feed.Scheme != "https") || feed.Host == "" {
-		return nil, platform.ConfigErrorf("selfupdate.bad-feed", "url", redact(o.Feed), "variable", FeedVariable)
+		return nil, platform.ConfigErrorf(ctx, "selfupdate.bad-feed", "url", redact(o.Feed), "variable", FeedVariable)
 	}
 
-	o.log("selfupdate.reading-feed", "url", feed.Redacted())
+	o.log(ctx, "selfupdate.reading-feed", "url", feed.Redacted())
 	releases, err := o.readFeed(ctx, feed)
 	if err != nil {
 		return nil, err
@@ -174,46 +174,46 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	var target *release
 	if o.Want != "" {
 		if target = find(releases, want); target == nil {
-			return nil, platform.NewError(platform.KindGeneral, "selfupdate.no-such-version", "version", want.text, "latest", orNone(res.Latest))
+			return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.no-such-version", "version", want.text, "latest", orNone(res.Latest))
 		}
 	} else if target = latest; target == nil {
-		return nil, platform.NewError(platform.KindGeneral, "selfupdate.no-releases", "url", feed.Redacted())
+		return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.no-releases", "url", feed.Redacted())
 	}
 
 	switch c := target.version.compare(cur); {
 	case c == 0:
-		o.log("selfupdate.up-to-date", "version", cur.text)
-		o.settleHolders(res, exe)
+		o.log(ctx, "selfupdate.up-to-date", "version", cur.text)
+		o.settleHolders(ctx, res, exe)
 		return res, nil
 	case c < 0 && o.Want == "":
 		// No downgrade unless asked for by version.
-		o.log("selfupdate.newer-installed", "version", cur.text, "latest", target.version.text)
-		o.settleHolders(res, exe)
+		o.log(ctx, "selfupdate.newer-installed", "version", cur.text, "latest", target.version.text)
+		o.settleHolders(ctx, res, exe)
 		return res, nil
 	}
 
 	res.Archive = dist.ArchiveName(o.goos, o.goarch)
 	archiveURL, ok := target.assets[res.Archive]
 	if !ok {
-		return nil, platform.NewError(platform.KindGeneral, "selfupdate.no-archive",
+		return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.no-archive",
 			"version", target.version.text, "platform", o.goos+"/"+o.goarch, "name", res.Archive)
 	}
 	sumsURL, ok := target.assets[dist.SumsName]
 	if !ok {
-		return nil, platform.NewError(platform.KindGeneral, "selfupdate.no-sums", "version", target.version.text)
+		return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.no-sums", "version", target.version.text)
 	}
 	sigURL, ok := target.assets[releasekey.SignatureName]
 	if !ok {
-		return nil, platform.NewError(platform.KindGeneral, "selfupdate.no-signature", "version", target.version.text, "name", releasekey.SignatureName)
+		return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.no-signature", "version", target.version.text, "name", releasekey.SignatureName)
 	}
 	if o.Check {
 		res.To, res.Available = target.version.text, true
 		if managed != nil {
-			o.log("selfupdate.available-managed", "version", target.version.text, "current", cur.text, "manager", managed.Name, "command", managed.Update)
+			o.log(ctx, "selfupdate.available-managed", "version", target.version.text, "current", cur.text, "manager", managed.Name, "command", managed.Update)
 		} else {
-			o.log("selfupdate.available", "version", target.version.text, "current", cur.text)
+			o.log(ctx, "selfupdate.available", "version", target.version.text, "current", cur.text)
 		}
-		res.Holders = o.holders(exe)
+		res.Holders = o.holders(ctx, exe)
 		return res, nil
 	}
 
@@ -221,8 +221,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	res.Updated, res.To = true, target.version.text
-	o.log("selfupdate.replaced", "from", cur.text, "to", target.version.text, "path", exe)
-	res.Stopped, res.Holders = o.stopHolders(exe, false)
+	o.log(ctx, "selfupdate.replaced", "from", cur.text, "to", target.version.text, "path", exe)
+	res.Stopped, res.Holders = o.stopHolders(ctx, exe, false)
 	return res, nil
 }
 
@@ -230,12 +230,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 // --stop-holders it stops those that still run an older binary: the run
 // an earlier update advised ("repeat with --stop-holders") finds nothing
 // to update, but the old servers are still there to end.
-func (o *Options) settleHolders(res *Result, exe string) {
+func (o *Options) settleHolders(ctx context.Context, res *Result, exe string) {
 	if o.Check || o.Stop == StopNone {
-		res.Holders = o.holders(exe)
+		res.Holders = o.holders(ctx, exe)
 		return
 	}
-	res.Stopped, res.Holders = o.stopHolders(exe, true)
+	res.Stopped, res.Holders = o.stopHolders(ctx, exe, true)
 }
 
 func (o *Options) defaults() {
@@ -259,9 +259,9 @@ func (o *Options) defaults() {
 	}
 }
 
-func (o *Options) log(key string, args ...any) {
+func (o *Options) log(ctx context.Context, key string, args ...any) {
 	if o.Log != nil {
-		o.Log(i18n.T(key, args...))
+		o.Log(i18n.T(ctx, key, args...))
 	}
 }
 
@@ -288,13 +288,13 @@ func (o *Options) readFeed(ctx context.Context, feed *url.URL) ([]release, error
 		return nil, err
 	}
 	if resp.Status != http.StatusOK {
-		return nil, platform.NewError(platform.KindGeneral, "selfupdate.feed-failed",
+		return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.feed-failed",
 			"url", feed.Redacted(), "status", resp.Status, "detail", answerDetail(resp.Body))
 	}
 	releases, err := parseFeed(resp.Body, feed)
 	if err != nil {
 		return nil, &platform.Error{Kind: platform.KindGeneral, Err: err,
-			Message: i18n.T("selfupdate.feed-invalid", "url", feed.Redacted(), "error", err)}
+			Message: i18n.T(ctx, "selfupdate.feed-invalid", "url", feed.Redacted(), "error", err)}
 	}
 	return releases, nil
 }
@@ -306,7 +306,7 @@ func (o *Options) download(ctx context.Context, address string) ([]byte, error) 
 		return nil, err
 	}
 	if resp.Status != http.StatusOK {
-		return nil, platform.NewError(platform.KindGeneral, "selfupdate.download-failed",
+		return nil, platform.NewError(ctx, platform.KindGeneral, "selfupdate.download-failed",
 			"url", redact(address), "status", resp.Status, "detail", answerDetail(resp.Body))
 	}
 	return resp.Body, nil
@@ -319,7 +319,7 @@ func (o *Options) download(ctx context.Context, address string) ([]byte, error) 
 type releaseFiles struct{ archive, sums, signature string }
 
 func (o *Options) install(ctx context.Context, exe string, target *release, files releaseFiles, archiveName string) (err error) {
-	staged, f, err := o.stage(exe)
+	staged, f, err := o.stage(ctx, exe)
 	if err != nil {
 		return err
 	}
@@ -338,28 +338,28 @@ func (o *Options) install(ctx context.Context, exe string, target *release, file
 	if err != nil {
 		return err
 	}
-	if err := o.verifySums(sums, signature, target.version.text); err != nil {
+	if err := o.verifySums(ctx, sums, signature, target.version.text); err != nil {
 		return err
 	}
 	want := checksumOf(sums, archiveName)
 	if want == "" {
-		return platform.NewError(platform.KindGeneral, "selfupdate.no-checksum", "version", target.version.text, "name", archiveName)
+		return platform.NewError(ctx, platform.KindGeneral, "selfupdate.no-checksum", "version", target.version.text, "name", archiveName)
 	}
-	o.log("selfupdate.downloading", "name", archiveName, "version", target.version.text)
+	o.log(ctx, "selfupdate.downloading", "name", archiveName, "version", target.version.text)
 	archive, err := o.download(ctx, files.archive)
 	if err != nil {
 		return err
 	}
 	sum := sha256.Sum256(archive)
 	if got := hex.EncodeToString(sum[:]); got != want {
-		return platform.NewError(platform.KindGeneral, "selfupdate.checksum-mismatch", "name", archiveName, "got", got, "want", want)
+		return platform.NewError(ctx, platform.KindGeneral, "selfupdate.checksum-mismatch", "name", archiveName, "got", got, "want", want)
 	}
-	o.log("selfupdate.verified", "name", archiveName, "bytes", len(archive))
+	o.log(ctx, "selfupdate.verified", "name", archiveName, "bytes", len(archive))
 	binaryName := dist.BinaryName(o.goos)
 	bin, err := extractBinary(archive, archiveName, binaryName)
 	if err != nil {
 		return &platform.Error{Kind: platform.KindGeneral, Err: err,
-			Message: i18n.T("selfupdate.archive-invalid", "name", archiveName, "binary", binaryName, "error", err)}
+			Message: i18n.T(ctx, "selfupdate.archive-invalid", "name", archiveName, "binary", binaryName, "error", err)}
 	}
 	if _, err = f.Write(bin); err == nil {
 		err = f.Sync()
@@ -368,13 +368,13 @@ func (o *Options) install(ctx context.Context, exe string, target *release, file
 		err = cerr
 	}
 	if err != nil {
-		return fail("selfupdate.cannot-write", err, "path", exe)
+		return fail(ctx, "selfupdate.cannot-write", err, "path", exe)
 	}
 	if err = o.tryBinary(ctx, staged, target.version.text); err != nil {
 		return err
 	}
 	if err = replaceBinary(o.fs, o.goos, exe, staged); err != nil {
-		return fail("selfupdate.replace-failed", err, "path", exe)
+		return fail(ctx, "selfupdate.replace-failed", err, "path", exe)
 	}
 	syncDir(filepath.Dir(exe))
 	return nil
@@ -383,12 +383,12 @@ func (o *Options) install(ctx context.Context, exe string, target *release, file
 // verifySums checks the release's SHA256SUMS against its signature and the
 // keys compiled into this binary: checksums from the same place as the
 // archives prove nothing when that place is what was changed.
-func (o *Options) verifySums(sums, signature []byte, version string) error {
+func (o *Options) verifySums(ctx context.Context, sums, signature []byte, version string) error {
 	trusted := o.trusted
 	if trusted == nil {
 		var err error
 		if trusted, err = releasekey.Trusted(); err != nil {
-			return fail("selfupdate.signature-invalid", err, "version", version)
+			return fail(ctx, "selfupdate.signature-invalid", err, "version", version)
 		}
 	}
 	err := releasekey.Verify(trusted, sums, signature, version)
@@ -396,18 +396,18 @@ func (o *Options) verifySums(sums, signature []byte, version string) error {
 	var other *releasekey.OtherReleaseError
 	switch {
 	case err == nil:
-		o.log("selfupdate.signature-ok", "version", version)
+		o.log(ctx, "selfupdate.signature-ok", "version", version)
 		return nil
 	case errors.As(err, &foreign):
-		return platform.NewError(platform.KindGeneral, "selfupdate.signature-foreign",
+		return platform.NewError(ctx, platform.KindGeneral, "selfupdate.signature-foreign",
 			"version", version, "key", foreign.KeyID, "trusted", idsOf(trusted))
 	case errors.As(err, &other):
-		return platform.NewError(platform.KindGeneral, "selfupdate.signature-other-release",
+		return platform.NewError(ctx, platform.KindGeneral, "selfupdate.signature-other-release",
 			"version", version, "comment", other.Comment)
 	case errors.Is(err, releasekey.ErrMismatch):
-		return platform.NewError(platform.KindGeneral, "selfupdate.signature-mismatch", "version", version)
+		return platform.NewError(ctx, platform.KindGeneral, "selfupdate.signature-mismatch", "version", version)
 	}
-	return fail("selfupdate.signature-invalid", err, "version", version)
+	return fail(ctx, "selfupdate.signature-invalid", err, "version", version)
 }
 
 func idsOf(keys []minisign.PublicKey) string {
@@ -421,7 +421,7 @@ func idsOf(keys []minisign.PublicKey) string {
 // stage creates the file the new binary is written to: beside the old one
 // (a rename within one directory is atomic), with its permissions. It
 // fails early when the directory is not writable.
-func (o *Options) stage(exe string) (string, *os.File, error) {
+func (o *Options) stage(ctx context.Context, exe string) (string, *os.File, error) {
 	mode := os.FileMode(0o755)
 	if st, err := os.Stat(exe); err == nil && st.Mode().Perm()&0o111 != 0 {
 		mode = st.Mode().Perm()
@@ -433,12 +433,12 @@ func (o *Options) stage(exe string) (string, *os.File, error) {
 	staged := filepath.Join(filepath.Dir(exe), stagePrefix+randomHex()+ext)
 	f, err := os.OpenFile(staged, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
-		return "", nil, fail("selfupdate.cannot-write", err, "path", exe)
+		return "", nil, fail(ctx, "selfupdate.cannot-write", err, "path", exe)
 	}
 	if err := f.Chmod(mode); err != nil && o.goos != "windows" {
 		f.Close()
 		os.Remove(staged)
-		return "", nil, fail("selfupdate.cannot-write", err, "path", exe)
+		return "", nil, fail(ctx, "selfupdate.cannot-write", err, "path", exe)
 	}
 	return staged, f, nil
 }
@@ -461,14 +461,14 @@ func (o *Options) tryBinary(ctx context.Context, path, version string) error {
 	if err != nil {
 		detail = strings.TrimSpace(err.Error() + " " + got)
 	}
-	return platform.NewError(platform.KindGeneral, "selfupdate.try-failed", "version", version, "detail", detail)
+	return platform.NewError(ctx, platform.KindGeneral, "selfupdate.try-failed", "version", version, "detail", detail)
 }
 
 // holders lists the processes that run exe, other than this one's tree.
-func (o *Options) holders(exe string) []Holder {
+func (o *Options) holders(ctx context.Context, exe string) []Holder {
 	procs, err := o.list()
 	if err != nil {
-		o.log("selfupdate.no-process-list", "error", err)
+		o.log(ctx, "selfupdate.no-process-list", "error", err)
 		return nil
 	}
 	var out []Holder
@@ -482,10 +482,10 @@ func (o *Options) holders(exe string) []Holder {
 // the holders that still run the binary. With onlyOld, a process known to
 // run the current file (not one an update replaced) is left running: it
 // would start again on the same version.
-func (o *Options) stopHolders(exe string, onlyOld bool) (stopped, left []Holder) {
+func (o *Options) stopHolders(ctx context.Context, exe string, onlyOld bool) (stopped, left []Holder) {
 	procs, err := o.list()
 	if err != nil {
-		o.log("selfupdate.no-process-list", "error", err)
+		o.log(ctx, "selfupdate.no-process-list", "error", err)
 		return nil, nil
 	}
 	// names are the holders of an old binary left running.
@@ -499,17 +499,17 @@ func (o *Options) stopHolders(exe string, onlyOld bool) (stopped, left []Holder)
 		if o.Stop == StopAll || (o.Stop == StopServers && isServer(p.Args)) {
 			err := o.stop(p.PID, graceToStop)
 			if err == nil {
-				o.log("selfupdate.stopped", "pid", p.PID, "command", h.Command)
+				o.log(ctx, "selfupdate.stopped", "pid", p.PID, "command", h.Command)
 				stopped = append(stopped, h)
 				continue
 			}
-			o.log("selfupdate.stop-failed", "pid", p.PID, "command", h.Command, "error", err)
+			o.log(ctx, "selfupdate.stop-failed", "pid", p.PID, "command", h.Command, "error", err)
 		}
 		left = append(left, h)
 		names = append(names, fmt.Sprintf("%d (%s)", h.PID, h.Command))
 	}
 	if len(names) > 0 {
-		o.log("selfupdate.still-held", "processes", strings.Join(names, ", "))
+		o.log(ctx, "selfupdate.still-held", "processes", strings.Join(names, ", "))
 	}
 	return stopped, left
 }
@@ -548,6 +548,6 @@ func orNone(s string) string {
 	return s
 }
 
-func fail(key string, err error, args ...any) error {
-	return &platform.Error{Kind: platform.KindGeneral, Err: err, Message: i18n.T(key, append(args, "error", err)...)}
+func fail(ctx context.Context, key string, err error, args ...any) error {
+	return &platform.Error{Kind: platform.KindGeneral, Err: err, Message: i18n.T(ctx, key, append(args, "error", err)...)}
 }

@@ -3,6 +3,7 @@ package assembly
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -49,20 +50,20 @@ type Archive struct {
 
 // ReadArchiveFile opens the archive at path. The errors are the ones of
 // `inspect`: not found, not a build archive, no manifest. Close it when done.
-func ReadArchiveFile(path string) (*Archive, error) {
+func ReadArchiveFile(ctx context.Context, path string) (*Archive, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, wrapError(err, "inspect.not-found", "file", path)
+			return nil, wrapError(ctx, err, "inspect.not-found", "file", path)
 		}
-		return nil, wrapError(err, "inspect.unreadable", "file", path, "error", err)
+		return nil, wrapError(ctx, err, "inspect.unreadable", "file", path, "error", err)
 	}
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
 		f.Close()
-		return nil, newError("inspect.not-archive", "file", path)
+		return nil, newError(ctx, "inspect.not-archive", "file", path)
 	}
-	a, err := openArchive(path, f, st.Size())
+	a, err := openArchive(ctx, path, f, st.Size())
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -72,17 +73,17 @@ func ReadArchiveFile(path string) (*Archive, error) {
 }
 
 // OpenArchive reads an archive held in memory; name is used in messages.
-func OpenArchive(name string, data []byte) (*Archive, error) {
-	return openArchive(name, bytes.NewReader(data), int64(len(data)))
+func OpenArchive(ctx context.Context, name string, data []byte) (*Archive, error) {
+	return openArchive(ctx, name, bytes.NewReader(data), int64(len(data)))
 }
 
-func openArchive(name string, r io.ReaderAt, size int64) (*Archive, error) {
+func openArchive(ctx context.Context, name string, r io.ReaderAt, size int64) (*Archive, error) {
 	zr, err := zip.NewReader(r, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		return nil, wrapError(err, "inspect.not-archive", "file", name)
+		return nil, wrapError(ctx, err, "inspect.not-archive", "file", name)
 	}
 	if len(zr.File) > entryCountLimit {
-		return nil, newError("inspect.too-many-entries", "file", name, "count", len(zr.File), "limit", entryCountLimit)
+		return nil, newError(ctx, "inspect.too-many-entries", "file", name, "count", len(zr.File), "limit", entryCountLimit)
 	}
 	a := &Archive{name: name, zr: zr, entries: map[string]*zip.File{}, budget: totalReadLimit}
 	for _, f := range zr.File {
@@ -97,9 +98,9 @@ func openArchive(name string, r io.ReaderAt, size int64) (*Archive, error) {
 		a.names = append(a.names, n)
 	}
 	if _, ok := a.entries[ManifestName]; !ok {
-		return nil, newError("inspect.no-manifest", "file", name)
+		return nil, newError(ctx, "inspect.no-manifest", "file", name)
 	}
-	data, err := a.ReadEntry(ManifestName)
+	data, err := a.ReadEntry(ctx, ManifestName)
 	if err != nil {
 		return nil, err
 	}
@@ -156,36 +157,36 @@ func (a *Archive) Entries() []string { return append([]string(nil), a.names...) 
 // ReadEntry reads one entry. Entries that declare more than MaxEntryRead
 // bytes, that turn out larger than they declare, or that would take the
 // archive past MaxTotalRead, are refused.
-func (a *Archive) ReadEntry(name string) ([]byte, error) {
+func (a *Archive) ReadEntry(ctx context.Context, name string) ([]byte, error) {
 	f, ok := a.entries[name]
 	if !ok {
-		return nil, wrapError(fs.ErrNotExist, "inspect.no-entry", "file", a.name, "entry", name)
+		return nil, wrapError(ctx, fs.ErrNotExist, "inspect.no-entry", "file", a.name, "entry", name)
 	}
 	limit := min(entryReadLimit, a.budget)
 	if f.UncompressedSize64 > uint64(limit) {
-		return nil, a.tooLarge(name, f.UncompressedSize64, limit)
+		return nil, a.tooLarge(ctx, name, f.UncompressedSize64, limit)
 	}
 	rc, err := f.Open()
 	if err != nil {
-		return nil, wrapError(err, "inspect.bad-entry", "file", a.name, "entry", name, "error", err)
+		return nil, wrapError(ctx, err, "inspect.bad-entry", "file", a.name, "entry", name, "error", err)
 	}
 	defer rc.Close()
 	data, err := io.ReadAll(io.LimitReader(rc, int64(f.UncompressedSize64)+1))
 	a.budget -= int64(len(data))
 	if err != nil {
-		return nil, wrapError(err, "inspect.bad-entry", "file", a.name, "entry", name, "error", err)
+		return nil, wrapError(ctx, err, "inspect.bad-entry", "file", a.name, "entry", name, "error", err)
 	}
 	if uint64(len(data)) > f.UncompressedSize64 {
-		return nil, newError("inspect.size-mismatch", "file", a.name, "entry", name, "size", fmt.Sprint(f.UncompressedSize64))
+		return nil, newError(ctx, "inspect.size-mismatch", "file", a.name, "entry", name, "size", fmt.Sprint(f.UncompressedSize64))
 	}
 	return data, nil
 }
 
-func (a *Archive) tooLarge(entry string, size uint64, limit int64) error {
+func (a *Archive) tooLarge(ctx context.Context, entry string, size uint64, limit int64) error {
 	if limit < entryReadLimit {
-		return newError("inspect.too-much-data", "file", a.name, "limit", totalReadLimit)
+		return newError(ctx, "inspect.too-much-data", "file", a.name, "limit", totalReadLimit)
 	}
-	return newError("inspect.entry-too-large", "file", a.name, "entry", entry,
+	return newError(ctx, "inspect.entry-too-large", "file", a.name, "entry", entry,
 		"size", fmt.Sprint(size), "limit", limit)
 }
 
@@ -214,19 +215,19 @@ func (a *Archive) DescriptorEntry() (string, bool) {
 
 // Descriptor reads the project descriptor inside the archive. Its Dir is the
 // project's directory inside the archive ({vendor}/{name}).
-func (a *Archive) Descriptor() (*Descriptor, error) {
+func (a *Archive) Descriptor(ctx context.Context) (*Descriptor, error) {
 	if a.descriptor == nil && a.descriptorErr == nil {
-		a.descriptor, a.descriptorErr = a.readDescriptor()
+		a.descriptor, a.descriptorErr = a.readDescriptor(ctx)
 	}
 	return a.descriptor, a.descriptorErr
 }
 
-func (a *Archive) readDescriptor() (*Descriptor, error) {
+func (a *Archive) readDescriptor(ctx context.Context) (*Descriptor, error) {
 	entry, ok := a.DescriptorEntry()
 	if !ok {
-		return nil, newError("inspect.no-project-file", "file", a.name, "vendor", a.Vendor(), "name", a.ProjectName())
+		return nil, newError(ctx, "inspect.no-project-file", "file", a.name, "vendor", a.Vendor(), "name", a.ProjectName())
 	}
-	data, err := a.ReadEntry(entry)
+	data, err := a.ReadEntry(ctx, entry)
 	if err != nil {
 		return nil, err
 	}
@@ -238,8 +239,8 @@ func (a *Archive) readDescriptor() (*Descriptor, error) {
 // Presentation is the descriptor's Представление/Presentation, or the
 // manifest's Name when the descriptor has none or cannot be read: the name
 // the console will show for the project.
-func (a *Archive) Presentation() string {
-	if d, err := a.Descriptor(); err == nil && d.Presentation != "" {
+func (a *Archive) Presentation(ctx context.Context) string {
+	if d, err := a.Descriptor(ctx); err == nil && d.Presentation != "" {
 		return d.Presentation
 	}
 	return a.ProjectName()
@@ -247,8 +248,8 @@ func (a *Archive) Presentation() string {
 
 // ID is the descriptor's Ид/Id, "" when the descriptor has none or cannot
 // be read.
-func (a *Archive) ID() string {
-	if d, err := a.Descriptor(); err == nil {
+func (a *Archive) ID(ctx context.Context) string {
+	if d, err := a.Descriptor(ctx); err == nil {
 		return d.ID
 	}
 	return ""

@@ -84,7 +84,7 @@ func Build(ctx context.Context, opts BuildOptions) (*BuildResult, error) {
 		now = opts.Now
 	}
 
-	dir, err := FindProjectDir(opts.ProjectDir)
+	dir, err := FindProjectDir(ctx, opts.ProjectDir)
 	if err != nil {
 		return nil, err
 	}
@@ -93,17 +93,17 @@ func Build(ctx context.Context, opts BuildOptions) (*BuildResult, error) {
 			return nil, err
 		}
 	}
-	d, err := ReadDescriptor(dir)
+	d, err := ReadDescriptor(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	repo, err := CheckLayout(d)
+	repo, err := CheckLayout(ctx, d)
 	if err != nil {
 		return nil, err
 	}
 	kind := d.Kind
 	if opts.Kind != "" {
-		if kind, err = ParseKind(opts.Kind); err != nil {
+		if kind, err = ParseKind(ctx, opts.Kind); err != nil {
 			return nil, err
 		}
 	}
@@ -126,7 +126,7 @@ func Build(ctx context.Context, opts BuildOptions) (*BuildResult, error) {
 
 	files, skipped, err := collectProject(dir, d.Vendor+"/"+d.Name+"/", "")
 	if err != nil {
-		return nil, wrapError(err, "build.read-dir", "dir", dir, "error", err)
+		return nil, wrapError(ctx, err, "build.read-dir", "dir", dir, "error", err)
 	}
 	res.SkippedFiles = append(res.SkippedFiles, skipped...)
 	if kind != KindLibrary {
@@ -135,7 +135,7 @@ func Build(ctx context.Context, opts BuildOptions) (*BuildResult, error) {
 			libDir := filepath.Join(repo, lib.Vendor, lib.Name)
 			libFiles, libSkipped, err := collectProject(libDir, prefix, prefix)
 			if err != nil {
-				return nil, wrapError(err, "build.read-dir", "dir", libDir, "error", err)
+				return nil, wrapError(ctx, err, "build.read-dir", "dir", libDir, "error", err)
 			}
 			files = append(files, libFiles...)
 			res.SkippedFiles = append(res.SkippedFiles, libSkipped...)
@@ -158,10 +158,10 @@ func Build(ctx context.Context, opts BuildOptions) (*BuildResult, error) {
 		outDir = "."
 	}
 	if outDir, err = filepath.Abs(outDir); err != nil {
-		return nil, wrapError(err, "build.output-dir", "dir", opts.OutputDir, "error", err)
+		return nil, wrapError(ctx, err, "build.output-dir", "dir", opts.OutputDir, "error", err)
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return nil, wrapError(err, "build.output-dir", "dir", outDir, "error", err)
+		return nil, wrapError(ctx, err, "build.output-dir", "dir", outDir, "error", err)
 	}
 	res.File = filepath.Join(outDir, ArchiveFileName(d.Name, version, kind))
 	found, size, err := writeArchiveFile(ctx, res.File, entries)
@@ -182,7 +182,7 @@ func Build(ctx context.Context, opts BuildOptions) (*BuildResult, error) {
 func writeArchiveFile(ctx context.Context, file string, entries []zipEntry) ([]entryResult, int64, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")
 	if err != nil {
-		return nil, 0, wrapError(err, "build.write", "file", file, "error", err)
+		return nil, 0, wrapError(ctx, err, "build.write", "file", file, "error", err)
 	}
 	fail := func(err error) ([]entryResult, int64, error) {
 		tmp.Close()
@@ -191,7 +191,7 @@ func writeArchiveFile(ctx context.Context, file string, entries []zipEntry) ([]e
 		if errors.As(err, &own) || ctx.Err() != nil {
 			return nil, 0, err
 		}
-		return nil, 0, wrapError(err, "build.write", "file", file, "error", err)
+		return nil, 0, wrapError(ctx, err, "build.write", "file", file, "error", err)
 	}
 	found, err := writeZip(ctx, tmp, entries)
 	if err != nil {
@@ -209,7 +209,7 @@ func writeArchiveFile(ctx context.Context, file string, entries []zipEntry) ([]e
 	}
 	if err := os.Rename(tmp.Name(), file); err != nil {
 		os.Remove(tmp.Name())
-		return nil, 0, wrapError(err, "build.write", "file", file, "error", err)
+		return nil, 0, wrapError(ctx, err, "build.write", "file", file, "error", err)
 	}
 	return found, size, nil
 }

@@ -436,22 +436,24 @@ func TestArchiveFileName(t *testing.T) {
 }
 
 func TestWarnings(t *testing.T) {
-	inLang(t, i18n.EN, func() {
-		if SkippedWarning(nil) != "" || DirtyWarning([]string{}) != "" || SOAPWarning(nil) != "" {
+	t.Parallel()
+	ctx := context.Background()
+	inLang(t, i18n.EN, func(ctx context.Context) {
+		if SkippedWarning(ctx, nil) != "" || DirtyWarning(ctx, []string{}) != "" || SOAPWarning(ctx, nil) != "" {
 			t.Errorf("no files, no warning")
 		}
-		got := DirtyWarning([]string{"a", "b", "c", "d", "e", "f", "g"})
+		got := DirtyWarning(ctx, []string{"a", "b", "c", "d", "e", "f", "g"})
 		if want := "warning: the build includes uncommitted changes (7): a, b, c, d, e and 2 more"; got != want {
 			t.Errorf("got %q", got)
 		}
-		if got := SkippedWarning([]string{"x.exe"}); !strings.Contains(got, "(1): x.exe") {
+		if got := SkippedWarning(ctx, []string{"x.exe"}); !strings.Contains(got, "(1): x.exe") {
 			t.Errorf("got %q", got)
 		}
-		if got := SOAPWarning([]string{"a.yaml"}); !strings.Contains(got, "a.yaml") {
+		if got := SOAPWarning(ctx, []string{"a.yaml"}); !strings.Contains(got, "a.yaml") {
 			t.Errorf("got %q", got)
 		}
 	})
-	if got := DirtyWarning([]string{"a", "b", "c", "d", "e", "f"}); !strings.HasSuffix(got, "e и ещё 1") {
+	if got := DirtyWarning(ctx, []string{"a", "b", "c", "d", "e", "f"}); !strings.HasSuffix(got, "e и ещё 1") {
 		t.Errorf("ru: %q", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -112,15 +113,16 @@ func TestArchiveIsNoBiggerThanDefaultDeflate(t *testing.T) {
 			if ours > reference {
 				t.Errorf("the archive's entries take %d bytes, more than the %d of compress/flate's default level", ours, reference)
 			}
-			zlib, ok := zlibSizes(t, r.File)
-			if !ok {
-				t.Logf("%d bytes of deflated entries, %d with compress/flate's default level; python3 is absent, zlib not compared", ours, reference)
-				return
-			}
-			t.Logf("%d bytes of deflated entries, %d with compress/flate's default level, %d with zlib's", ours, reference, zlib)
-			if ours > zlib {
-				t.Errorf("the archive's entries take %d bytes, more than the %d of zlib's default level (the Python tool's archive)", ours, zlib)
-			}
+			t.Run("zlib", func(t *testing.T) {
+				zlib, ok := zlibSizes(t, r.File)
+				if !ok {
+					t.Skip("python3 is absent: zlib's level is not compared")
+				}
+				t.Logf("%d bytes of deflated entries, %d with compress/flate's default level, %d with zlib's", ours, reference, zlib)
+				if ours > zlib {
+					t.Errorf("the archive's entries take %d bytes, more than the %d of zlib's default level (the Python tool's archive)", ours, zlib)
+				}
+			})
 		})
 	}
 }
@@ -129,6 +131,7 @@ func TestArchiveIsNoBiggerThanDefaultDeflate(t *testing.T) {
 // text, incompressible bytes, empty files, inputs of several deflate blocks
 // (which keep their end as it was).
 func TestTrimmedStreamsInflateToTheirEntry(t *testing.T) {
+	ctx := context.Background()
 	rnd := rand.New(rand.NewPCG(1, 2))
 	c := newCompressor()
 	trimmed, kept := 0, 0
@@ -147,7 +150,7 @@ func TestTrimmedStreamsInflateToTheirEntry(t *testing.T) {
 			fw, _ := flate.NewWriter(&plain, compressionLevel)
 			fw.Write(data)
 			fw.Close()
-			r := c.compress(&zipEntry{name: "x", data: data}, new(bytes.Buffer))
+			r := c.compress(ctx, &zipEntry{name: "x", data: data}, new(bytes.Buffer))
 			if r.err != nil {
 				t.Fatal(r.err)
 			}

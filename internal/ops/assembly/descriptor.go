@@ -1,6 +1,7 @@
 package assembly
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -100,22 +101,22 @@ func ParseDescriptor(data []byte, path string) *Descriptor {
 
 // ReadDescriptor reads the descriptor of the project in dir (Проект.yaml
 // first, then Project.yaml). Name and vendor are required.
-func ReadDescriptor(dir string) (*Descriptor, error) {
+func ReadDescriptor(ctx context.Context, dir string) (*Descriptor, error) {
 	path := descriptorIn(dir)
 	if path == "" {
-		return nil, newError("build.project-not-found", "dir", dir)
+		return nil, newError(ctx, "build.project-not-found", "dir", dir)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, wrapError(err, "build.descriptor-unreadable", "file", path, "error", err)
+		return nil, wrapError(ctx, err, "build.descriptor-unreadable", "file", path, "error", err)
 	}
 	d := ParseDescriptor(data, path)
 	d.Dir = dir
 	if d.Name == "" {
-		return nil, newError("build.descriptor-no-field", "file", path, "field", "Имя/Name")
+		return nil, newError(ctx, "build.descriptor-no-field", "file", path, "field", "Имя/Name")
 	}
 	if d.Vendor == "" {
-		return nil, newError("build.descriptor-no-field", "file", path, "field", "Поставщик/Vendor")
+		return nil, newError(ctx, "build.descriptor-no-field", "file", path, "field", "Поставщик/Vendor")
 	}
 	return d, nil
 }
@@ -141,21 +142,21 @@ func isDescriptorName(name string) bool {
 // one (directories in name order, depth first, parents before children,
 // excluded and hidden directories skipped). base "" means the current
 // directory. The result is absolute.
-func FindProjectDir(base string) (string, error) {
+func FindProjectDir(ctx context.Context, base string) (string, error) {
 	if base == "" {
 		base = "."
 	}
 	abs, err := filepath.Abs(base)
 	if err != nil {
-		return "", newError("build.project-not-found", "dir", base)
+		return "", newError(ctx, "build.project-not-found", "dir", base)
 	}
 	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		return "", newError("build.project-not-found", "dir", abs)
+		return "", newError(ctx, "build.project-not-found", "dir", abs)
 	}
 	if found := findDescriptorDir(abs); found != "" {
 		return found, nil
 	}
-	return "", newError("build.project-not-found", "dir", abs)
+	return "", newError(ctx, "build.project-not-found", "dir", abs)
 }
 
 func findDescriptorDir(dir string) string {
@@ -178,12 +179,12 @@ func findDescriptorDir(dir string) string {
 
 // CheckLayout checks the {repo}/{Vendor}/{Name}/<descriptor> rule and returns
 // the repository root, the parent of the vendor directory.
-func CheckLayout(d *Descriptor) (repoRoot string, err error) {
+func CheckLayout(ctx context.Context, d *Descriptor) (repoRoot string, err error) {
 	dir := filepath.Clean(d.Dir)
 	parent := filepath.Dir(dir)
 	dirName, parentName := filepath.Base(dir), filepath.Base(parent)
 	if !sameName(dirName, d.Name) || !sameName(parentName, d.Vendor) {
-		return "", newError("build.layout",
+		return "", newError(ctx, "build.layout",
 			"file", filepath.Base(d.Path), "vendor", d.Vendor, "name", d.Name,
 			"parent", parentName, "dir", dirName)
 	}
@@ -212,11 +213,11 @@ var cyrillicComposer = strings.NewReplacer(
 
 // ParseKind reads a --kind value: application, library or extension, in
 // English or Russian, any case.
-func ParseKind(s string) (string, error) {
+func ParseKind(ctx context.Context, s string) (string, error) {
 	if k, ok := knownKind(s); ok {
 		return k, nil
 	}
-	return "", newError("build.unknown-kind", "kind", s)
+	return "", newError(ctx, "build.unknown-kind", "kind", s)
 }
 
 func knownKind(s string) (string, bool) {

@@ -1,6 +1,7 @@
 package assembly
 
 import (
+	"context"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -134,6 +135,7 @@ func TestDescriptorLibraries(t *testing.T) {
 }
 
 func TestReadDescriptor(t *testing.T) {
+	ctx := context.Background()
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
 		"both/Проект.yaml":    "Имя: Ру\nПоставщик: V\n",
@@ -142,24 +144,25 @@ func TestReadDescriptor(t *testing.T) {
 		"noname/Проект.yaml":  "Поставщик: V\n",
 		"novend/Project.yaml": "Name: X\n",
 	})
-	d, err := ReadDescriptor(filepath.Join(dir, "both"))
+	d, err := ReadDescriptor(ctx, filepath.Join(dir, "both"))
 	if err != nil || d.Name != "Ру" || filepath.Base(d.Path) != DescriptorRU || d.Dir != filepath.Join(dir, "both") {
 		t.Fatalf("Проект.yaml comes first: %+v, %v", d, err)
 	}
-	if d, err := ReadDescriptor(filepath.Join(dir, "en")); err != nil || d.Name != "En" || !d.English {
+	if d, err := ReadDescriptor(ctx, filepath.Join(dir, "en")); err != nil || d.Name != "En" || !d.English {
 		t.Fatalf("Project.yaml: %+v, %v", d, err)
 	}
 	for _, sub := range []string{"noname", "novend"} {
-		if _, err := ReadDescriptor(filepath.Join(dir, sub)); errKey(err) != "build.descriptor-no-field" {
+		if _, err := ReadDescriptor(ctx, filepath.Join(dir, sub)); errKey(err) != "build.descriptor-no-field" {
 			t.Errorf("%s: %v", sub, err)
 		}
 	}
-	if _, err := ReadDescriptor(dir); errKey(err) != "build.project-not-found" {
+	if _, err := ReadDescriptor(ctx, dir); errKey(err) != "build.project-not-found" {
 		t.Errorf("no descriptor: %v", err)
 	}
 }
 
 func TestFindProjectDir(t *testing.T) {
+	ctx := context.Background()
 	root := t.TempDir()
 	writeTree(t, root, map[string]string{
 		".hidden/V/A/Проект.yaml":        "x",
@@ -171,41 +174,49 @@ func TestFindProjectDir(t *testing.T) {
 		"c/Проект.yaml":                  "x",
 		"a/empty/file.txt":               "x",
 	})
-	got, err := FindProjectDir(root)
+	got, err := FindProjectDir(ctx, root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := filepath.Join(root, "b", "Vendor", "Alpha"); got != want {
 		t.Errorf("got %s, want %s (sorted, depth first, hidden and excluded skipped)", got, want)
 	}
-	got, err = FindProjectDir(filepath.Join(root, "c"))
+	got, err = FindProjectDir(ctx, filepath.Join(root, "c"))
 	if err != nil || got != filepath.Join(root, "c") {
 		t.Errorf("base itself: %s %v", got, err)
 	}
 
 	t.Chdir(filepath.Join(root, "b", "Vendor", "Zed"))
-	if got, err := FindProjectDir(""); err != nil || filepath.Base(got) != "Zed" || !filepath.IsAbs(got) {
+	if got, err := FindProjectDir(ctx, ""); err != nil || filepath.Base(got) != "Zed" || !filepath.IsAbs(got) {
 		t.Errorf("current directory: %s %v", got, err)
 	}
 
 	empty := t.TempDir()
 	writeTree(t, empty, map[string]string{".git/Проект.yaml": "x", "src/readme.md": "x"})
-	_, err = FindProjectDir(empty)
+	_, err = FindProjectDir(ctx, empty)
 	if errKey(err) != "build.project-not-found" {
 		t.Fatalf("got %v", err)
 	}
-	inLang(t, i18n.EN, func() {
-		_, err = FindProjectDir(empty)
-		if want := "project directory not found: no Проект.yaml/Project.yaml in " + empty; err.Error() != want {
-			t.Errorf("got %q", err)
-		}
-	})
-	if _, err := FindProjectDir(filepath.Join(empty, "missing")); errKey(err) != "build.project-not-found" {
+	if _, err := FindProjectDir(ctx, filepath.Join(empty, "missing")); errKey(err) != "build.project-not-found" {
 		t.Errorf("missing base: %v", err)
 	}
 }
 
+func TestFindProjectDirRefusalInEnglish(t *testing.T) {
+	t.Parallel()
+	empty := t.TempDir()
+	writeTree(t, empty, map[string]string{".git/Проект.yaml": "x", "src/readme.md": "x"})
+	inLang(t, i18n.EN, func(ctx context.Context) {
+		_, err := FindProjectDir(ctx, empty)
+		if want := "project directory not found: no Проект.yaml/Project.yaml in " + empty; err == nil || err.Error() != want {
+			t.Errorf("got %v", err)
+		}
+	})
+}
+
 func TestCheckLayout(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
 	root := t.TempDir()
 	cases := []struct {
 		dir, text string
@@ -221,11 +232,11 @@ func TestCheckLayout(t *testing.T) {
 	for _, c := range cases {
 		dir := filepath.Join(root, filepath.FromSlash(c.dir))
 		writeTree(t, dir, map[string]string{DescriptorRU: c.text})
-		d, err := ReadDescriptor(dir)
+		d, err := ReadDescriptor(ctx, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		repo, err := CheckLayout(d)
+		repo, err := CheckLayout(ctx, d)
 		if c.ok != (err == nil) {
 			t.Errorf("%s: err %v", c.dir, err)
 		}
@@ -236,9 +247,9 @@ func TestCheckLayout(t *testing.T) {
 			t.Errorf("%s: key %q", c.dir, errKey(err))
 		}
 	}
-	d, _ := ReadDescriptor(filepath.Join(root, "Acme", "Tasks2"))
-	inLang(t, i18n.EN, func() {
-		_, err := CheckLayout(d)
+	d, _ := ReadDescriptor(ctx, filepath.Join(root, "Acme", "Tasks2"))
+	inLang(t, i18n.EN, func(ctx context.Context) {
+		_, err := CheckLayout(ctx, d)
 		want := "the project directory must follow the {repo}/{vendor}/{name}/Проект.yaml layout: expected .../Acme/Tasks, actual – Acme/Tasks2"
 		if err == nil || err.Error() != want {
 			t.Errorf("got %q", err)
@@ -247,20 +258,22 @@ func TestCheckLayout(t *testing.T) {
 }
 
 func TestParseKind(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
 	for in, want := range map[string]string{
 		"application": KindApplication, "Application": KindApplication, "приложение": KindApplication,
 		"library": KindLibrary, "БИБЛИОТЕКА": KindLibrary, " extension ": KindExtension, "Расширение": KindExtension,
 	} {
-		if got, err := ParseKind(in); err != nil || got != want {
+		if got, err := ParseKind(ctx, in); err != nil || got != want {
 			t.Errorf("%q: %q %v", in, got, err)
 		}
 	}
-	_, err := ParseKind("plugin")
+	_, err := ParseKind(ctx, "plugin")
 	if errKey(err) != "build.unknown-kind" {
 		t.Fatal(err)
 	}
-	inLang(t, i18n.EN, func() {
-		_, err := ParseKind("plugin")
+	inLang(t, i18n.EN, func(ctx context.Context) {
+		_, err := ParseKind(ctx, "plugin")
 		if want := "unknown project kind: plugin (expected application, library or extension)"; err.Error() != want {
 			t.Errorf("got %q", err)
 		}

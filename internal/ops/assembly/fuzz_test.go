@@ -1,6 +1,7 @@
 package assembly
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 // archive lies about its sizes. The corpus (testdata/fuzz) holds a real
 // build of the demo project.
 func FuzzInspectArchive(f *testing.F) {
+	ctx := context.Background()
 	f.Add(makeZip(f, zipFile{ManifestName, testManifest}))
 	f.Add(makeZip(f, zipFile{ManifestName, testManifest},
 		zipFile{"Acme/Tasks/Проект.yaml", "Ид: 7c1e5a40-3d2b-4f6a-9e81-0a4b6c2d8f10\nИмя: Tasks\nПредставление: Задачи\n"},
@@ -28,7 +30,7 @@ func FuzzInspectArchive(f *testing.F) {
 	entryReadLimit, totalReadLimit = 64<<10, 256<<10
 
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := OpenArchive("fuzz.xasm", data)
+		a, err := OpenArchive(ctx, "fuzz.xasm", data)
 		if err != nil {
 			mustBeCatalogError(t, err)
 			return
@@ -38,7 +40,7 @@ func FuzzInspectArchive(f *testing.F) {
 			if !safeEntryName(name) {
 				t.Fatalf("an unsafe entry name is exposed: %q", name)
 			}
-			b, err := a.ReadEntry(name)
+			b, err := a.ReadEntry(ctx, name)
 			if err != nil {
 				mustBeCatalogError(t, err)
 				continue
@@ -51,7 +53,7 @@ func FuzzInspectArchive(f *testing.F) {
 		if read > totalReadLimit {
 			t.Fatalf("%d bytes read past the archive limit %d", read, totalReadLimit)
 		}
-		out, err := inspectArchive(a, "fuzz.xasm")
+		out, err := inspectArchive(ctx, a, "fuzz.xasm")
 		if err != nil {
 			mustBeCatalogError(t, err)
 			return

@@ -105,10 +105,10 @@ func unquoteGitPath(p string) string {
 func RequireClean(ctx context.Context, dir string) error {
 	out, err := runGit(ctx, dir, "status", "--porcelain", "--", ".")
 	if err != nil {
-		return wrapError(err, "build.require-clean-no-git", "dir", dir)
+		return wrapError(ctx, err, "build.require-clean-no-git", "dir", dir)
 	}
 	if n := len(porcelainPaths(out)); n > 0 {
-		return newError("build.require-clean-dirty", "dir", dir, "count", n)
+		return newError(ctx, "build.require-clean-dirty", "dir", dir, "count", n)
 	}
 	return nil
 }

@@ -121,7 +121,7 @@ func TestRequireClean(t *testing.T) {
 	if errKey(err) != "build.require-clean-dirty" {
 		t.Fatalf("dirty: %v", err)
 	}
-	inLang(t, i18n.EN, func() {
+	inLang(t, i18n.EN, func(ctx context.Context) {
 		err := RequireClean(ctx, dir)
 		if want := "--require-clean: " + dir + " has uncommitted changes (2) – the operation is cancelled"; err.Error() != want {
 			t.Errorf("got %q", err)
@@ -134,8 +134,8 @@ func TestRequireClean(t *testing.T) {
 	if errKey(err) != "build.require-clean-no-git" {
 		t.Fatalf("outside a repository: %v", err)
 	}
-	inLang(t, i18n.EN, func() {
-		err := RequireClean(ctx, outside)
+	inLang(t, i18n.EN, func(ctx context.Context) {
+		err = RequireClean(ctx, outside)
 		if want := "--require-clean: git is unavailable or " + outside + " is not inside a repository – "; !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("got %q", err)
 		}

@@ -1,6 +1,7 @@
 package assembly
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -33,13 +34,10 @@ func errKey(err error) string {
 	return ""
 }
 
-// inLang runs f with the process language set to l.
-func inLang(t *testing.T, l i18n.Lang, f func()) {
+// inLang runs f with a context in language l.
+func inLang(t *testing.T, l i18n.Lang, f func(ctx context.Context)) {
 	t.Helper()
-	old := i18n.Current()
-	i18n.SetLang(l)
-	defer i18n.SetLang(old)
-	f()
+	f(i18n.WithLang(context.Background(), l))
 }
 
 func noEnv(string) string { return "" }

@@ -1,6 +1,7 @@
 package assembly
 
 import (
+	"context"
 	"path"
 	"slices"
 	"strings"
@@ -38,10 +39,10 @@ type Subsystem struct {
 // other than project and subsystem descriptors, that declare an element
 // kind. Subsystems come from the directories of those elements and of
 // subsystem descriptors, sorted by name.
-func (a *Archive) Elements() ([]Element, []Subsystem, error) {
+func (a *Archive) Elements(ctx context.Context) ([]Element, []Subsystem, error) {
 	entry, ok := a.DescriptorEntry()
 	if !ok {
-		return nil, nil, newError("inspect.no-project-file", "file", a.name, "vendor", a.Vendor(), "name", a.ProjectName())
+		return nil, nil, newError(ctx, "inspect.no-project-file", "file", a.name, "vendor", a.Vendor(), "name", a.ProjectName())
 	}
 	root := path.Dir(entry) + "/"
 	ns := a.Vendor() + "::" + a.ProjectName()
@@ -77,7 +78,7 @@ func (a *Archive) Elements() ([]Element, []Subsystem, error) {
 			addDirs(dirs)
 			continue
 		}
-		data, err := a.ReadEntry(name)
+		data, err := a.ReadEntry(ctx, name)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -134,22 +135,22 @@ func (a *Archive) Elements() ([]Element, []Subsystem, error) {
 
 // Inspect reads the archive at file and describes it: the `inspect`
 // answer, keys in their documented order.
-func Inspect(file string) (*jsonx.Object, error) {
-	a, err := ReadArchiveFile(file)
+func Inspect(ctx context.Context, file string) (*jsonx.Object, error) {
+	a, err := ReadArchiveFile(ctx, file)
 	if err != nil {
 		return nil, err
 	}
 	defer a.Close()
-	return inspectArchive(a, file)
+	return inspectArchive(ctx, a, file)
 }
 
 // inspectArchive describes an opened archive; file is how the answer names it.
-func inspectArchive(a *Archive, file string) (*jsonx.Object, error) {
-	d, err := a.Descriptor()
+func inspectArchive(ctx context.Context, a *Archive, file string) (*jsonx.Object, error) {
+	d, err := a.Descriptor(ctx)
 	if err != nil {
 		return nil, err
 	}
-	elements, subs, err := a.Elements()
+	elements, subs, err := a.Elements(ctx)
 	if err != nil {
 		return nil, err
 	}

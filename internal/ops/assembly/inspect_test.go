@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/flate"
+	"context"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -47,8 +48,9 @@ func writeFile(t testing.TB, data []byte) string {
 const testManifest = "ManifestVersion: 1.0\nProjectKind: Application\nVendor: Acme\nName: Tasks\nVersion: 1.0-3\nCreated: 2025.01.01 00:00:00\nBranchName: main\nCommitId: abc\n"
 
 func TestInspectDemoProject(t *testing.T) {
+	ctx := context.Background()
 	r := buildIn(t, filepath.Join("..", "..", "..", "examples", "demo"), BuildOptions{})
-	got, err := Inspect(r.File)
+	got, err := Inspect(ctx, r.File)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,6 +112,7 @@ func TestInspectDemoProject(t *testing.T) {
 }
 
 func TestInspectElements(t *testing.T) {
+	ctx := context.Background()
 	data := makeZip(t,
 		zipFile{"Assembly.yaml", testManifest},
 		zipFile{"Acme/", ""},
@@ -128,11 +131,11 @@ func TestInspectElements(t *testing.T) {
 		zipFile{"Acme/Tasks/Склад/Остатки.yaml", "ВидЭлемента: РегистрНакопления\n"},
 		zipFile{"Other/Lib/Shared/Type.yaml", "ElementKind: Structure\nVisibilityScope: Global\n"}, // a library's, not the project's
 	)
-	a, err := OpenArchive("mem.xasm", data)
+	a, err := OpenArchive(ctx, "mem.xasm", data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	elements, subs, err := a.Elements()
+	elements, subs, err := a.Elements(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +162,7 @@ func TestInspectElements(t *testing.T) {
 		t.Errorf("subsystems %q, want %q", gotSubs, wantSubs)
 	}
 
-	out, err := Inspect(writeFile(t, data))
+	out, err := Inspect(ctx, writeFile(t, data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +178,8 @@ func TestInspectElements(t *testing.T) {
 }
 
 func TestArchiveAccessors(t *testing.T) {
-	a, err := OpenArchive("x", makeZip(t,
+	ctx := context.Background()
+	a, err := OpenArchive(ctx, "x", makeZip(t,
 		zipFile{"Assembly.yaml", testManifest},
 		zipFile{"acme/tasks/project.yaml", "Id: abc\nName: Tasks\nVendor: Acme\n"}, // lower-cased by a repack
 	))
@@ -188,15 +192,15 @@ func TestArchiveAccessors(t *testing.T) {
 	if e, ok := a.DescriptorEntry(); !ok || e != "acme/tasks/project.yaml" {
 		t.Errorf("descriptor entry %q %v", e, ok)
 	}
-	if a.ID() != "abc" || a.Presentation() != "Tasks" {
-		t.Errorf("id %q, presentation %q (falls back to the manifest name)", a.ID(), a.Presentation())
+	if a.ID(ctx) != "abc" || a.Presentation(ctx) != "Tasks" {
+		t.Errorf("id %q, presentation %q (falls back to the manifest name)", a.ID(ctx), a.Presentation(ctx))
 	}
-	d, err := a.Descriptor()
+	d, err := a.Descriptor(ctx)
 	if err != nil || !d.English || d.Dir != "acme/tasks" {
 		t.Errorf("descriptor %+v %v", d, err)
 	}
 
-	b, err := OpenArchive("y", makeZip(t,
+	b, err := OpenArchive(ctx, "y", makeZip(t,
 		zipFile{"Assembly.yaml", testManifest},
 		zipFile{"Acme/Tasks/Проект.yaml", "Ид: рус\nИмя: Tasks\nПоставщик: Acme\nПредставление: Задачи\n"},
 		zipFile{"Acme/Tasks/Project.yaml", "Id: en\nName: Tasks\nVendor: Acme\nPresentation: Tasks EN\n"},
@@ -204,12 +208,14 @@ func TestArchiveAccessors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b.ID() != "рус" || b.Presentation() != "Задачи" {
-		t.Errorf("Проект.yaml first: %q %q", b.ID(), b.Presentation())
+	if b.ID(ctx) != "рус" || b.Presentation(ctx) != "Задачи" {
+		t.Errorf("Проект.yaml first: %q %q", b.ID(ctx), b.Presentation(ctx))
 	}
 }
 
 func TestInspectErrors(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
 	dir := t.TempDir()
 	cases := []struct {
 		name string
@@ -228,25 +234,26 @@ func TestInspectErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Inspect(c.path)
+			_, err := Inspect(ctx, c.path)
 			if errKey(err) != c.key {
 				t.Fatalf("got %v, want %s", err, c.key)
 			}
-			inLang(t, i18n.EN, func() {
-				_, err := Inspect(c.path)
+			inLang(t, i18n.EN, func(ctx context.Context) {
+				_, err := Inspect(ctx, c.path)
 				if want := strings.ReplaceAll(c.en, "{file}", c.path); err.Error() != want {
 					t.Errorf("got %q, want %q", err, want)
 				}
 			})
 		})
 	}
-	_, err := Inspect(filepath.Join(dir, "nope.xasm"))
+	_, err := Inspect(ctx, filepath.Join(dir, "nope.xasm"))
 	if !strings.HasPrefix(err.Error(), "не найден: ") {
 		t.Errorf("ru by default: %q", err)
 	}
 }
 
 func TestArchiveHostileNames(t *testing.T) {
+	ctx := context.Background()
 	for _, insecure := range []string{"", "zipinsecurepath=0"} {
 		t.Run("GODEBUG="+insecure, func(t *testing.T) {
 			t.Setenv("GODEBUG", insecure)
@@ -265,7 +272,7 @@ func TestArchiveHostileNames(t *testing.T) {
 				zipFile{"Acme/Tasks/X/ok.yaml", "ВидЭлемента: Справочник\nОбластьВидимости: Глобально\n"},
 				zipFile{"", "nameless"},
 			)
-			out, err := Inspect(writeFile(t, data))
+			out, err := Inspect(ctx, writeFile(t, data))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -273,11 +280,11 @@ func TestArchiveHostileNames(t *testing.T) {
 			if len(globals) != 1 || globals[0].(*jsonx.Object).Str("entry") != "Acme/Tasks/X/ok.yaml" {
 				t.Errorf("only the safe entry counts: %v", globals)
 			}
-			a, _ := OpenArchive("x", data)
+			a, _ := OpenArchive(ctx, "x", data)
 			if got := a.Entries(); !slices.Equal(got, []string{"Assembly.yaml", "Acme/Tasks/Проект.yaml", "Acme/Tasks/X/ok.yaml"}) {
 				t.Errorf("entries %q", got)
 			}
-			if _, err := a.ReadEntry("../Acme/Tasks/X/evil.yaml"); errKey(err) != "inspect.no-entry" {
+			if _, err := a.ReadEntry(ctx, "../Acme/Tasks/X/evil.yaml"); errKey(err) != "inspect.no-entry" {
 				t.Errorf("a hostile name cannot be read: %v", err)
 			}
 		})
@@ -325,6 +332,8 @@ func honest(name string, chunk []byte, repeat int) rawEntry {
 }
 
 func TestArchiveBombs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
 	zeros := make([]byte, 64<<10)
 	manifest := honest("Assembly.yaml", []byte(testManifest), 1)
 	descriptor := honest("Acme/Tasks/Проект.yaml", []byte("Имя: Tasks\nПоставщик: Acme\n"), 1)
@@ -332,12 +341,12 @@ func TestArchiveBombs(t *testing.T) {
 	t.Run("absurd declared size", func(t *testing.T) {
 		absurd := honest("Acme/Tasks/X/a.yaml", []byte("x"), 1)
 		absurd.declared = 1 << 40
-		_, err := Inspect(writeFile(t, rawZip(t, manifest, descriptor, absurd)))
+		_, err := Inspect(ctx, writeFile(t, rawZip(t, manifest, descriptor, absurd)))
 		if errKey(err) != "inspect.entry-too-large" {
 			t.Fatalf("got %v", err)
 		}
-		inLang(t, i18n.EN, func() {
-			_, err := Inspect(writeFile(t, rawZip(t, manifest, descriptor, absurd)))
+		inLang(t, i18n.EN, func(ctx context.Context) {
+			_, err := Inspect(ctx, writeFile(t, rawZip(t, manifest, descriptor, absurd)))
 			if !strings.Contains(err.Error(), "the entry Acme/Tasks/X/a.yaml is too large to read (1099511627776 bytes") {
 				t.Errorf("got %q", err)
 			}
@@ -348,14 +357,14 @@ func TestArchiveBombs(t *testing.T) {
 
 	t.Run("manifest bomb", func(t *testing.T) {
 		bomb := honest("Assembly.yaml", zeros, 20) // 1.3 MB of zeros in a few KB
-		if _, err := OpenArchive("x", rawZip(t, bomb, descriptor)); errKey(err) != "inspect.entry-too-large" {
+		if _, err := OpenArchive(ctx, "x", rawZip(t, bomb, descriptor)); errKey(err) != "inspect.entry-too-large" {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("size that lies", func(t *testing.T) {
 		liar := honest("Acme/Tasks/X/a.yaml", zeros, 20)
 		liar.declared = 100
-		_, err := Inspect(writeFile(t, rawZip(t, manifest, descriptor, liar)))
+		_, err := Inspect(ctx, writeFile(t, rawZip(t, manifest, descriptor, liar)))
 		if k := errKey(err); k != "inspect.bad-entry" && k != "inspect.size-mismatch" {
 			t.Fatalf("got %v", err)
 		}
@@ -367,7 +376,7 @@ func TestArchiveBombs(t *testing.T) {
 		for i := range 20 {
 			entries = append(entries, honest("Acme/Tasks/X/e"+string(rune('a'+i))+".yaml", zeros, 1))
 		}
-		_, err := Inspect(writeFile(t, rawZip(t, entries...)))
+		_, err := Inspect(ctx, writeFile(t, rawZip(t, entries...)))
 		if errKey(err) != "inspect.too-much-data" {
 			t.Fatalf("got %v", err)
 		}
@@ -379,30 +388,31 @@ func TestArchiveBombs(t *testing.T) {
 		for i := range 11 {
 			files = append(files, zipFile{"f" + string(rune('a'+i)), ""})
 		}
-		if _, err := OpenArchive("x", makeZip(t, files...)); errKey(err) != "inspect.too-many-entries" {
+		if _, err := OpenArchive(ctx, "x", makeZip(t, files...)); errKey(err) != "inspect.too-many-entries" {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("bad checksum", func(t *testing.T) {
 		bad := honest("Acme/Tasks/X/a.yaml", []byte("ВидЭлемента: Справочник\n"), 1)
 		bad.crc++
-		if _, err := Inspect(writeFile(t, rawZip(t, manifest, descriptor, bad))); errKey(err) != "inspect.bad-entry" {
+		if _, err := Inspect(ctx, writeFile(t, rawZip(t, manifest, descriptor, bad))); errKey(err) != "inspect.bad-entry" {
 			t.Fatalf("got %v", err)
 		}
 	})
 }
 
 func TestBuildThenOpenArchive(t *testing.T) {
+	ctx := context.Background()
 	r := buildIn(t, filepath.Join("..", "..", "..", "examples", "demo", "Acme", "Tasks"), BuildOptions{Kind: "library"})
 	data, err := os.ReadFile(r.File)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := OpenArchive(r.File, data)
+	a, err := OpenArchive(ctx, r.File, data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Kind() != KindLibrary || !a.Manifest().Has("Release") || a.ID() != "7c1e5a40-3d2b-4f6a-9e81-0a4b6c2d8f10" || a.Presentation() != "Задачи команды" {
+	if a.Kind() != KindLibrary || !a.Manifest().Has("Release") || a.ID(ctx) != "7c1e5a40-3d2b-4f6a-9e81-0a4b6c2d8f10" || a.Presentation(ctx) != "Задачи команды" {
 		t.Errorf("manifest %v", a.Manifest())
 	}
 }

@@ -2,11 +2,9 @@ package assembly
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "build.project-not-found",
 		RU: "каталог проекта не найден: нет Проект.yaml/Project.yaml в {dir}",
 		EN: "project directory not found: no Проект.yaml/Project.yaml in {dir}",

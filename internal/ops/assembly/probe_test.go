@@ -1,6 +1,7 @@
 package assembly
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -9,6 +10,8 @@ import (
 )
 
 func TestProbePrerequisites(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
 	cases := []struct {
 		name  string
 		text  string
@@ -29,7 +32,7 @@ func TestProbePrerequisites(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			d := ParseDescriptor([]byte(c.text), "/p/Acme/A/Проект.yaml")
-			err := ProbePrerequisites(d)
+			err := ProbePrerequisites(ctx, d)
 			if c.lines == nil {
 				if err != nil {
 					t.Fatalf("unexpected %v", err)
@@ -48,8 +51,8 @@ func TestProbePrerequisites(t *testing.T) {
 			if !strings.HasPrefix(err.Error(), "/p/Acme/A/Проект.yaml: сервер не примет эту пробу") {
 				t.Errorf("ru: %q", err)
 			}
-			inLang(t, i18n.EN, func() {
-				err := ProbePrerequisites(d)
+			inLang(t, i18n.EN, func(ctx context.Context) {
+				err := ProbePrerequisites(ctx, d)
 				prefix := "/p/Acme/A/Проект.yaml: the server will not take this probe, so it stopped before the build. "
 				if !strings.HasPrefix(err.Error(), prefix) {
 					t.Fatalf("en: %q", err)

@@ -114,7 +114,7 @@ func writeZip(ctx context.Context, w io.Writer, entries []zipEntry) ([]entryResu
 			for i := range jobs {
 				out := bufs.Get().(*bytes.Buffer)
 				out.Reset()
-				results[i] <- c.compress(&entries[i], out)
+				results[i] <- c.compress(ctx, &entries[i], out)
 			}
 		}()
 	}
@@ -205,13 +205,13 @@ func newCompressor() *compressor {
 	return &compressor{fw: fw}
 }
 
-func (c *compressor) compress(e *zipEntry, out *bytes.Buffer) compressed {
+func (c *compressor) compress(ctx context.Context, e *zipEntry, out *bytes.Buffer) compressed {
 	data := e.data
 	if e.src != "" {
 		var err error
 		c.in, err = readInto(c.in[:0], e.src, e.size)
 		if err != nil {
-			return compressed{err: wrapError(err, "build.read-file", "file", e.src, "error", err)}
+			return compressed{err: wrapError(ctx, err, "build.read-file", "file", e.src, "error", err)}
 		}
 		data = c.in
 	}
@@ -308,7 +308,7 @@ func readInto(buf []byte, path string, sizeHint int64) ([]byte, error) {
 func streamEntry(ctx context.Context, zw *zip.Writer, e *zipEntry) ([]byte, error) {
 	file, err := os.Open(e.src)
 	if err != nil {
-		return nil, wrapError(err, "build.read-file", "file", e.src, "error", err)
+		return nil, wrapError(ctx, err, "build.read-file", "file", e.src, "error", err)
 	}
 	defer file.Close()
 	f := &contextReader{ctx: ctx, r: file}
@@ -326,7 +326,7 @@ func streamEntry(ctx context.Context, zw *zip.Writer, e *zipEntry) ([]byte, erro
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return nil, wrapError(err, "build.read-file", "file", e.src, "error", err)
+			return nil, wrapError(ctx, err, "build.read-file", "file", e.src, "error", err)
 		}
 		head = head[:n]
 		if _, err := w.Write(head); err != nil {
@@ -337,7 +337,7 @@ func streamEntry(ctx context.Context, zw *zip.Writer, e *zipEntry) ([]byte, erro
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, wrapError(err, "build.read-file", "file", e.src, "error", err)
+		return nil, wrapError(ctx, err, "build.read-file", "file", e.src, "error", err)
 	}
 	return head, nil
 }

@@ -1,6 +1,7 @@
 package buildlist
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -12,6 +13,7 @@ import (
 // BenchmarkListing2000Cards is one builds listing of a long-lived project:
 // 2,000 cards in platform order, this machine's registry of 1,000 lines.
 func BenchmarkListing2000Cards(b *testing.B) {
+	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(1, 2))
 	var cards []*jsonx.Object
 	for n := 1; len(cards) < 1500; n++ {
@@ -46,7 +48,7 @@ func BenchmarkListing2000Cards(b *testing.B) {
 		for _, c := range listing {
 			Brief(c, index)
 		}
-		if Summary(listing, len(listing), false, project, reg) == "" {
+		if Summary(ctx, listing, len(listing), false, project, reg) == "" {
 			b.Fatal("no summary")
 		}
 	}

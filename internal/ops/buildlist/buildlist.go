@@ -5,6 +5,7 @@ package buildlist
 
 import (
 	"cmp"
+	"context"
 	"slices"
 
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -160,4 +161,4 @@ func sourced(fromCard, fromRegistry string, remembered bool) (value, source any)
 }
 
 // CutNote is the line printed after a listing cut by --limit.
-func CutNote() string { return i18n.T("client.builds-cut") }
+func CutNote(ctx context.Context) string { return i18n.T(ctx, "client.builds-cut") }

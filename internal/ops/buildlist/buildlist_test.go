@@ -1,6 +1,7 @@
 package buildlist
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -109,10 +110,11 @@ func TestRegistryBrief(t *testing.T) {
 }
 
 func TestCutNote(t *testing.T) {
+	ctx := context.Background()
 	if got := i18n.TL(i18n.EN, "client.builds-cut"); got != "the listing is cut by --limit (newest first); --limit 0 shows them all" {
 		t.Errorf("en %q", got)
 	}
-	if got := CutNote(); !strings.Contains(got, "--limit 0") || !strings.HasPrefix(got, "список обрезан") {
+	if got := CutNote(ctx); !strings.Contains(got, "--limit 0") || !strings.HasPrefix(got, "список обрезан") {
 		t.Errorf("ru %q", got)
 	}
 }

@@ -2,11 +2,9 @@ package buildlist
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "client.builds-summary-full",
 		RU: "показано {shown} из {total} — нумерация идёт без пропусков: это все сборки проекта.",
 		EN: "{shown} of {total} shown – the numbering runs unbroken: this is every build the project has.",

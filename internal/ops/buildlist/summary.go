@@ -1,6 +1,7 @@
 package buildlist
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,8 +29,8 @@ const namedLosses = 3
 // its uploads of the project inside, is a jump; with some of them inside
 // it is a jump and a deletion at once. The line says whether holes exist,
 // never how many.
-func Summary(cards []*jsonx.Object, shown int, extension bool, projectID string, reg []registry.Entry) string {
-	return summary(i18n.Current(), cards, shown, extension, projectID, reg)
+func Summary(ctx context.Context, cards []*jsonx.Object, shown int, extension bool, projectID string, reg []registry.Entry) string {
+	return summary(i18n.LangOf(ctx), cards, shown, extension, projectID, reg)
 }
 
 func summary(lang i18n.Lang, cards []*jsonx.Object, shown int, extension bool, projectID string, reg []registry.Entry) string {

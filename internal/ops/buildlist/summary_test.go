@@ -1,6 +1,7 @@
 package buildlist
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -67,14 +68,17 @@ func prefixed(t *testing.T, ru, en string, shown, total int) {
 }
 
 func TestSummaryUnbroken(t *testing.T) {
+	ctx := context.Background()
 	ru, en := both(history("1.0", 1, 2, 3, 4, 5), 3, false, nil)
 	prefixed(t, ru, en, 3, 5)
 	must(t, ru, "все сборки проекта")
 	must(t, en, "runs unbroken", "every build the project has")
 	mustNot(t, ru, "НЕ вся история", "Скачок", "расширени")
 	mustNot(t, en, "NOT", "jump", "extension")
-	if Summary(history("1.0", 1), 1, false, project, nil) != summary(i18n.Current(), history("1.0", 1), 1, false, project, nil) {
-		t.Error("Summary speaks the current language")
+	for _, l := range []i18n.Lang{i18n.RU, i18n.EN} {
+		if Summary(i18n.WithLang(ctx, l), history("1.0", 1), 1, false, project, nil) != summary(l, history("1.0", 1), 1, false, project, nil) {
+			t.Errorf("Summary does not speak the language of its context (%s)", l)
+		}
 	}
 }
 

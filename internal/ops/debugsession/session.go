@@ -16,10 +16,6 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-func init() {
-	i18n.Register(messages)
-}
-
 // Options tune the lookup.
 type Options struct {
 	// Getenv reads the process environment; nil means os.Getenv.
@@ -43,13 +39,13 @@ type Session struct {
 // ELEMENT_APP_ID) with the configuration of envFile (or .env in cwd) and
 // opens a debug session for it.
 func Lookup(ctx context.Context, opts Options, appRef, envFile, cwd string) (*Session, error) {
-	cfg, err := platform.LoadConfig(platform.LoadOptions{
+	cfg, err := platform.LoadConfig(ctx, platform.LoadOptions{
 		EnvFile: envFile, Dir: cwd, Overrides: opts.Overrides, Getenv: opts.Getenv,
 	})
 	if err != nil {
 		return nil, err
 	}
-	cl, err := platform.NewClient(cfg, opts.Client)
+	cl, err := platform.NewClient(ctx, cfg, opts.Client)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +54,7 @@ func Lookup(ctx context.Context, opts Options, appRef, envFile, cwd string) (*Se
 		appRef = cfg.AppID
 	}
 	if appRef == "" {
-		return nil, platform.ConfigErrorf("dap.app-id-missing")
+		return nil, platform.ConfigErrorf(ctx, "dap.app-id-missing")
 	}
 	id, err := cl.ResolveApp(ctx, appRef)
 	if err != nil {
@@ -103,7 +99,9 @@ func plainMap(o *jsonx.Object) map[string]any {
 	return m
 }
 
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "dap.app-id-missing",
 		RU: "не указано приложение для отладки: задайте appId в конфигурации attach или ELEMENT_APP_ID в .env",
 		EN: "no application to debug: set appId in the attach configuration or ELEMENT_APP_ID in .env",

@@ -74,7 +74,7 @@ func (o *Ops) Apply(ctx context.Context, appID string, body *jsonx.Object) (any,
 		switch {
 		case err == nil:
 			if backoff != nil {
-				o.logf("deploy.busy-over")
+				o.logf(ctx, "deploy.busy-over")
 			}
 			return answer, nil
 		case !sent || isCanceled(err) && !platform.IsTransport(err):
@@ -89,13 +89,13 @@ func (o *Ops) Apply(ctx context.Context, appID string, body *jsonx.Object) (any,
 		now := clock.Now()
 		if backoff == nil {
 			start, backoff = now, o.policy().Start()
-			o.logf("deploy.busy", "app", appID, "seconds", seconds(o.limits().Busy))
+			o.logf(ctx, "deploy.busy", "app", appID, "seconds", seconds(o.limits().Busy))
 		}
 		waited := now.Sub(start)
 		if waited >= o.limits().Busy {
 			return nil, err
 		}
-		o.status(i18n.T("deploy.status-busy", "app", appID, "elapsed", seconds(waited)))
+		o.status(i18n.T(ctx, "deploy.status-busy", "app", appID, "elapsed", seconds(waited)))
 		if e := clock.Sleep(ctx, min(backoff.Next(), o.limits().Busy-waited)); e != nil {
 			return nil, &ApplyNotSentError{Err: e}
 		}
@@ -123,21 +123,21 @@ func (o *Ops) startApply(ctx context.Context, appID, buildID, buildLabel string,
 	case err == nil:
 		return applied{}, nil
 	case errors.As(err, &notSent) && ctx.Err() != nil:
-		h := o.hint(applyHint(appID, buildID))
-		return applied{}, &InterruptedError{Err: ctx.Err(), Hint: h, Message: i18n.T("deploy.interrupted-before-apply",
+		h := o.hint(ctx, applyHint(appID, buildID))
+		return applied{}, &InterruptedError{Err: ctx.Err(), Hint: h, Message: i18n.T(ctx, "deploy.interrupted-before-apply",
 			"app", appID, "build", buildLabel, "command", h)}
 	case errors.As(err, &notSent):
 		return applied{}, notSent.Err
 	case errors.As(err, &unanswered) && ctx.Err() != nil:
-		return applied{}, interruptedWith(ctx, "deploy.interrupted-apply-under-way", appID, o.hint(verifyHint(appID, buildID)))
+		return applied{}, interruptedWith(ctx, "deploy.interrupted-apply-under-way", appID, o.hint(ctx, verifyHint(appID, buildID)))
 	case errors.As(err, &unanswered):
-		o.logf("deploy.apply-may-have-reached", "error", unanswered.Err)
+		o.logf(ctx, "deploy.apply-may-have-reached", "error", unanswered.Err)
 		// The platform may still be taking the request: look until the
 		// apply shows or the settle time passes, so the verification does
 		// not judge an apply that is only late.
 		settle := readback.SettleAfter(unanswered.Err, readback.SettleOf(o.Client))
 		if _, err := readback.Await(ctx, settle, o.applyShows(appID, buildID, started)); err != nil && ctx.Err() != nil {
-			return applied{}, interruptedWith(ctx, "deploy.interrupted-apply-unknown", appID, o.hint(verifyHint(appID, buildID)))
+			return applied{}, interruptedWith(ctx, "deploy.interrupted-apply-unknown", appID, o.hint(ctx, verifyHint(appID, buildID)))
 		}
 		return applied{unanswered: true}, nil
 	}
@@ -170,7 +170,7 @@ func (o *Ops) ApplyAndVerify(ctx context.Context, appID, buildID string) (*Repor
 		return nil, err
 	}
 	if !a.unanswered {
-		o.logf("deploy.apply-started-id", "id", buildID)
+		o.logf(ctx, "deploy.apply-started-id", "id", buildID)
 	}
 	card, err := o.EnsureRunning(ctx, appID, started)
 	if err != nil {
@@ -200,14 +200,14 @@ func (o *Ops) StartApply(ctx context.Context, appID, buildID string) (any, error
 	case !errors.As(err, &unanswered):
 		return nil, err
 	}
-	what := i18n.T("deploy.what-apply", "build", buildID, "app", appID)
+	what := i18n.T(ctx, "deploy.what-apply", "build", buildID, "app", appID)
 	if ctx.Err() != nil {
-		return nil, readback.Interrupted(ctx, what, o.hint(verifyHint(appID, buildID)))
+		return nil, readback.Interrupted(ctx, what, o.hint(ctx, verifyHint(appID, buildID)))
 	}
 	return readback.Change{
 		Settle:   readback.SettleOf(o.Client),
 		What:     what,
-		Checking: func(err error) string { return i18n.T("deploy.apply-may-have-reached", "error", err) },
+		Checking: func(err error) string { return i18n.T(ctx, "deploy.apply-may-have-reached", "error", err) },
 		Send:     func(context.Context) (any, error) { return nil, unanswered.Err },
 		Check: func(ctx context.Context) (bool, error) {
 			card, err := o.Client.GetApp(ctx, appID)
@@ -232,7 +232,7 @@ func (o *Ops) stopped(ctx context.Context, err error, card *jsonx.Object, appID,
 		if a.unanswered {
 			key = "deploy.interrupted-apply-unknown"
 		}
-		return interruptedWith(ctx, key, appID, o.hint(verifyHint(appID, buildID)))
+		return interruptedWith(ctx, key, appID, o.hint(ctx, verifyHint(appID, buildID)))
 	}
 	if card != nil && card.Str("status") == platform.StatusError {
 		return err
@@ -241,8 +241,8 @@ func (o *Ops) stopped(ctx context.Context, err error, card *jsonx.Object, appID,
 	if a.unanswered {
 		key = "deploy.check-later-unknown"
 	}
-	h := o.hint(verifyHint(appID, buildID))
-	return withHint(err, h, i18n.T(key, "command", h))
+	h := o.hint(ctx, verifyHint(appID, buildID))
+	return withHint(err, h, i18n.T(ctx, key, "command", h))
 }
 
 // withHint adds a sentence with a command to an error, keeping its kind
@@ -277,5 +277,5 @@ func (e *InterruptedError) ErrorHint() string { return e.Hint }
 // interruptedWith is an interruption whose message (key, with the
 // application) names command.
 func interruptedWith(ctx context.Context, key, appID, command string) *InterruptedError {
-	return &InterruptedError{Err: ctx.Err(), Hint: command, Message: i18n.T(key, "app", appID, "command", command)}
+	return &InterruptedError{Err: ctx.Err(), Hint: command, Message: i18n.T(ctx, key, "app", appID, "command", command)}
 }

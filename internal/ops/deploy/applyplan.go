@@ -125,12 +125,16 @@ func (a *applyPlan) begin(start time.Time) {
 	a.early = early.Start()
 }
 
-// observe notes what a poll at now found.
-func (a *applyPlan) observe(now time.Time, settled bool) {
+// observe notes what a poll sent at sent and answered at answered found.
+// The platform looked at the application somewhere in between: a busy
+// answer proves the apply ran at sent, a settled one that it had ended by
+// answered, so the two bound the end from both sides whatever the
+// latency.
+func (a *applyPlan) observe(sent, answered time.Time, settled bool) {
 	if !settled {
-		a.lastBusy = now
+		a.lastBusy = sent
 	} else if a.settled.IsZero() {
-		a.settled = now
+		a.settled = answered
 	}
 }
 

@@ -64,11 +64,13 @@ func waitApply(t *testing.T, d time.Duration, samples []applySample) applyRun {
 
 func waitApplyWith(t *testing.T, policy PollPolicy, d time.Duration, samples []applySample) applyRun {
 	t.Helper()
+
+	ctx := context.Background()
 	clock := NewFakeClock(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC))
 	s := &applyStand{clock: clock, end: clock.Now().Add(d)}
 	srv := httptest.NewServer(http.HandlerFunc(s.serve))
 	defer srv.Close()
-	cl, err := platform.NewClient(&platform.Config{BaseURL: srv.URL, ClientID: "id", ClientSecret: "secret",
+	cl, err := platform.NewClient(ctx, &platform.Config{BaseURL: srv.URL, ClientID: "id", ClientSecret: "secret",
 		TLSVerify: true, NoProxy: true, Timeout: 5 * time.Second}, platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)

@@ -32,13 +32,13 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 	if err != nil {
 		return nil, err
 	}
-	card, err := pickLeftover(apps, ref)
+	card, err := pickLeftover(ctx, apps, ref)
 	if err != nil {
 		return nil, err
 	}
 	appID, appName := card.Str("id"), platform.AppName(card)
 	if guard.AppID != "" && (appID == guard.AppID || len(platform.MatchAppName([]*jsonx.Object{card}, guard.AppID, true)) > 0) {
-		return nil, platform.ConfigErrorf("probe.cleanup-refused-config-app", "app", appID)
+		return nil, platform.ConfigErrorf(ctx, "probe.cleanup-refused-config-app", "app", appID)
 	}
 	src := card.Obj("source")
 	appliedID, appliedVersion := src.Str("project-version-id"), src.Str("project-version")
@@ -48,14 +48,14 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 	}
 	namedProbe := hasProbeName(card)
 	if !namedProbe && !strings.Contains(appliedVersion, "-probe-") && !entries.RecognizesProbe(appID, appliedID) {
-		return nil, platform.ConfigErrorf("probe.cleanup-refused-not-probe", "app", appID, "name", appName)
+		return nil, platform.ConfigErrorf(ctx, "probe.cleanup-refused-not-probe", "app", appID, "name", appName)
 	}
 
 	problems := []string{}
 	problem := func(key string, args ...any) {
-		p := i18n.T(key, args...)
+		p := i18n.T(ctx, key, args...)
 		problems = append(problems, p)
-		o.logf("probe.cleanup-problem", "text", p)
+		o.logf(ctx, "probe.cleanup-problem", "text", p)
 	}
 	projectID := card.Obj("project").Str("id")
 	if projectID == "" {
@@ -75,9 +75,9 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 	}
 
 	if platform.IsDeletedApp(card) {
-		o.logf("probe.cleanup-app-already", "app", appID)
+		o.logf(ctx, "probe.cleanup-app-already", "app", appID)
 	} else {
-		o.logf("probe.cleanup-app", "app", appID, "name", appName)
+		o.logf(ctx, "probe.cleanup-app", "app", appID, "name", appName)
 		if err := o.deleteWhenFree(ctx, appID); err != nil && !platform.IsAPIStatus(err, http.StatusNotFound) {
 			problem("probe.cleanup-app-failed", "app", appID, "error", err)
 			return report(false, []any{}, nil, nil), nil
@@ -126,12 +126,12 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 			// nothing to do, nothing to claim.
 			continue
 		}
-		if err := o.DeleteBuild(ctx, projectID, firstNonEmpty(b.version, b.id)); err != nil {
+		if err := o.deleteBuildCard(ctx, projectID, firstNonEmpty(b.version, b.id)); err != nil {
 			item.Set("error", err.Error())
 			problem("probe.cleanup-build-failed", "id", firstNonEmpty(b.id, b.version), "error", err)
 		} else {
 			item.Set("deleted", true)
-			o.logf("probe.cleanup-build", "version", b.version)
+			o.logf(ctx, "probe.cleanup-build", "version", b.version)
 		}
 		builds = append(builds, item)
 	}
@@ -151,21 +151,21 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 		}
 	}
 	if kept := o.projectKeptReason(ctx, projectID, guard, apps, appID); kept != "" {
-		o.logf("probe.cleanup-project-kept", "project", projectID, "reason", kept)
+		o.logf(ctx, "probe.cleanup-project-kept", "project", projectID, "reason", kept)
 		return report(true, builds, false, kept), nil
 	}
 	if _, err := o.Client.Delete(ctx, "/projects/"+url.PathEscape(projectID)); err != nil && !platform.IsAPIStatus(err, http.StatusNotFound) {
 		problem("probe.cleanup-project-failed", "project", projectID, "error", err)
 		return report(true, builds, false, nil), nil
 	}
-	o.logf("probe.cleanup-project", "project", projectID)
+	o.logf(ctx, "probe.cleanup-project", "project", projectID)
 	return report(true, builds, true, nil), nil
 }
 
 // pickLeftover finds the application a cleanup names among every card,
 // tombstones included: an exact id, else an exact name (a live one
 // preferred over tombstones of the same name).
-func pickLeftover(apps []*jsonx.Object, ref string) (*jsonx.Object, error) {
+func pickLeftover(ctx context.Context, apps []*jsonx.Object, ref string) (*jsonx.Object, error) {
 	ref = strings.TrimSpace(ref)
 	for _, a := range apps {
 		if a.Str("id") == ref {
@@ -184,7 +184,7 @@ func pickLeftover(apps []*jsonx.Object, ref string) (*jsonx.Object, error) {
 	}
 	switch len(found) {
 	case 0:
-		return nil, platform.ConfigErrorf("client.app-not-found", "ref", ref)
+		return nil, platform.ConfigErrorf(ctx, "client.app-not-found", "ref", ref)
 	case 1:
 		return found[0], nil
 	}
@@ -192,7 +192,7 @@ func pickLeftover(apps []*jsonx.Object, ref string) (*jsonx.Object, error) {
 	for i, a := range found {
 		ids[i] = a.Str("id")
 	}
-	return nil, platform.ConfigErrorf("client.app-ambiguous", "ref", ref, "ids", strings.Join(ids, ", "))
+	return nil, platform.ConfigErrorf(ctx, "client.app-ambiguous", "ref", ref, "ids", strings.Join(ids, ", "))
 }
 
 func hasProbeName(card *jsonx.Object) bool {
@@ -279,7 +279,7 @@ func (o *Ops) leftoverBuilds(card *jsonx.Object, cards []*jsonx.Object, entries 
 // runs it. "" lets it go.
 func (o *Ops) projectKeptReason(ctx context.Context, projectID string, guard CleanupGuard, apps []*jsonx.Object, appID string) string {
 	if guard.ProjectID != "" && projectID == guard.ProjectID {
-		return i18n.T("probe.project-kept-config", "project", projectID)
+		return i18n.T(ctx, "probe.project-kept-config", "project", projectID)
 	}
 	if cards, err := o.listBuilds(ctx, projectID); err == nil && len(cards) > 0 {
 		var versions []string
@@ -291,9 +291,9 @@ func (o *Ops) projectKeptReason(ctx context.Context, projectID string, guard Cle
 		}
 		list := strings.Join(versions, ", ")
 		if len(cards) > shownBuilds {
-			list += i18n.T("build.and-more", "count", len(cards)-shownBuilds)
+			list += i18n.T(ctx, "build.and-more", "count", len(cards)-shownBuilds)
 		}
-		return i18n.T("probe.project-kept-builds", "count", len(cards), "builds", list)
+		return i18n.T(ctx, "probe.project-kept-builds", "count", len(cards), "builds", list)
 	}
 	for _, a := range apps {
 		if a.Str("id") == appID || platform.IsDeletedApp(a) {
@@ -304,7 +304,7 @@ func (o *Ops) projectKeptReason(ctx context.Context, projectID string, guard Cle
 			pid = a.Obj("source").Str("image-id")
 		}
 		if pid == projectID {
-			return i18n.T("probe.project-kept-app", "app", platform.AppName(a))
+			return i18n.T(ctx, "probe.project-kept-app", "app", platform.AppName(a))
 		}
 	}
 	return ""

@@ -70,22 +70,22 @@ func (o *Ops) SelectSource(ctx context.Context, opts CreateOptions) (Source, err
 			if opts.NoSource != nil {
 				return Source{}, opts.NoSource
 			}
-			return Source{}, platform.ConfigErrorf("cli.source-latest-needs-project")
+			return Source{}, platform.ConfigErrorf(ctx, "cli.source-latest-needs-project")
 		}
 		cards, err := o.listBuilds(ctx, project)
 		if err != nil {
 			return Source{}, err
 		}
 		if len(cards) == 0 {
-			return Source{}, platform.ConfigErrorf("cli.source-no-builds", "project", project)
+			return Source{}, platform.ConfigErrorf(ctx, "cli.source-no-builds", "project", project)
 		}
 		buildlist.Sort(cards)
 		return Source{BuildID: buildlist.ID(cards[0]), Version: buildlist.Version(cards[0])}, nil
 	case project != "":
-		o.logf("cli.source-whole-project")
+		o.logf(ctx, "cli.source-whole-project")
 		return Source{ProjectID: project}, nil
 	}
-	return Source{}, platform.ConfigErrorf("cli.source-missing")
+	return Source{}, platform.ConfigErrorf(ctx, "cli.source-missing")
 }
 
 // listsBuild tells whether a build list names ref by id or version.
@@ -112,23 +112,23 @@ func (o *Ops) checkBuildSource(ctx context.Context, opts CreateOptions, project,
 	if owner != nil {
 		ownerID, ownerName := owner.Str("id"), owner.Str("name")
 		if opts.ProjectFromEnv {
-			o.logf("cli.source-other-project-env", "build", version, "project", project, "name", ownerName, "owner", ownerID)
+			o.logf(ctx, "cli.source-other-project-env", "build", version, "project", project, "name", ownerName, "owner", ownerID)
 			return Source{BuildID: version}, nil
 		}
-		return Source{}, platform.ConfigErrorf("cli.source-other-project-flag", "build", version, "project", project,
+		return Source{}, platform.ConfigErrorf(ctx, "cli.source-other-project-flag", "build", version, "project", project,
 			"name", ownerName, "owner", ownerID)
 	}
-	parts := []string{i18n.T("cli.source-not-listed", "build", version, "project", project)}
+	parts := []string{i18n.T(ctx, "cli.source-not-listed", "build", version, "project", project)}
 	if app, id, ver := o.runningBuildOf(ctx, project); id != "" {
-		parts = append(parts, i18n.T("cli.source-offer-running", "app", app, "id", id, "version", ver))
+		parts = append(parts, i18n.T(ctx, "cli.source-offer-running", "app", app, "id", id, "version", ver))
 	} else {
-		parts = append(parts, i18n.T("cli.source-offer-latest"))
+		parts = append(parts, i18n.T(ctx, "cli.source-offer-latest"))
 	}
 	switch {
 	case searched:
-		parts = append(parts, i18n.T("cli.source-nowhere"))
+		parts = append(parts, i18n.T(ctx, "cli.source-nowhere"))
 	case opts.ProjectFromEnv:
-		parts = append(parts, i18n.T("cli.source-env-project"))
+		parts = append(parts, i18n.T(ctx, "cli.source-env-project"))
 	}
 	return Source{}, &platform.Error{Kind: platform.KindConfig, Message: strings.Join(parts, ". ")}
 }
@@ -227,13 +227,13 @@ func (o *Ops) Create(ctx context.Context, opts CreateOptions, src Source) (*Crea
 		}
 	}
 	if err != nil {
-		check := o.hint(verifyHint(id, src.BuildID))
+		check := o.hint(ctx, verifyHint(id, src.BuildID))
 		if ctx.Err() != nil && isCanceled(err) {
 			err = interruptedWith(ctx, "deploy.interrupted", id, check)
 		}
 		out.WaitError = err
-		o.logf("cli.wait-broken", "app", id, "error", err)
-		o.logf("cli.wait-broken-next", "command", check)
+		o.logf(ctx, "cli.wait-broken", "app", id, "error", err)
+		o.logf(ctx, "cli.wait-broken-next", "command", check)
 	}
 	return out, nil
 }
@@ -246,14 +246,14 @@ func (o *Ops) createApp(ctx context.Context, body *jsonx.Object, name string) (*
 	var found *jsonx.Object
 	v, err := readback.Change{
 		Settle: readback.SettleOf(o.Client),
-		What:   i18n.T("deploy.what-create", "name", name),
+		What:   i18n.T(ctx, "deploy.what-create", "name", name),
 		Send:   func(ctx context.Context) (any, error) { return o.Client.Post(ctx, "/applications", body) },
 		Check: func(ctx context.Context) (bool, error) {
 			card, err := o.findCreated(ctx, name)
 			found = card
 			return card != nil, err
 		},
-		Look: o.hint(appHint(name)),
+		Look: o.hint(ctx, appHint(name)),
 		Log:  o.log,
 	}.Do(ctx)
 	if err != nil {
@@ -290,15 +290,15 @@ func (o *Ops) findCreated(ctx context.Context, name string) (*jsonx.Object, erro
 
 // SignIn is the sign-in field of create/ensure; its hint and note are also
 // logged, since a new application's own user list is empty.
-func (o *Ops) SignIn(card *jsonx.Object) *jsonx.Object {
+func (o *Ops) SignIn(ctx context.Context, card *jsonx.Object) *jsonx.Object {
 	uri := strings.TrimSpace(card.Str("uri"))
 	var url any
-	hint := i18n.T("client.sign-in-hint-later")
+	hint := i18n.T(ctx, "client.sign-in-hint-later")
 	if uri != "" {
 		url = uri
-		hint = i18n.T("client.sign-in-hint", "url", uri)
+		hint = i18n.T(ctx, "client.sign-in-hint", "url", uri)
 	}
-	note := i18n.T("client.sign-in-note")
+	note := i18n.T(ctx, "client.sign-in-note")
 	o.log(hint)
 	o.log(note)
 	return jsonx.New("url", url, "account", "control-panel", "hint", hint, "note", note)
@@ -306,9 +306,9 @@ func (o *Ops) SignIn(card *jsonx.Object) *jsonx.Object {
 
 // CreateAnswer is apps create's answer: the card with sign-in, the
 // verification and the broken wait; failed tells exit 1.
-func (o *Ops) CreateAnswer(c *Created) (answer *jsonx.Object, failed bool) {
+func (o *Ops) CreateAnswer(ctx context.Context, c *Created) (answer *jsonx.Object, failed bool) {
 	answer = c.Card.Clone()
-	answer.Set("sign-in", o.SignIn(c.Card))
+	answer.Set("sign-in", o.SignIn(ctx, c.Card))
 	if c.Verify != nil {
 		answer.Set("verify", c.Verify.JSON())
 		failed = !c.Verify.OK()
@@ -347,7 +347,7 @@ func (o *Ops) Ensure(ctx context.Context, opts CreateOptions) (answer *jsonx.Obj
 		default:
 			answer.Set("applied", true)
 		}
-		answer.Set("sign-in", o.SignIn(c.Card))
+		answer.Set("sign-in", o.SignIn(ctx, c.Card))
 		if c.Verify != nil {
 			answer.Set("verify", c.Verify.JSON())
 			failed = !c.Verify.OK()
@@ -364,7 +364,7 @@ func (o *Ops) Ensure(ctx context.Context, opts CreateOptions) (answer *jsonx.Obj
 	if err != nil {
 		return nil, false, err
 	}
-	answer = jsonx.New("id", id, "created", false, "sign-in", o.SignIn(card))
+	answer = jsonx.New("id", id, "created", false, "sign-in", o.SignIn(ctx, card))
 	want := strings.TrimSpace(opts.VersionID)
 	if want == "" {
 		return answer, false, nil
@@ -372,12 +372,12 @@ func (o *Ops) Ensure(ctx context.Context, opts CreateOptions) (answer *jsonx.Obj
 	state := o.buildState(ctx, id, card, want)
 	if state.applied != nil && *state.applied {
 		if state.extension != nil {
-			o.logf("cli.ensure.runs-extension", "build", want, "extension", state.label)
+			o.logf(ctx, "cli.ensure.runs-extension", "build", want, "extension", state.label)
 			if v, ok := state.extension.Value("enabled").(bool); ok && !v {
-				o.logf("cli.ensure.extension-disabled", "extension", state.label)
+				o.logf(ctx, "cli.ensure.extension-disabled", "extension", state.label)
 			}
 		} else {
-			o.logf("cli.ensure.runs", "build", want)
+			o.logf(ctx, "cli.ensure.runs", "build", want)
 		}
 		state.fill(answer)
 		if opts.Verify {
@@ -403,14 +403,14 @@ func (o *Ops) Ensure(ctx context.Context, opts CreateOptions) (answer *jsonx.Obj
 	}
 	switch {
 	case state.unverifiable:
-		o.logf("cli.ensure.extension-unverifiable", "build", want, "error", state.err)
+		o.logf(ctx, "cli.ensure.extension-unverifiable", "build", want, "error", state.err)
 	case state.extension == nil && state.label != "":
-		o.logf("cli.ensure.extension-missing", "build", want, "extension", state.label, "app", id)
+		o.logf(ctx, "cli.ensure.extension-missing", "build", want, "extension", state.label, "app", id)
 	case state.extension != nil:
-		o.logf("cli.ensure.extension-differs", "build", want, "extension", state.label,
+		o.logf(ctx, "cli.ensure.extension-differs", "build", want, "extension", state.label,
 			"running", strOrDash(state.runningVersion), "app", id)
 	default:
-		o.logf("cli.ensure.differs", "running", strOrDash(state.runningID), "build", want, "app", id)
+		o.logf(ctx, "cli.ensure.differs", "running", strOrDash(state.runningID), "build", want, "app", id)
 	}
 	state.fill(answer)
 	return answer, false, nil
@@ -465,7 +465,7 @@ func (o *Ops) buildState(ctx context.Context, appID string, card *jsonx.Object, 
 	s.applied = ptr(false)
 	ext, err := o.findExtensionBuild(ctx, want)
 	if err != nil {
-		o.logf("cli.ensure.extension-lookup-failed", "build", want, "error", err)
+		o.logf(ctx, "cli.ensure.extension-lookup-failed", "build", want, "error", err)
 		return s
 	}
 	if ext == nil {

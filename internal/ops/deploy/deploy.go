@@ -45,7 +45,7 @@ type DeployOptions struct {
 func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	// A malformed project id is the first refusal: nothing is asked,
 	// built or uploaded for it.
-	if err := CheckProjectID(opts.ProjectID, opts.ProjectIDSource); err != nil {
+	if err := CheckProjectID(ctx, opts.ProjectID, opts.ProjectIDSource); err != nil {
 		return nil, err
 	}
 	var appID string
@@ -57,19 +57,19 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 		return nil, err
 	}
 	started := o.now().UTC()
-	o.logf("deploy.target", "app", appID, "app_source", sourceWords(opts.AppIDSource),
-		"project", opts.ProjectID, "project_source", sourceWords(opts.ProjectIDSource))
+	o.logf(ctx, "deploy.target", "app", appID, "app_source", sourceWords(ctx, opts.AppIDSource),
+		"project", opts.ProjectID, "project_source", sourceWords(ctx, opts.ProjectIDSource))
 
 	schema, err := o.schemaGuard(ctx, opts, appID)
 	if err != nil {
 		return nil, err
 	}
 
-	dir, err := assembly.FindProjectDir(opts.ProjectDir)
+	dir, err := assembly.FindProjectDir(ctx, opts.ProjectDir)
 	if err != nil {
 		return nil, err
 	}
-	desc, err := assembly.ReadDescriptor(dir)
+	desc, err := assembly.ReadDescriptor(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	explicit := strings.TrimSpace(opts.Version) != ""
 	if explicit {
 		if !assembly.KeepsNumbering(strings.TrimSpace(opts.Version), base) {
-			o.logf("deploy.version-not-kept", "version", strings.TrimSpace(opts.Version), "base", base)
+			o.logf(ctx, "deploy.version-not-kept", "version", strings.TrimSpace(opts.Version), "base", base)
 		}
 		if schema != nil && schema.buildsRead {
 			known, knownRead = schema.builds, true
@@ -95,7 +95,7 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	out := opts.OutputDir
 	if out == "" {
 		var remove func() bool
-		if out, remove, err = TempOutput(TempBuildPrefix, o.log); err != nil {
+		if out, remove, err = TempOutput(ctx, TempBuildPrefix, o.log); err != nil {
 			return nil, err
 		}
 		defer remove()
@@ -105,10 +105,10 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.logf("deploy.built", "file", res.File, "version", res.Version)
-	o.log(assembly.DirtyWarning(res.DirtyFiles))
-	o.log(assembly.SkippedWarning(res.SkippedFiles))
-	o.log(assembly.SOAPWarning(res.SOAPClientsWithoutDescription))
+	o.logf(ctx, "deploy.built", "file", res.File, "version", res.Version)
+	o.log(assembly.DirtyWarning(ctx, res.DirtyFiles))
+	o.log(assembly.SkippedWarning(ctx, res.SkippedFiles))
+	o.log(assembly.SOAPWarning(ctx, res.SOAPClientsWithoutDescription))
 
 	var up *upload.Result
 	dirty := res.Dirty
@@ -123,12 +123,12 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	}); err != nil {
 		return nil, err
 	}
-	o.logf("deploy.uploaded", "id", statusWord(up.AssemblyID))
+	o.logf(ctx, "deploy.uploaded", "id", statusWord(up.AssemblyID))
 	if up.ServerVersion != "" && up.ServerVersion != res.Version {
 		if explicit {
-			o.logf("deploy.renumbered-warning", "version", res.Version, "server", up.ServerVersion)
+			o.logf(ctx, "deploy.renumbered-warning", "version", res.Version, "server", up.ServerVersion)
 		} else {
-			o.logf("deploy.renumbered-note", "version", res.Version, "server", up.ServerVersion)
+			o.logf(ctx, "deploy.renumbered-note", "version", res.Version, "server", up.ServerVersion)
 		}
 	}
 
@@ -145,19 +145,19 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 		return nil, err
 	}
 	if !a.unanswered {
-		o.logf("deploy.apply-started")
+		o.logf(ctx, "deploy.apply-started")
 	}
 
 	card, err := o.EnsureRunning(ctx, appID, started)
 	if err != nil {
 		var ae *platform.APIError
-		if ctx.Err() == nil && card != nil && card.Str("status") == platform.StatusError && errors.As(err, &ae) && !hasCompileLine([]string{ae.Message}) {
-			ae.Hint = i18n.T("deploy.server-log-hint")
+		if ctx.Err() == nil && card != nil && card.Str("status") == platform.StatusError && errors.As(err, &ae) && !platform.HasCompileLine([]string{ae.Message}) {
+			ae.Hint = i18n.T(ctx, "deploy.server-log-hint")
 			ae.Message += " – " + ae.Hint
 		}
 		return nil, o.stopped(ctx, err, card, appID, up.AssemblyID, a)
 	}
-	o.logf("deploy.verifying")
+	o.logf(ctx, "deploy.verifying")
 
 	req := VerifyRequest{AppID: appID, Card: card, ExpectedVersion: res.Version, ExpectedID: up.AssemblyID,
 		UploadedVersion: up.ServerVersion, Since: started, Kind: res.Kind, Vendor: res.Vendor, Name: res.Name,
@@ -182,7 +182,7 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	}
 	schema.fill(r)
 
-	o.logOutcome(r, res.Kind == assembly.KindExtension, schema.reason, schema.removals)
+	o.logOutcome(ctx, r, res.Kind == assembly.KindExtension, schema.reason, schema.removals)
 	return r, nil
 }
 
@@ -204,7 +204,7 @@ func (o *Ops) lastBuild(ctx context.Context, projectID, base string, schema *sch
 		builds, read = schema.builds, true
 	} else if builds, err = o.listBuilds(ctx, projectID); err != nil {
 		if ctx.Err() == nil {
-			o.logf("deploy.list-unreadable", "project", projectID, "error", err)
+			o.logf(ctx, "deploy.list-unreadable", "project", projectID, "error", err)
 		}
 	} else {
 		read = true
@@ -218,19 +218,19 @@ func (o *Ops) lastBuild(ctx context.Context, projectID, base string, schema *sch
 	}
 	if o.Registry != nil {
 		if v, ok := o.Registry.MaxVersion(projectID, base); ok && buildlist.Counter(v) > bestCounter {
-			o.logf("deploy.counted-from-registry", "version", v)
+			o.logf(ctx, "deploy.counted-from-registry", "version", v)
 			best = v
 		}
 	}
 	return best, builds, read
 }
 
-func sourceWords(source string) string {
+func sourceWords(ctx context.Context, source string) string {
 	switch source {
 	case SourceFlag:
-		return i18n.T("deploy.source-flag")
+		return i18n.T(ctx, "deploy.source-flag")
 	case SourceEnv:
-		return i18n.T("deploy.source-env")
+		return i18n.T(ctx, "deploy.source-env")
 	}
 	return source
 }
@@ -239,19 +239,19 @@ func sourceWords(source string) string {
 // passed line (with what the schema guard did not check, and how many
 // removals it let through), or every problem, the hint and the failure
 // line.
-func (o *Ops) logOutcome(r *Report, extension bool, schemaReason string, removals int) {
+func (o *Ops) logOutcome(ctx context.Context, r *Report, extension bool, schemaReason string, removals int) {
 	if extension {
 		if r.Extension != nil {
 			enabled := "true"
 			if v, ok := r.Extension.Value("enabled").(bool); ok && !v {
 				enabled = "false"
 			}
-			o.logf("deploy.extension-evidence", "version", strOrDash(r.AppliedVersion), "enabled", enabled)
+			o.logf(ctx, "deploy.extension-evidence", "version", strOrDash(r.AppliedVersion), "enabled", enabled)
 		} else {
-			o.logf("deploy.extension-evidence-none")
+			o.logf(ctx, "deploy.extension-evidence-none")
 		}
 	}
-	verdict := Verdict(r)
+	verdict := Verdict(ctx, r)
 	if !r.OK() {
 		for _, line := range verdict {
 			o.log(line)
@@ -260,23 +260,23 @@ func (o *Ops) logOutcome(r *Report, extension bool, schemaReason string, removal
 	}
 	o.log(verdict[0])
 	if schemaReason != "" {
-		o.logf("deploy.schema-not-checked", "reason", schemaReason)
+		o.logf(ctx, "deploy.schema-not-checked", "reason", schemaReason)
 	}
 	if removals > 0 {
-		o.logf("deploy.schema-removed", "count", removals)
+		o.logf(ctx, "deploy.schema-removed", "count", removals)
 	}
 }
 
 // Verdict are the lines that tell how a verification ended: that it
 // passed, or every problem, the hint and that it failed.
-func Verdict(r *Report) []string {
+func Verdict(ctx context.Context, r *Report) []string {
 	if r.OK() {
-		return []string{i18n.T("deploy.passed")}
+		return []string{i18n.T(ctx, "deploy.passed")}
 	}
 	var out []string
 	for _, p := range r.Problems {
 		lines := strings.Split(p, "\n")
-		out = append(out, i18n.T("deploy.problem", "text", lines[0]))
+		out = append(out, i18n.T(ctx, "deploy.problem", "text", lines[0]))
 		for _, l := range lines[1:] {
 			if strings.TrimSpace(l) != "" {
 				out = append(out, "    "+strings.TrimRight(l, " \r"))
@@ -286,7 +286,7 @@ func Verdict(r *Report) []string {
 	if r.Hint != "" {
 		out = append(out, r.Hint)
 	}
-	return append(out, i18n.T("deploy.failed"))
+	return append(out, i18n.T(ctx, "deploy.failed"))
 }
 
 func strOrDash(p *string) string {

@@ -41,6 +41,7 @@ func TestProbeToleratesGatewayFailuresWhileItWaits(t *testing.T) {
 // A platform a gateway keeps away for the whole wait is an error of the
 // run, not a failed compilation; the cleanup still removes everything.
 func TestProbeGatewayOutageIsNoCompileFailure(t *testing.T) {
+	ctx := context.Background()
 	s := standtest.Start(t, stand.Options{})
 	before := idsOf(s.Snapshot())
 	// Exactly as many 502s as a wait tolerates: the wait gives up, the
@@ -56,7 +57,7 @@ func TestProbeGatewayOutageIsNoCompileFailure(t *testing.T) {
 	if !platform.IsTransport(err) {
 		t.Errorf("want the platform's absence, got %v", err)
 	}
-	if failed := strings.TrimSuffix(i18n.T("probe.failed", "count", 1), "1"); log.has(failed) {
+	if failed := strings.TrimSuffix(i18n.T(ctx, "probe.failed", "count", 1), "1"); log.has(failed) {
 		t.Errorf("a 502 was reported as a failed compilation:\n%s", log)
 	}
 	assertNothingLeft(t, s, before)
@@ -154,7 +155,7 @@ func TestDeployInterruptedWhileBusySaysTheBuildIsNotApplied(t *testing.T) {
 		t.Fatalf("want an interruption, got %v\n%s", err, log)
 	}
 	uploaded := newestBuild(t, s, demo.ProjectID)
-	want := i18n.T("deploy.interrupted-before-apply", "app", demo.AppID, "build", "1.0-4 ("+uploaded+")",
+	want := i18n.T(ctx, "deploy.interrupted-before-apply", "app", demo.AppID, "build", "1.0-4 ("+uploaded+")",
 		"command", "elemctl apps apply "+demo.AppID+" "+uploaded)
 	if ie.Message != want || ie.Hint != "elemctl apps apply "+demo.AppID+" "+uploaded {
 		t.Errorf("message:\n got %s\nwant %s\nhint %q", ie.Message, want, ie.Hint)

@@ -1,9 +1,11 @@
 package deploy
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -91,10 +93,12 @@ func (s *scripted) readCount() int {
 // fake clock.
 func newScripted(t *testing.T, cards ...step) (*scripted, *Ops, *FakeClock, *[]string) {
 	t.Helper()
+
+	ctx := context.Background()
 	s := &scripted{t: t, cards: cards, applies: []step{{}}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.srv.Close)
-	cl, err := platform.NewClient(&platform.Config{BaseURL: s.srv.URL, ClientID: "id", ClientSecret: "secret",
+	cl, err := platform.NewClient(ctx, &platform.Config{BaseURL: s.srv.URL, ClientID: "id", ClientSecret: "secret",
 		TLSVerify: true, NoProxy: true, Timeout: 5 * time.Second}, platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
@@ -146,4 +150,23 @@ func mustTime(t *testing.T, s string) time.Time {
 		t.Fatal(err)
 	}
 	return v
+}
+
+func TestFailedTasksSinceAndOrder(t *testing.T) {
+	tasks := objects(t, `[
+		{"id":"a","status":"Failed","start-date":"2026-03-01T09:00:00Z"},
+		{"id":"b","status":"Completed","start-date":"2026-03-01T10:05:00Z"},
+		{"id":"c","status":"error","start-date":"2026-03-01T10:06:00"},
+		{"id":"d","status":"Failed"},
+		{"id":"e","status":"FAILED","start-date":"bogus"}
+	]`)
+	since := mustTime(t, "2026-03-01T10:00:00Z")
+	var ids []string
+	for _, task := range failedTasks(tasks, since) {
+		ids = append(ids, task.Str("id"))
+	}
+	// Freshest first; a task without a readable start date counts.
+	if !reflect.DeepEqual(ids, []string{"e", "d", "c"}) {
+		t.Fatalf("failed tasks %v", ids)
+	}
 }

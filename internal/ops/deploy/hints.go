@@ -1,11 +1,16 @@
 package deploy
 
-import "github.com/elemctl/elemctl/internal/ops/hint"
+import (
+	"context"
+
+	"github.com/elemctl/elemctl/internal/ops/cards"
+	"github.com/elemctl/elemctl/internal/ops/hint"
+)
 
 // The commands the operations suggest, as hints every face spells its own
 // way (see Ops.Hint).
 
-func (o *Ops) hint(c hint.Command) string { return o.Hint.Render(c) }
+func (o *Ops) hint(ctx context.Context, c hint.Command) string { return o.Hint.Render(ctx, c) }
 
 // verifyHint checks an apply's outcome later.
 func verifyHint(appID, buildID string) hint.Command {
@@ -39,6 +44,4 @@ func deleteProjectHint(projectID string) hint.Command {
 }
 
 // appHint shows an application's card.
-func appHint(app string) hint.Command {
-	return hint.Command{Path: []string{"apps", "get"}, Args: []hint.Arg{hint.Pos("app-id", app)}}
-}
+func appHint(app string) hint.Command { return cards.AppHint(app) }

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/messages"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
@@ -47,6 +49,7 @@ func elemctlBinary(t *testing.T) string {
 }
 
 func TestMain(m *testing.M) {
+	i18n.Register(messages.Operations()...)
 	code := m.Run()
 	if binary.path != "" {
 		os.RemoveAll(filepath.Dir(binary.path))
@@ -68,15 +71,17 @@ func TestProbeInterruptedStillCleansUp(t *testing.T) {
 		name  string
 		sig   os.Signal
 		after string
-		delay time.Duration
-		// second: one more signal while the cleanup runs, which tells
-		// what it still does and how to finish it.
+		// midWait: the signal waits until the stand holds the throwaway
+		// application, being created.
+		midWait bool
+		// second: one more signal once the cleanup asks the stand to
+		// delete it, which tells what it still does and how to finish it.
 		second bool
 	}{
-		{"sigint-mid-wait", os.Interrupt, "создаю временное приложение", 150 * time.Millisecond, false},
-		{"sigterm-after-upload", syscall.SIGTERM, "сборка загружена", 0, false},
-		{"sighup-mid-wait", syscall.SIGHUP, "создаю временное приложение", 150 * time.Millisecond, false},
-		{"second-sigint-during-cleanup", os.Interrupt, "создаю временное приложение", 150 * time.Millisecond, true},
+		{"sigint-mid-wait", os.Interrupt, "создаю временное приложение", true, false},
+		{"sigterm-after-upload", syscall.SIGTERM, "сборка загружена", false, false},
+		{"sighup-mid-wait", syscall.SIGHUP, "создаю временное приложение", true, false},
+		{"second-sigint-during-cleanup", os.Interrupt, "создаю временное приложение", true, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -103,7 +108,7 @@ func TestProbeInterruptedStillCleansUp(t *testing.T) {
 				t.Fatal(err)
 			}
 			var stderr strings.Builder
-			signalled := make(chan struct{})
+			seen, signalled := make(chan struct{}), make(chan struct{})
 			done := make(chan struct{})
 			go func() {
 				defer close(done)
@@ -113,13 +118,19 @@ func TestProbeInterruptedStillCleansUp(t *testing.T) {
 					stderr.WriteString(sc.Text() + "\n")
 					if !sent && strings.Contains(sc.Text(), tc.after) {
 						sent = true
-						time.Sleep(tc.delay)
-						cmd.Process.Signal(tc.sig)
-						if tc.second {
-							time.Sleep(100 * time.Millisecond)
+						close(seen)
+						go func() {
+							defer close(signalled)
+							var app string
+							if tc.midWait {
+								app = waitUntil(done, func() string { return newApp(s, before) })
+							}
 							cmd.Process.Signal(tc.sig)
-						}
-						close(signalled)
+							if tc.second {
+								waitUntil(done, func() string { return deleteAsked(s, app) })
+								cmd.Process.Signal(tc.sig)
+							}
+						}()
 					}
 				}
 			}()
@@ -135,8 +146,10 @@ func TestProbeInterruptedStillCleansUp(t *testing.T) {
 				cmd.Process.Kill()
 				t.Fatalf("the probe did not end after the signal:\n%s", stderr.String())
 			}
+			<-done
 			select {
-			case <-signalled:
+			case <-seen:
+				<-signalled // waits end with the process
 			default:
 				t.Fatalf("the probe ended before %q appeared:\n%s", tc.after, stderr.String())
 			}
@@ -161,4 +174,40 @@ func TestProbeInterruptedStillCleansUp(t *testing.T) {
 			t.Logf("stderr of the run:\n%s", stderr.String())
 		})
 	}
+}
+
+// waitUntil polls found until it names something, or until stop closes
+// (the process ended): then it gives "".
+func waitUntil(stop <-chan struct{}, found func() string) string {
+	for {
+		if v := found(); v != "" {
+			return v
+		}
+		select {
+		case <-stop:
+			return ""
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// newApp is an application of the stand that before did not hold.
+func newApp(s *stand.Stand, before stateIDs) string {
+	for _, a := range s.Snapshot().Apps {
+		if !before.apps[a.ID] {
+			return a.ID
+		}
+	}
+	return ""
+}
+
+// deleteAsked tells (by a non-empty answer) that the stand was asked to
+// delete the application.
+func deleteAsked(s *stand.Stand, app string) string {
+	for _, c := range s.Calls() {
+		if c.Method == "DELETE" && strings.HasSuffix(c.Path, "/applications/"+app) {
+			return c.Path
+		}
+	}
+	return ""
 }

@@ -2,11 +2,9 @@ package deploy
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	// Waits.
 	{Key: "deploy.server-starting",
 		RU: "сервер 1С:Элемент запускается (консоль отвечает «Application \"console\" not found») – жду его до {seconds} с и переспрашиваю",

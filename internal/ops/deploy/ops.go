@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/ops/cards"
 	"github.com/elemctl/elemctl/internal/ops/hint"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -58,11 +60,6 @@ type Ops struct {
 	Getenv func(string) string
 	// Version is elemctl's own version, written to registry lines.
 	Version string
-	// DeleteApp and DeleteBuild are the platform command tree's operations
-	// (the refusal hint of a delete, the address fallbacks of a build),
-	// handed in so each exists once. DeleteBuild takes a version or an id.
-	DeleteApp   func(ctx context.Context, appID string) error
-	DeleteBuild func(ctx context.Context, projectID, ref string) error
 	// Hint spells the commands the operations suggest (to check later, to
 	// finish a cleanup, to apply what was not applied) for the face that
 	// runs them, with the user's connection options; nil spells them plain.
@@ -108,7 +105,20 @@ func (o *Ops) log(line string) {
 	}
 }
 
-func (o *Ops) logf(key string, args ...any) { o.log(i18n.T(key, args...)) }
+func (o *Ops) logf(ctx context.Context, key string, args ...any) { o.log(i18n.T(ctx, key, args...)) }
+
+// deleteApp deletes an application as `apps delete` does.
+func (o *Ops) deleteApp(ctx context.Context, appID string) error {
+	_, err := cards.DeleteApp(ctx, o.Client, appID, o.log, o.hint(ctx, cards.AppHint(appID)))
+	return err
+}
+
+// deleteBuildCard deletes a build named by its version or its id, as
+// `builds delete` does.
+func (o *Ops) deleteBuildCard(ctx context.Context, projectID, ref string) error {
+	_, err := cards.AddressBuild(ctx, o.Client, http.MethodDelete, projectID, ref)
+	return err
+}
 
 func (o *Ops) pending(text string) {
 	if o.Pending != nil {
@@ -129,20 +139,20 @@ func (o *Ops) repeatedLines() *lineRepeats { return &lineRepeats{o: o} }
 // logAs logs line unless the previous line logged was of the same kind:
 // a card read that breaks off one way, then another (the connection cut,
 // then refused) is one failure repeating.
-func (r *lineRepeats) logAs(kind, line string) {
+func (r *lineRepeats) logAs(ctx context.Context, kind, line string) {
 	if kind == r.last {
 		r.n++
 		return
 	}
-	r.flush()
+	r.flush(ctx)
 	r.last = kind
 	r.o.log(line)
 }
 
 // flush ends the run of repeats, writing their count.
-func (r *lineRepeats) flush() {
+func (r *lineRepeats) flush(ctx context.Context) {
 	if r.n > 0 {
-		r.o.logf("deploy.repeated", "count", r.n)
+		r.o.logf(ctx, "deploy.repeated", "count", r.n)
 	}
 	r.last, r.n = "", 0
 }
@@ -166,24 +176,24 @@ func (o *Ops) call(ctx context.Context, fn func(ctx context.Context) error) erro
 		if err == nil || !platform.IsServerStarting(err) || o.ServerStart <= 0 {
 			if err == nil && !o.outage.IsZero() {
 				o.outage = time.Time{}
-				o.logf("deploy.server-up")
+				o.logf(ctx, "deploy.server-up")
 			}
 			return err
 		}
 		now := o.now()
 		if o.outage.IsZero() {
 			o.outage = now
-			o.logf("deploy.server-starting", "seconds", seconds(o.ServerStart))
+			o.logf(ctx, "deploy.server-starting", "seconds", seconds(o.ServerStart))
 		}
 		waited := now.Sub(o.outage)
 		if waited >= o.ServerStart {
-			return &serverStartTimeout{platform.NewError(platform.KindGeneral, "deploy.server-start-timeout",
+			return &serverStartTimeout{platform.NewError(ctx, platform.KindGeneral, "deploy.server-start-timeout",
 				"seconds", seconds(o.ServerStart), "console", o.Client.Config().BaseURL+"/console")}
 		}
 		if backoff == nil {
 			backoff = o.policy().Start()
 		}
-		o.status(i18n.T("deploy.status-server-starting", "elapsed", seconds(waited)))
+		o.status(i18n.T(ctx, "deploy.status-server-starting", "elapsed", seconds(waited)))
 		pause := min(backoff.Next(), o.ServerStart-waited)
 		if err := o.clock().Sleep(ctx, pause); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"context"
 	"os"
 	"strings"
 
@@ -20,15 +21,15 @@ const (
 // left per run would fill the temporary directory. When the folder cannot
 // be deleted, remove says so through warn, naming it, and returns false,
 // so nothing claims the archive is gone.
-func TempOutput(prefix string, warn func(string)) (dir string, remove func() bool, err error) {
+func TempOutput(ctx context.Context, prefix string, warn func(string)) (dir string, remove func() bool, err error) {
 	dir, err = os.MkdirTemp("", prefix)
 	if err != nil {
-		return "", func() bool { return true }, platform.NewError(platform.KindBuild, "deploy.temp-dir", "error", err)
+		return "", func() bool { return true }, platform.NewError(ctx, platform.KindBuild, "deploy.temp-dir", "error", err)
 	}
 	return dir, func() bool {
 		if err := removeAll(dir); err != nil {
 			if warn != nil {
-				warn(i18n.T("deploy.temp-dir-not-removed", "dir", dir, "error", err))
+				warn(i18n.T(ctx, "deploy.temp-dir-not-removed", "dir", dir, "error", err))
 			}
 			return false
 		}
@@ -42,7 +43,7 @@ var removeAll = os.RemoveAll
 // CheckProjectID refuses a project id the platform can never know: every
 // project is named by a UUID. source is SourceFlag or SourceEnv, so the
 // message names what to correct.
-func CheckProjectID(id, source string) error {
+func CheckProjectID(ctx context.Context, id, source string) error {
 	if platform.IsUUID(id) {
 		return nil
 	}
@@ -50,5 +51,5 @@ func CheckProjectID(id, source string) error {
 	if source == SourceEnv {
 		name = "ELEMENT_PROJECT_ID"
 	}
-	return platform.ConfigErrorf("deploy.project-id-not-uuid", "name", name, "value", strings.TrimSpace(id))
+	return platform.ConfigErrorf(ctx, "deploy.project-id-not-uuid", "name", name, "value", strings.TrimSpace(id))
 }

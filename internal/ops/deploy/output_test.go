@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -12,10 +13,11 @@ import (
 // cannot be deleted is named in a warning, and remove reports false so no
 // caller claims the archive is gone; one that can is deleted.
 func TestTempOutputSaysWhatItCouldNotDelete(t *testing.T) {
+	ctx := context.Background()
 	var warnings []string
 	warn := func(s string) { warnings = append(warnings, s) }
 
-	dir, remove, err := TempOutput(TempBuildPrefix, warn)
+	dir, remove, err := TempOutput(ctx, TempBuildPrefix, warn)
 	if err != nil {
 		t.Fatal(err)
 	}

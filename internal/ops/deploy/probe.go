@@ -61,7 +61,7 @@ type ProbeReport struct {
 	ProjectRenamedFrom             string
 	AssemblyID, AppID, AppName     string
 	Status                         string
-	Errors                         []CompileError
+	Errors                         []platform.CompileError
 	Messages                       []string
 	Cleanup                        ProbeCleanup
 	CompatibilityRefused           string
@@ -147,15 +147,15 @@ func (e *ProbeInterruptedError) Unwrap() error { return e.Err }
 // the cleanup runs on a fresh context bounded by Limits.Cleanup.
 func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error) {
 	token := probeToken()
-	dir, err := assembly.FindProjectDir(opts.ProjectDir)
+	dir, err := assembly.FindProjectDir(ctx, opts.ProjectDir)
 	if err != nil {
 		return nil, err
 	}
-	desc, err := assembly.ReadDescriptor(dir)
+	desc, err := assembly.ReadDescriptor(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	if err := assembly.ProbePrerequisites(desc); err != nil {
+	if err := assembly.ProbePrerequisites(ctx, desc); err != nil {
 		return nil, err
 	}
 	name := strings.TrimSpace(opts.Name)
@@ -168,7 +168,7 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 	}
 	out := opts.OutputDir
 	if out == "" {
-		tmp, remove, err := TempOutput(TempProbePrefix, o.log)
+		tmp, remove, err := TempOutput(ctx, TempProbePrefix, o.log)
 		if err != nil {
 			return nil, err
 		}
@@ -179,10 +179,10 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 	if err != nil {
 		return nil, err
 	}
-	o.logf("deploy.built", "file", res.File, "version", res.Version)
+	o.logf(ctx, "deploy.built", "file", res.File, "version", res.Version)
 
 	r := &ProbeReport{ProjectDir: res.ProjectDir, Vendor: res.Vendor, Name: res.Name, File: res.File,
-		Version: res.Version, AppName: name, Errors: []CompileError{}, Messages: []string{}}
+		Version: res.Version, AppName: name, Errors: []platform.CompileError{}, Messages: []string{}}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -191,7 +191,7 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 	// upload and the create are let finish even when the caller stops, so
 	// their ids are known and the cleanup can remove what they made.
 	guarded := context.WithoutCancel(ctx)
-	o.pending(i18n.T("probe.pending-upload", "build", res.Version))
+	o.pending(i18n.T(ctx, "probe.pending-upload", "build", res.Version))
 	up, err := upload.Upload(guarded, o.Client, upload.Options{File: res.File, SpaceID: opts.SpaceID, CommitID: res.Commit,
 		Log: o.log, Hint: o.Hint})
 	o.pending("")
@@ -207,11 +207,11 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 		}
 	}
 	if up.AssemblyID == "" {
-		return nil, platform.NewError(platform.KindGeneral, "probe.no-build-id")
+		return nil, platform.NewError(ctx, platform.KindGeneral, "probe.no-build-id")
 	}
-	o.logf("deploy.uploaded", "id", up.AssemblyID)
+	o.logf(ctx, "deploy.uploaded", "id", up.AssemblyID)
 	if up.Project != nil {
-		o.log(up.Project.Line())
+		o.log(up.Project.Line(ctx))
 	}
 
 	runErr := o.probeCompile(ctx, guarded, opts, desc, res, r)
@@ -231,7 +231,7 @@ func (o *Ops) Probe(ctx context.Context, opts ProbeOptions) (*ProbeReport, error
 			command = firstNonEmpty(r.Cleanup.Command, strings.Join(r.Cleanup.Steps, " && "))
 			args = []any{"command", command}
 		}
-		return nil, &ProbeInterruptedError{Message: i18n.T(key, args...), Report: r, Err: ctx.Err(), Hint: command}
+		return nil, &ProbeInterruptedError{Message: i18n.T(ctx, key, args...), Report: r, Err: ctx.Err(), Hint: command}
 	}
 	if runErr != nil {
 		return nil, runErr
@@ -247,14 +247,14 @@ func (o *Ops) probeCompile(ctx, guarded context.Context, opts ProbeOptions, desc
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	o.logf("probe.creating", "name", r.AppName)
+	o.logf(ctx, "probe.creating", "name", r.AppName)
 	before := o.now().UTC().Add(-time.Second)
 	body := jsonx.New("source", jsonx.New("type", "repository", "project-version-id", r.AssemblyID),
 		"display-name", r.AppName, "publication-context", r.AppName, "development-mode", false)
 	if opts.SpaceID != "" {
 		body.Set("space-id", opts.SpaceID)
 	}
-	o.pending(i18n.T("probe.pending-create", "name", r.AppName, "command", o.hint(probeCleanupHint(r.AppName))))
+	o.pending(i18n.T(ctx, "probe.pending-create", "name", r.AppName, "command", o.hint(ctx, probeCleanupHint(r.AppName))))
 	answer, createErr := o.Client.Post(guarded, "/applications", body)
 	o.pending("")
 	r.createSent = true
@@ -264,21 +264,21 @@ func (o *Ops) probeCompile(ctx, guarded context.Context, opts ProbeOptions, desc
 	if readback.Uncertain(createErr) {
 		// The answer was lost: the probe's name is its own, so the list
 		// tells whether the platform created the application.
-		o.logf("probe.create-may-have-reached", "error", createErr)
+		o.logf(ctx, "probe.create-may-have-reached", "error", createErr)
 		card, err := o.findCreated(guarded, r.AppName)
 		switch {
 		case err != nil:
-			o.writeProbeLine(r, res)
-			return readback.Unknown(i18n.T("deploy.what-create", "name", r.AppName), createErr, err)
+			o.writeProbeLine(ctx, r, res)
+			return readback.Unknown(ctx, i18n.T(ctx, "deploy.what-create", "name", r.AppName), createErr, err)
 		case card == nil:
-			o.writeProbeLine(r, res)
-			return readback.NotDone(i18n.T("deploy.what-create", "name", r.AppName), createErr)
+			o.writeProbeLine(ctx, r, res)
+			return readback.NotDone(ctx, i18n.T(ctx, "deploy.what-create", "name", r.AppName), createErr)
 		}
 		r.AppID = card.Str("id")
-		o.logf("readback.made", "what", i18n.T("deploy.what-create", "name", r.AppName))
+		o.logf(ctx, "readback.made", "what", i18n.T(ctx, "deploy.what-create", "name", r.AppName))
 		createErr = nil
 	}
-	o.writeProbeLine(r, res)
+	o.writeProbeLine(ctx, r, res)
 	var ae *platform.APIError
 	if createErr != nil {
 		if errors.As(createErr, &ae) {
@@ -288,7 +288,7 @@ func (o *Ops) probeCompile(ctx, guarded context.Context, opts ProbeOptions, desc
 		return createErr
 	}
 	if r.AppID == "" {
-		return platform.NewError(platform.KindGeneral, "probe.no-app-id")
+		return platform.NewError(ctx, platform.KindGeneral, "probe.no-app-id")
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -297,7 +297,7 @@ func (o *Ops) probeCompile(ctx, guarded context.Context, opts ProbeOptions, desc
 	if err == nil {
 		r.OK = true
 		r.Status = card.Str("status")
-		o.logf("probe.passed")
+		o.logf(ctx, "probe.passed")
 		return nil
 	}
 	if ctx.Err() != nil {
@@ -330,7 +330,7 @@ func (o *Ops) probeRefused(ctx context.Context, r *ProbeReport, desc *assembly.D
 	if r.AppID != "" {
 		if tasks, err := o.appTasks(ctx, r.AppID); err == nil {
 			for _, t := range failedTasks(tasks, since) {
-				r.Messages = append(r.Messages, taskLine(t))
+				r.Messages = append(r.Messages, taskLine(ctx, t))
 				taskRefusals = true
 			}
 		}
@@ -338,27 +338,27 @@ func (o *Ops) probeRefused(ctx context.Context, r *ProbeReport, desc *assembly.D
 	if len(r.Messages) == 0 {
 		r.Messages = append(r.Messages, ae.Message)
 	}
-	if mode, lines, dropped, ok := CompatibilityRefusal(r.Messages); ok {
+	if mode, lines, dropped, ok := platform.CompatibilityRefusal(r.Messages); ok {
 		r.CompatibilityRefused = mode
 		r.Messages = lines
 		r.MessagesDropped = dropped
-		r.Errors = []CompileError{}
-		o.logf("probe.compatibility-refused", "mode", mode, "file", desc.Path, "declared", statusWord(desc.Compatibility))
+		r.Errors = []platform.CompileError{}
+		o.logf(ctx, "probe.compatibility-refused", "mode", mode, "file", desc.Path, "declared", statusWord(desc.Compatibility))
 		return
 	}
-	r.Errors = ParseCompileErrors(r.Messages, r.Vendor+"/"+r.Name+"/")
+	r.Errors = platform.ParseCompileErrors(r.Messages, r.Vendor+"/"+r.Name+"/")
 	if (taskRefusals || r.Status == platform.StatusError) && len(r.Errors) == 0 {
-		r.Hint = i18n.T("deploy.server-log-hint")
+		r.Hint = i18n.T(ctx, "deploy.server-log-hint")
 	}
-	o.logf("probe.failed", "count", len(r.Messages))
+	o.logf(ctx, "probe.failed", "count", len(r.Messages))
 	for _, e := range r.Errors {
-		o.logf("probe.error-line", "file", e.File, "line", e.Line, "column", e.Column, "message", e.Message)
+		o.logf(ctx, "probe.error-line", "file", e.File, "line", e.Line, "column", e.Column, "message", e.Message)
 	}
 }
 
 // writeProbeLine records the probe's upload right after the create, with
 // the application when the platform named one.
-func (o *Ops) writeProbeLine(r *ProbeReport, res *assembly.BuildResult) {
+func (o *Ops) writeProbeLine(ctx context.Context, r *ProbeReport, res *assembly.BuildResult) {
 	if o.Registry == nil {
 		return
 	}
@@ -367,7 +367,7 @@ func (o *Ops) writeProbeLine(r *ProbeReport, res *assembly.BuildResult) {
 		Commit: res.Commit, Dirty: res.Dirty, ProjectDir: &dir, File: &file, Stand: o.Client.Config().BaseURL,
 		Command: registry.CommandProbe, UploadedAt: registry.Stamp(time.Now()), Elemctl: o.Version, AppID: r.AppID,
 		Route: registry.RouteNoProjectID}
-	o.log(o.Registry.Append(e))
+	o.log(o.Registry.Append(ctx, e))
 }
 
 // keepProbe leaves everything in place and says how to remove it.
@@ -375,23 +375,23 @@ func (o *Ops) keepProbe(ctx context.Context, r *ProbeReport) {
 	c := &r.Cleanup
 	c.Kept = true
 	o.locateLeftovers(ctx, r)
-	c.Command, c.Steps = o.cleanupCommands(r, false, false)
-	o.logf("probe.kept")
-	o.logCleanupCommands(c)
+	c.Command, c.Steps = o.cleanupCommands(ctx, r, false, false)
+	o.logf(ctx, "probe.kept")
+	o.logCleanupCommands(ctx, c)
 }
 
 // logCleanupCommands tells the commands that finish a cleanup: the one
 // command, and the steps only when there are any.
-func (o *Ops) logCleanupCommands(c *ProbeCleanup) {
+func (o *Ops) logCleanupCommands(ctx context.Context, c *ProbeCleanup) {
 	if c.Command != "" {
-		o.logf("probe.cleanup-command", "command", c.Command)
+		o.logf(ctx, "probe.cleanup-command", "command", c.Command)
 	}
 	if len(c.Steps) > 0 {
 		key := "probe.cleanup-steps"
 		if c.Command == "" {
 			key = "probe.cleanup-steps-only"
 		}
-		o.logf(key, "steps", strings.Join(c.Steps, "\n  "))
+		o.logf(ctx, key, "steps", strings.Join(c.Steps, "\n  "))
 	}
 }
 
@@ -418,14 +418,14 @@ func (o *Ops) locateLeftovers(ctx context.Context, r *ProbeReport) {
 func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport) {
 	c := &r.Cleanup
 	// Until it is done, a forced stop would leave what the run made.
-	command, steps := o.cleanupCommands(r, false, false)
-	o.pending(i18n.T("probe.pending", "app", firstNonEmpty(r.AppID, r.AppName), "build", firstNonEmpty(r.Version, r.AssemblyID),
+	command, steps := o.cleanupCommands(ctx, r, false, false)
+	o.pending(i18n.T(ctx, "probe.pending", "app", firstNonEmpty(r.AppID, r.AppName), "build", firstNonEmpty(r.Version, r.AssemblyID),
 		"command", firstNonEmpty(command, strings.Join(steps, " && "))))
 	defer o.pending("")
 	problem := func(key string, args ...any) {
-		p := i18n.T(key, args...)
+		p := i18n.T(ctx, key, args...)
 		c.Problems = append(c.Problems, p)
-		o.logf("probe.cleanup-problem", "text", p)
+		o.logf(ctx, "probe.cleanup-problem", "text", p)
 	}
 	o.locateLeftovers(ctx, r)
 	appGone := true
@@ -485,10 +485,10 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport) {
 		c.ProjectDeleted = ptr(false)
 	}
 	if len(c.Problems) > 0 {
-		c.Command, c.Steps = o.cleanupCommands(r, appGone, buildGone)
-		o.logCleanupCommands(c)
+		c.Command, c.Steps = o.cleanupCommands(ctx, r, appGone, buildGone)
+		o.logCleanupCommands(ctx, c)
 	} else {
-		o.logf("probe.cleaned")
+		o.logf(ctx, "probe.cleaned")
 	}
 }
 
@@ -498,8 +498,8 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport) {
 func (o *Ops) deleteBuild(ctx context.Context, projectID, buildID string) error {
 	change := readback.Change{
 		Settle: readback.SettleOf(o.Client),
-		What:   i18n.T("probe.what-delete-build", "build", buildID),
-		Send:   func(ctx context.Context) (any, error) { return nil, o.DeleteBuild(ctx, projectID, buildID) },
+		What:   i18n.T(ctx, "probe.what-delete-build", "build", buildID),
+		Send:   func(ctx context.Context) (any, error) { return nil, o.deleteBuildCard(ctx, projectID, buildID) },
 		Check: func(ctx context.Context) (bool, error) {
 			builds, err := o.listBuilds(ctx, projectID)
 			if platform.IsAPIStatus(err, http.StatusNotFound) {
@@ -522,7 +522,7 @@ func (o *Ops) deleteBuild(ctx context.Context, projectID, buildID string) error 
 func (o *Ops) deleteProject(ctx context.Context, projectID string) error {
 	change := readback.Change{
 		Settle: readback.SettleOf(o.Client),
-		What:   i18n.T("probe.what-delete-project", "project", projectID),
+		What:   i18n.T(ctx, "probe.what-delete-project", "project", projectID),
 		Send: func(ctx context.Context) (any, error) {
 			return o.Client.Delete(ctx, "/projects/"+url.PathEscape(projectID))
 		},
@@ -550,24 +550,24 @@ func (o *Ops) deleteProject(ctx context.Context, projectID string) error {
 // The one command works from the application (by id, or by the probe's
 // name when only the create's answer was lost); without an application
 // only the steps remain.
-func (o *Ops) cleanupCommands(r *ProbeReport, appGone, buildGone bool) (string, []string) {
+func (o *Ops) cleanupCommands(ctx context.Context, r *ProbeReport, appGone, buildGone bool) (string, []string) {
 	cmd := ""
 	app := r.AppID
 	if app == "" && r.createSent && !appGone {
 		app = r.AppName
 	}
 	if app != "" {
-		cmd = o.hint(probeCleanupHint(app))
+		cmd = o.hint(ctx, probeCleanupHint(app))
 	}
 	steps := []string{}
 	if app != "" && !appGone {
-		steps = append(steps, o.hint(deleteAppHint(app)))
+		steps = append(steps, o.hint(ctx, deleteAppHint(app)))
 	}
 	if r.AssemblyID != "" && r.ProjectID != "" && !buildGone {
-		steps = append(steps, o.hint(deleteBuildHint(r.Version, r.ProjectID)))
+		steps = append(steps, o.hint(ctx, deleteBuildHint(r.Version, r.ProjectID)))
 	}
 	if r.ProjectCreated != nil && *r.ProjectCreated && r.ProjectID != "" {
-		steps = append(steps, o.hint(deleteProjectHint(r.ProjectID)))
+		steps = append(steps, o.hint(ctx, deleteProjectHint(r.ProjectID)))
 	}
 	return cmd, steps
 }
@@ -584,7 +584,7 @@ func (o *Ops) deleteWhenFree(ctx context.Context, appID string) error {
 	var backoff *Backoff
 	again := true
 	for {
-		err := o.DeleteApp(ctx, appID)
+		err := o.deleteApp(ctx, appID)
 		if platform.IsNotDone(err) && again {
 			again = false
 			continue
@@ -595,13 +595,13 @@ func (o *Ops) deleteWhenFree(ctx context.Context, appID string) error {
 		now := clock.Now()
 		if backoff == nil {
 			start, backoff = now, o.policy().Start()
-			o.logf("probe.cleanup-busy", "app", appID, "seconds", seconds(o.limits().Busy))
+			o.logf(ctx, "probe.cleanup-busy", "app", appID, "seconds", seconds(o.limits().Busy))
 		}
 		waited := now.Sub(start)
 		if waited >= o.limits().Busy {
 			return err
 		}
-		o.status(i18n.T("deploy.status-busy", "app", appID, "elapsed", seconds(waited)))
+		o.status(i18n.T(ctx, "deploy.status-busy", "app", appID, "elapsed", seconds(waited)))
 		if e := clock.Sleep(ctx, min(backoff.Next(), o.limits().Busy-waited)); e != nil {
 			return err
 		}

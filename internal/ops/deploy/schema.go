@@ -53,9 +53,9 @@ type schemaOutcome struct {
 }
 
 // skip ends the guard with a reason, telling it.
-func (o *Ops) schemaSkip(out *schemaOutcome, reason string, detail string) *schemaOutcome {
+func (o *Ops) schemaSkip(ctx context.Context, out *schemaOutcome, reason string, detail string) *schemaOutcome {
 	out.check, out.reason = SchemaSkipped+reason, reason
-	o.logf("deploy.schema-skipped", "reason", reason, "detail", detail)
+	o.logf(ctx, "deploy.schema-skipped", "reason", reason, "detail", detail)
 	return out
 }
 
@@ -74,13 +74,13 @@ func (o *Ops) schemaSkip(out *schemaOutcome, reason string, detail string) *sche
 // unreadable working tree is read-failed.
 func (o *Ops) schemaGuard(ctx context.Context, opts DeployOptions, appID string) (*schemaOutcome, error) {
 	out := &schemaOutcome{warnings: []string{}}
-	dir, err := assembly.FindProjectDir(opts.ProjectDir)
+	dir, err := assembly.FindProjectDir(ctx, opts.ProjectDir)
 	if err != nil {
-		return o.schemaSkip(out, SkipNoProjectDir, err.Error()), nil
+		return o.schemaSkip(ctx, out, SkipNoProjectDir, err.Error()), nil
 	}
-	desc, err := assembly.ReadDescriptor(dir)
+	desc, err := assembly.ReadDescriptor(ctx, dir)
 	if err != nil {
-		return o.schemaSkip(out, SkipNoProjectDir, err.Error()), nil
+		return o.schemaSkip(ctx, out, SkipNoProjectDir, err.Error()), nil
 	}
 
 	// The build the application runs: the card names it; an extension's
@@ -94,8 +94,8 @@ func (o *Ops) schemaGuard(ctx context.Context, opts DeployOptions, appID string)
 		}
 		row := matchExtensionRow(rows, opts.ProjectID, desc.Vendor, desc.Name)
 		if row == nil || row.Str("assembly-version") == "" {
-			return o.schemaSkip(out, SkipNoAppliedExtension,
-				i18n.T("deploy.schema-no-extension", "extension", desc.Vendor+"/"+desc.Name)), nil
+			return o.schemaSkip(ctx, out, SkipNoAppliedExtension,
+				i18n.T(ctx, "deploy.schema-no-extension", "extension", desc.Vendor+"/"+desc.Name)), nil
 		}
 		appliedVersion = row.Str("assembly-version")
 	} else {
@@ -105,7 +105,7 @@ func (o *Ops) schemaGuard(ctx context.Context, opts DeployOptions, appID string)
 		}
 		appliedID = card.Obj("source").Str("project-version-id")
 		if appliedID == "" {
-			return o.schemaSkip(out, SkipNoAppliedBuild, i18n.T("deploy.schema-no-build", "app", appID)), nil
+			return o.schemaSkip(ctx, out, SkipNoAppliedBuild, i18n.T(ctx, "deploy.schema-no-build", "app", appID)), nil
 		}
 	}
 
@@ -117,8 +117,8 @@ func (o *Ops) schemaGuard(ctx context.Context, opts DeployOptions, appID string)
 	build := buildlist.Find(builds, appliedID, appliedVersion)
 	applied := firstNonEmpty(appliedID, appliedVersion)
 	if build == nil {
-		return o.schemaSkip(out, SkipAppliedBuildNotListed,
-			i18n.T("deploy.schema-not-listed", "build", applied, "project", opts.ProjectID)), nil
+		return o.schemaSkip(ctx, out, SkipAppliedBuildNotListed,
+			i18n.T(ctx, "deploy.schema-not-listed", "build", applied, "project", opts.ProjectID)), nil
 	}
 	buildID := firstNonEmpty(buildlist.ID(build), appliedID)
 
@@ -130,14 +130,14 @@ func (o *Ops) schemaGuard(ctx context.Context, opts DeployOptions, appID string)
 		if e, ok := o.Registry.ByAssembly()[buildID]; ok && strings.TrimSpace(e.Commit) != "" {
 			commit = strings.TrimSpace(e.Commit)
 			out.commit, out.source = &commit, ptr(CommitFromRegistry)
-			o.logf("deploy.schema-commit-registry", "commit", commit, "build", buildID)
+			o.logf(ctx, "deploy.schema-commit-registry", "commit", commit, "build", buildID)
 			if e.Dirty != nil && *e.Dirty {
-				o.logf("deploy.schema-commit-dirty", "build", buildID)
+				o.logf(ctx, "deploy.schema-commit-dirty", "build", buildID)
 			}
 		}
 	}
 	if commit == "" {
-		return o.schemaSkip(out, SkipNoCommitID, i18n.T("deploy.schema-no-commit", "build", applied)), nil
+		return o.schemaSkip(ctx, out, SkipNoCommitID, i18n.T(ctx, "deploy.schema-no-commit", "build", applied)), nil
 	}
 
 	old, err := schemaguard.ReadCommit(ctx, dir, commit)
@@ -145,35 +145,35 @@ func (o *Ops) schemaGuard(ctx context.Context, opts DeployOptions, appID string)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return o.schemaSkip(out, SkipCommitUnavailable,
-			i18n.T("deploy.schema-commit-unavailable", "commit", commit, "error", err)), nil
+		return o.schemaSkip(ctx, out, SkipCommitUnavailable,
+			i18n.T(ctx, "deploy.schema-commit-unavailable", "commit", commit, "error", err)), nil
 	}
 	cur, err := schemaguard.ReadDir(dir)
 	if err != nil {
-		return o.schemaSkip(out, SkipReadFailed, err.Error()), nil
+		return o.schemaSkip(ctx, out, SkipReadFailed, err.Error()), nil
 	}
 	res := schemaguard.Compare(old, cur)
 
-	changes := schemaguard.Lines(res.Changes)
-	removals := schemaguard.Lines(res.Removals)
+	changes := schemaguard.Lines(ctx, res.Changes)
+	removals := schemaguard.Lines(ctx, res.Removals)
 	if len(changes) > 0 && !opts.AllowDataLoss {
 		for _, l := range removals {
-			o.logf("deploy.schema-removal", "line", l)
+			o.logf(ctx, "deploy.schema-removal", "line", l)
 		}
-		return nil, platform.NewError(platform.KindGeneral, "deploy.schema-refused",
-			"count", len(changes), "findings", listFindings(changes))
+		return nil, platform.NewError(ctx, platform.KindGeneral, "deploy.schema-refused",
+			"count", len(changes), "findings", listFindings(ctx, changes))
 	}
 	switch {
 	case len(changes) > 0:
 		out.check = SchemaAllowed
-		o.logf("deploy.schema-allowed", "count", len(changes), "findings", listFindings(changes))
+		o.logf(ctx, "deploy.schema-allowed", "count", len(changes), "findings", listFindings(ctx, changes))
 	case len(removals) > 0:
 		out.check = SchemaWarned
 	default:
 		out.check = SchemaClean
 	}
 	for _, l := range removals {
-		o.logf("deploy.schema-removal", "line", l)
+		o.logf(ctx, "deploy.schema-removal", "line", l)
 	}
 	out.warnings = append(append(out.warnings, changes...), removals...)
 	out.removals = len(removals)
@@ -189,15 +189,15 @@ func (o *Ops) schemaReadFailed(ctx context.Context, out *schemaOutcome, err erro
 	if serverAbsent(err) {
 		return nil, err
 	}
-	return o.schemaSkip(out, SkipReadFailed, err.Error()), nil
+	return o.schemaSkip(ctx, out, SkipReadFailed, err.Error()), nil
 }
 
 // listFindings joins the findings of a refusal, the first ones named.
-func listFindings(lines []string) string {
+func listFindings(ctx context.Context, lines []string) string {
 	if len(lines) <= refusalListed {
 		return strings.Join(lines, "; ")
 	}
-	return strings.Join(lines[:refusalListed], "; ") + i18n.T("deploy.schema-more", "count", len(lines)-refusalListed)
+	return strings.Join(lines[:refusalListed], "; ") + i18n.T(ctx, "deploy.schema-more", "count", len(lines)-refusalListed)
 }
 
 // fill puts the guard's outcome into the report.

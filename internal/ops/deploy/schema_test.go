@@ -11,12 +11,14 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/ops/assembly"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/ops/registry"
 	"github.com/elemctl/elemctl/internal/ops/upload"
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 // gitIn runs git in dir and returns its trimmed output.
@@ -223,6 +225,7 @@ func TestSchemaGuardAcrossDeploys(t *testing.T) {
 // TestSchemaGuardCommitFromTheRegistry: a build card without a commit
 // falls back to the registry line of the build, dirty included.
 func TestSchemaGuardCommitFromTheRegistry(t *testing.T) {
+	ctx := context.Background()
 	_, demo, ops, log := demoStand(t)
 	dir, c0 := gitProject(t)
 	empty := ""
@@ -231,7 +234,7 @@ func TestSchemaGuardCommitFromTheRegistry(t *testing.T) {
 		t.Fatalf("%v\n%s", err, log)
 	}
 	// An older tool recorded the commit locally only.
-	ops.Registry.Append(registry.Entry{AssemblyID: r.AssemblyID, ProjectID: demo.ProjectID, Version: *r.AssemblyVersion,
+	ops.Registry.Append(ctx, registry.Entry{AssemblyID: r.AssemblyID, ProjectID: demo.ProjectID, Version: *r.AssemblyVersion,
 		Commit: c0, Dirty: registry.Bool(true), Command: registry.CommandDeploy, Route: registry.RouteProject})
 	edit(t, dir, catalogFile, attrDone, "")
 	commitAll(t, dir, "an attribute removed")
@@ -399,7 +402,7 @@ func TestSchemaGuardExtension(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ext := writeProject(t, "Acme", "Extras", extensionDescriptor, "метод Доп()\n;\n")
+	ext := testio.WriteProject(t, "Acme", "Extras", testio.ExtensionDescriptor, "метод Доп()\n;\n")
 	os.WriteFile(filepath.Join(ext, "Основное", "Настройка.yaml"), []byte("ВидЭлемента: Справочник\nИд: e7e7e7e7-0000-4000-8000-0000000000e2\n"+
 		"Имя: Настройка\nРеквизиты:\n    -\n        Имя: Значение\n        Тип: Строка\n        Длина: 100\n"), 0o644)
 	root := filepath.Dir(filepath.Dir(ext))
@@ -410,12 +413,11 @@ func TestSchemaGuardExtension(t *testing.T) {
 
 	ops, log := opsFor(t, s, nil)
 	// The first upload (without a project id) creates the extension project.
-	f := newFace(t, s)
-	built, err := f.run("build", map[string]any{"project-dir": ext, "output": t.TempDir()})
+	built, err := assembly.Build(context.Background(), assembly.BuildOptions{ProjectDir: ext, OutputDir: t.TempDir(), Getenv: func(string) string { return "" }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := upload.Upload(context.Background(), ops.Client, upload.Options{File: built.Str("file")})
+	first, err := upload.Upload(context.Background(), ops.Client, upload.Options{File: built.File})
 	if err != nil {
 		t.Fatal(err)
 	}

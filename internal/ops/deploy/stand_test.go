@@ -3,9 +3,7 @@ package deploy_test
 import (
 	"context"
 	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +17,7 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 // lines collects progress lines and lets a test react to one.
@@ -59,6 +58,8 @@ func (l *lines) String() string {
 // the poll pauses scaled down and a private registry.
 func opsFor(t *testing.T, s *stand.Stand, extraEnv map[string]string) (*deploy.Ops, *lines) {
 	t.Helper()
+
+	ctx := context.Background()
 	env := map[string]string{
 		"ELEMCTL_DATA_DIR":  t.TempDir(),
 		deploy.PollScaleVar: "0.02",
@@ -67,54 +68,24 @@ func opsFor(t *testing.T, s *stand.Stand, extraEnv map[string]string) (*deploy.O
 		env[k] = v
 	}
 	getenv := func(name string) string { return env[name] }
-	cl, err := platform.NewClient(&platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(),
+	cl, err := platform.NewClient(ctx, &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(),
 		TLSVerify: true, TLSStrict: true, NoProxy: true, Timeout: 10 * time.Second}, platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(cl.Close)
 	log := &lines{}
-	cc := &command.Context{Surface: command.CLI, Getenv: getenv, LogFunc: log.add, Version: "test"}
-	return command.DeployOps(cc, cl), log
+	return &deploy.Ops{
+		Client: cl, Clock: deploy.RealClock, Poll: deploy.PolicyFromEnv(getenv), Log: log.add,
+		Registry: registry.New(getenv, runtime.GOOS), Getenv: getenv, Version: "test",
+	}, log
 }
 
-// demoCopy copies the shipped demo project into a temporary repository and
-// returns the project directory; edit, when set, changes its files first.
-func demoCopy(t *testing.T, edit func(dir string)) string {
-	t.Helper()
-	repo := t.TempDir()
-	src := filepath.Join("..", "..", "..", "examples", "demo")
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		dst := filepath.Join(repo, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(repo, "Acme", "Tasks")
-	if edit != nil {
-		edit(dir)
-	}
-	return dir
-}
+// demoCopy is a copy of the demo project (testio.DemoCopy).
+func demoCopy(t *testing.T, edit func(dir string)) string { return testio.DemoCopy(t, edit) }
 
 // breakSource adds a compile error marker to a source file.
-func breakSource(dir string) {
-	f := filepath.Join(dir, "Основное", "Задачи.xbsl")
-	data, _ := os.ReadFile(f)
-	os.WriteFile(f, append(data, []byte("\n#error Тип \"Х\" не виден\n")...), 0o644)
-}
+func breakSource(dir string) { testio.BreakDemoSource(dir) }
 
 // ids of a snapshot's applications, builds and projects.
 type stateIDs struct{ apps, builds, projects map[string]bool }
@@ -276,7 +247,7 @@ func TestCleanupRemovesTheBuildAnOldProbeLineNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops.Registry.Append(registry.Entry{AssemblyID: up.AssemblyID, ProjectID: demo.ProjectID, Version: up.ServerVersion,
+	ops.Registry.Append(ctx, registry.Entry{AssemblyID: up.AssemblyID, ProjectID: demo.ProjectID, Version: up.ServerVersion,
 		Command: registry.CommandProbe, Stand: s.URL(), UploadedAt: registry.Stamp(time.Now())})
 
 	rep, err := ops.CleanupLeftover(ctx, "old-check", deploy.CleanupGuard{})
@@ -335,9 +306,19 @@ func TestDeployWaitsOutAStartingServerAndDroppedReads(t *testing.T) {
 			return
 		}
 		once.Do(func() {
-			s.BreakNextResponses("GET", "/console/api/v2/applications/"+demo.AppID, 2)
+			path := "/console/api/v2/applications/" + demo.AppID
+			from := len(s.Calls())
+			s.BreakNextResponses("GET", path, 2)
 			go func() {
-				time.Sleep(150 * time.Millisecond)
+				// The outage begins once both reads were cut short.
+				for cut := 0; cut < 2; time.Sleep(5 * time.Millisecond) {
+					cut = 0
+					for _, c := range s.Calls()[from:] {
+						if c.Method == "GET" && c.Path == path {
+							cut++
+						}
+					}
+				}
 				s.SetStarting(500 * time.Millisecond)
 			}()
 		})

@@ -71,11 +71,11 @@ func tasksSince(tasks []*jsonx.Object, since time.Time) []*jsonx.Object {
 }
 
 // taskLine is "<operation-type>: <text>" of a failed task.
-func taskLine(t *jsonx.Object) string {
+func taskLine(ctx context.Context, t *jsonx.Object) string {
 	op := t.Str("operation-type")
 	text := t.Str("error-message")
 	if text == "" {
-		text = i18n.T("deploy.no-error-text")
+		text = i18n.T(ctx, "deploy.no-error-text")
 	}
 	if op == "" {
 		return text
@@ -84,7 +84,7 @@ func taskLine(t *jsonx.Object) string {
 }
 
 // taskProblem is the verification problem of a failed task.
-func taskProblem(t *jsonx.Object) string {
+func taskProblem(ctx context.Context, t *jsonx.Object) string {
 	name := t.Str("operation-type")
 	if name == "" {
 		name = t.Str("id")
@@ -94,9 +94,9 @@ func taskProblem(t *jsonx.Object) string {
 	}
 	text := t.Str("error-message")
 	if text == "" {
-		text = i18n.T("deploy.no-error-text")
+		text = i18n.T(ctx, "deploy.no-error-text")
 	}
-	return i18n.T("deploy.task-failed", "task", name, "status", t.Str("status"), "text", text)
+	return i18n.T(ctx, "deploy.task-failed", "task", name, "status", t.Str("status"), "text", text)
 }
 
 // stampLayouts are the ISO-8601 spellings tasks carry; a value without a

@@ -48,11 +48,11 @@ func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 	case err != nil && isCanceled(ctx.Err()):
 		return nil, ctx.Err()
 	case err != nil:
-		r.Problems = append(r.Problems, i18n.T("deploy.tasks-unreadable", "error", err))
+		r.Problems = append(r.Problems, i18n.T(ctx, "deploy.tasks-unreadable", "error", err))
 	default:
 		sinceTasks = len(tasksSince(tasks, req.Since))
 		for _, t := range failedTasks(tasks, req.Since) {
-			r.Problems = append(r.Problems, taskProblem(t))
+			r.Problems = append(r.Problems, taskProblem(ctx, t))
 			if text := t.Str("error-message"); text != "" {
 				failedTexts = append(failedTexts, text)
 			}
@@ -81,7 +81,7 @@ func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 		case err != nil && isCanceled(ctx.Err()):
 			return nil, ctx.Err()
 		case err != nil:
-			r.Problems = append(r.Problems, i18n.T("deploy.extension-lookup-failed", "id", req.ExpectedID, "error", err))
+			r.Problems = append(r.Problems, i18n.T(ctx, "deploy.extension-lookup-failed", "id", req.ExpectedID, "error", err))
 		case found != nil:
 			ext = found
 			if r.Version == "" {
@@ -102,24 +102,24 @@ func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 		switch {
 		case req.ExpectedID != "" && cardID != "" && cardID != req.ExpectedID && req.ApplyUnanswered && sinceTasks == 0:
 			r.Applied = ptr(false)
-			r.Problems = append(r.Problems, i18n.T("deploy.apply-not-reached", "applied", cardID, "expected", req.ExpectedID))
-			r.Hint = i18n.T("deploy.apply-it", "command", o.hint(applyHint(req.AppID, req.ExpectedID)))
+			r.Problems = append(r.Problems, i18n.T(ctx, "deploy.apply-not-reached", "applied", cardID, "expected", req.ExpectedID))
+			r.Hint = i18n.T(ctx, "deploy.apply-it", "command", o.hint(ctx, applyHint(req.AppID, req.ExpectedID)))
 		case req.ExpectedID != "" && cardID != "":
 			r.Applied = ptr(cardID == req.ExpectedID)
 			if !*r.Applied {
-				r.Problems = append(r.Problems, i18n.T("deploy.rolled-back", "applied", cardID, "expected", req.ExpectedID))
+				r.Problems = append(r.Problems, i18n.T(ctx, "deploy.rolled-back", "applied", cardID, "expected", req.ExpectedID))
 			}
 		case want != "" && cardVersion != "":
 			r.Applied = ptr(cardVersion == want)
 			if !*r.Applied {
-				r.Problems = append(r.Problems, i18n.T("deploy.version-mismatch", "applied", cardVersion, "expected", want))
+				r.Problems = append(r.Problems, i18n.T(ctx, "deploy.version-mismatch", "applied", cardVersion, "expected", want))
 			}
 		}
 	}
 
 	r.URIStatus = o.checkURI(ctx, r.URI)
-	if len(failedTexts) > 0 && !hasCompileLine(failedTexts) {
-		r.Hint = i18n.T("deploy.server-log-hint")
+	if len(failedTexts) > 0 && !platform.HasCompileLine(failedTexts) {
+		r.Hint = i18n.T(ctx, "deploy.server-log-hint")
 	}
 	return r, nil
 }
@@ -137,11 +137,11 @@ func (o *Ops) verifyExtension(ctx context.Context, req VerifyRequest, ext *exten
 		return ctx.Err()
 	case platform.IsUnknownMethod(err):
 		r.Applied = nil
-		r.Problems = append(r.Problems, i18n.T("deploy.extension-unverifiable", "extension", label, "error", err))
+		r.Problems = append(r.Problems, i18n.T(ctx, "deploy.extension-unverifiable", "extension", label, "error", err))
 		return nil
 	case err != nil:
 		r.Applied = nil
-		r.Problems = append(r.Problems, i18n.T("deploy.extension-unverifiable", "extension", label, "error", err))
+		r.Problems = append(r.Problems, i18n.T(ctx, "deploy.extension-unverifiable", "extension", label, "error", err))
 		return nil
 	}
 	row := matchExtensionRow(rows, ext.ProjectID, ext.Vendor, ext.Name)
@@ -149,7 +149,7 @@ func (o *Ops) verifyExtension(ctx context.Context, req VerifyRequest, ext *exten
 		r.Applied = ptr(false)
 		r.AppliedVersion, r.AppliedVersionID = nil, nil
 		r.ExtensionProjectID = nonEmpty(ext.ProjectID)
-		r.Problems = append(r.Problems, i18n.T("deploy.extension-missing", "id", req.ExpectedID, "extension", label))
+		r.Problems = append(r.Problems, i18n.T(ctx, "deploy.extension-missing", "id", req.ExpectedID, "extension", label))
 		return nil
 	}
 	projectID := row.Str("project-id")
@@ -173,10 +173,10 @@ func (o *Ops) verifyExtension(ctx context.Context, req VerifyRequest, ext *exten
 	r.ExtensionProjectID = nonEmpty(projectID)
 	r.Extension = row
 	if !applied {
-		r.Problems = append(r.Problems, i18n.T("deploy.extension-other-build", "extension", label,
+		r.Problems = append(r.Problems, i18n.T(ctx, "deploy.extension-other-build", "extension", label,
 			"running", statusWord(running), "expected", firstNonEmpty(want, req.ExpectedID)))
 	} else if v, ok := row.Value("enabled").(bool); ok && !v {
-		r.Problems = append(r.Problems, i18n.T("deploy.extension-disabled", "extension", label))
+		r.Problems = append(r.Problems, i18n.T(ctx, "deploy.extension-disabled", "extension", label))
 	}
 	return nil
 }

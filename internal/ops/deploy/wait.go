@@ -135,8 +135,9 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 	broken := 0
 	var brokenBackoff *Backoff
 	repeats := o.repeatedLines()
-	defer repeats.flush()
+	defer repeats.flush(ctx)
 	for {
+		sent := clock.Now()
 		card, err := o.readCard(ctx, appID)
 		now := clock.Now()
 		switch {
@@ -147,24 +148,24 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 			if broken++; broken == 1 {
 				brokenBackoff = o.policy().Start()
 			}
-			repeats.logAs("deploy.wait-read-broke", i18n.T("deploy.wait-read-broke", "error", err))
+			repeats.logAs(ctx, "deploy.wait-read-broke", i18n.T(ctx, "deploy.wait-read-broke", "error", err))
 			if broken >= UnreachablePolls {
 				return last, &platform.Error{Kind: platform.KindTransport, Err: err,
-					Message: i18n.T("deploy.wait-unreachable", "count", broken, "app", appID, "error", err)}
+					Message: i18n.T(ctx, "deploy.wait-unreachable", "count", broken, "app", appID, "error", err)}
 			}
 		case err != nil:
 			return last, err
 		default:
 			broken, brokenBackoff = 0, nil
-			repeats.flush()
+			repeats.flush(ctx)
 			last, lastErr = card, nil
 			st := card.Str("status")
 			if st != lastStatus {
 				lastStatus = st
-				o.logf("deploy.wait-status", "app", appID, "status", statusWord(st), "elapsed", seconds(now.Sub(start)))
+				o.logf(ctx, "deploy.wait-status", "app", appID, "status", statusWord(st), "elapsed", seconds(now.Sub(start)))
 			}
 			if plan != nil {
-				plan.observe(now, IsStable(st))
+				plan.observe(sent, now, IsStable(st))
 			}
 			if goal.reached(card) {
 				return card, nil
@@ -177,7 +178,7 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 					unknownSince = now
 				}
 				if now.Sub(unknownSince) >= o.limits().Unknown {
-					return card, &platform.APIError{Message: i18n.T("client.wait-status-unknown",
+					return card, &platform.APIError{Message: i18n.T(ctx, "client.wait-status-unknown",
 						"app", appID, "seconds", seconds(o.limits().Unknown)), Body: card}
 				}
 			} else {
@@ -185,12 +186,12 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 			}
 		}
 		if !now.Before(deadline) {
-			return last, o.timeoutError(appID, goal, timeout, last, lastErr)
+			return last, o.timeoutError(ctx, appID, goal, timeout, last, lastErr)
 		}
 		var pause time.Duration
 		switch {
 		case broken > 0:
-			o.status(i18n.T("deploy.status-unreachable", "app", appID, "count", broken, "elapsed", seconds(now.Sub(start))))
+			o.status(i18n.T(ctx, "deploy.status-unreachable", "app", appID, "count", broken, "elapsed", seconds(now.Sub(start))))
 			pause = brokenBackoff.Next()
 		case plan != nil:
 			pause = plan.next(now, backoff)
@@ -198,7 +199,7 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 			pause = backoff.Next()
 		}
 		if broken == 0 {
-			o.status(i18n.T("deploy.status-wait", "app", appID, "goal", goal.String(),
+			o.status(i18n.T(ctx, "deploy.status-wait", "app", appID, "goal", goal.String(),
 				"status", statusWord(last.Str("status")), "elapsed", seconds(now.Sub(start))))
 		}
 		if err := clock.Sleep(ctx, min(pause, deadline.Sub(now))); err != nil {
@@ -214,8 +215,8 @@ func statusWord(s string) string {
 	return s
 }
 
-func (o *Ops) timeoutError(appID string, goal Goal, timeout time.Duration, last *jsonx.Object, lastErr error) error {
-	msg := i18n.T("client.wait-timeout", "app", appID, "goal", goal.String(), "seconds", seconds(timeout),
+func (o *Ops) timeoutError(ctx context.Context, appID string, goal Goal, timeout time.Duration, last *jsonx.Object, lastErr error) error {
+	msg := i18n.T(ctx, "client.wait-timeout", "app", appID, "goal", goal.String(), "seconds", seconds(timeout),
 		"status", statusWord(last.Str("status")))
 	if lastErr != nil {
 		msg += ": " + lastErr.Error()
@@ -236,14 +237,14 @@ func (o *Ops) errorStatus(ctx context.Context, appID string, card *jsonx.Object,
 	}
 	if tasks, err := o.appTasks(ctx, appID); err == nil {
 		for _, t := range failedTasks(tasks, since) {
-			parts = append(parts, taskLine(t))
+			parts = append(parts, taskLine(ctx, t))
 		}
 	}
 	detail := strings.Join(parts, "\n")
 	if detail == "" {
-		detail = i18n.T("deploy.no-error-text")
+		detail = i18n.T(ctx, "deploy.no-error-text")
 	}
-	return &platform.APIError{Message: i18n.T("client.app-error-status", "app", appID, "detail", detail), Body: card}
+	return &platform.APIError{Message: i18n.T(ctx, "client.app-error-status", "app", appID, "detail", detail), Body: card}
 }
 
 // WaitGone waits until an application's card answers 404 or says Deleted.
@@ -254,7 +255,7 @@ func (o *Ops) WaitGone(ctx context.Context, appID string, timeout time.Duration)
 	deadline := start.Add(timeout)
 	backoff := o.policy().Start()
 	repeats := o.repeatedLines()
-	defer repeats.flush()
+	defer repeats.flush(ctx)
 	for {
 		card, err := o.readCard(ctx, appID)
 		now := clock.Now()
@@ -264,14 +265,14 @@ func (o *Ops) WaitGone(ctx context.Context, appID string, timeout time.Duration)
 		case platform.IsAPIStatus(err, http.StatusNotFound) && !platform.IsServerStarting(err) && !platform.IsBusy(err):
 			return true, nil
 		case err != nil && missedPoll(err):
-			repeats.logAs("deploy.wait-read-broke", i18n.T("deploy.wait-read-broke", "error", err))
+			repeats.logAs(ctx, "deploy.wait-read-broke", i18n.T(ctx, "deploy.wait-read-broke", "error", err))
 		case err != nil:
 			return false, err
 		case platform.IsDeletedApp(card):
 			return true, nil
 		default:
-			repeats.flush()
-			o.status(i18n.T("deploy.status-delete", "app", appID, "status", statusWord(card.Str("status")),
+			repeats.flush(ctx)
+			o.status(i18n.T(ctx, "deploy.status-delete", "app", appID, "status", statusWord(card.Str("status")),
 				"elapsed", seconds(now.Sub(start))))
 		}
 		if !now.Before(deadline) {
@@ -310,7 +311,7 @@ func (o *Ops) EnsureRunning(ctx context.Context, appID string, since time.Time) 
 		return card, o.errorStatus(ctx, appID, card, since)
 	}
 	if card.Str("status") != platform.StatusStopped {
-		o.logf("deploy.stopping", "app", appID, "status", card.Str("status"))
+		o.logf(ctx, "deploy.stopping", "app", appID, "status", card.Str("status"))
 		if err := o.switchApp(ctx, appID, "stop"); err != nil {
 			return card, err
 		}
@@ -318,7 +319,7 @@ func (o *Ops) EnsureRunning(ctx context.Context, appID string, since time.Time) 
 			return card, err
 		}
 	}
-	o.logf("deploy.starting", "app", appID)
+	o.logf(ctx, "deploy.starting", "app", appID)
 	if err := o.switchApp(ctx, appID, "start"); err != nil {
 		return card, err
 	}
@@ -329,7 +330,7 @@ func (o *Ops) EnsureRunning(ctx context.Context, appID string, since time.Time) 
 // a lost answer is read back (see readback.SwitchApp).
 func (o *Ops) switchApp(ctx context.Context, appID, action string) error {
 	return o.call(ctx, func(ctx context.Context) error {
-		_, err := readback.SwitchApp(ctx, o.Client, appID, action, o.log, o.hint(appHint(appID)))
+		_, err := readback.SwitchApp(ctx, o.Client, appID, action, o.log, o.hint(ctx, appHint(appID)))
 		return err
 	})
 }

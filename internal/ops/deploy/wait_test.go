@@ -112,6 +112,7 @@ func TestWaitTimesOutAtTheDeadline(t *testing.T) {
 }
 
 func TestWaitToleratesUnknownForAMinute(t *testing.T) {
+	t.Parallel()
 	_, o, clock, _ := newScripted(t, step{status: platform.StatusUnknown})
 	start := clock.Now()
 	_, err := o.Wait(context.Background(), "app-1", GoalRunning, 300*time.Second, time.Time{})
@@ -122,9 +123,7 @@ func TestWaitToleratesUnknownForAMinute(t *testing.T) {
 	if waited < 60*time.Second || waited > 66*time.Second {
 		t.Errorf("gave up on UNKNOWN after %v, want about 60 s", waited)
 	}
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
-	if _, err := o.Wait(context.Background(), "app-1", GoalRunning, 300*time.Second, time.Time{}); err == nil ||
+	if _, err := o.Wait(i18n.WithLang(context.Background(), i18n.EN), "app-1", GoalRunning, 300*time.Second, time.Time{}); err == nil ||
 		!contains(err.Error(), "UNKNOWN") {
 		t.Errorf("error %v does not name UNKNOWN", err)
 	}

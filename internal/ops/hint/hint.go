@@ -7,6 +7,7 @@
 package hint
 
 import (
+	"context"
 	"strings"
 )
 
@@ -46,15 +47,16 @@ func Opt(key string, value string) Arg { return Arg{Key: key, Value: value} }
 // Switch is an option without a value.
 func Switch(key string) Arg { return Arg{Key: key, Value: true} }
 
-// Renderer spells a hint for the face that shows it.
-type Renderer func(Command) string
+// Renderer spells a hint for the face that shows it, in the language of
+// ctx.
+type Renderer func(ctx context.Context, c Command) string
 
 // Render spells c with r, or as Plain when r is nil.
-func (r Renderer) Render(c Command) string {
+func (r Renderer) Render(ctx context.Context, c Command) string {
 	if r == nil {
 		return Plain(c)
 	}
-	return r(c)
+	return r(ctx, c)
 }
 
 // Plain is a hint as a command line without connection options, for

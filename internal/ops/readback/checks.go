@@ -23,7 +23,7 @@ func AppStatusIn(cl *platform.Client, appID string, statuses ...string) func(con
 		}
 		st := card.Str("status")
 		if st == "" {
-			return false, errors.New(i18n.T("readback.status-blank", "app", appID))
+			return false, errors.New(i18n.T(ctx, "readback.status-blank", "app", appID))
 		}
 		return slices.Contains(statuses, st), nil
 	}
@@ -59,7 +59,7 @@ func SwitchApp(ctx context.Context, cl *platform.Client, appID, action string, l
 	}
 	return Change{
 		Settle: SettleOf(cl),
-		What:   i18n.T("readback.what-"+action, "app", appID),
+		What:   i18n.T(ctx, "readback.what-"+action, "app", appID),
 		Send:   func(ctx context.Context) (any, error) { return cl.Put(ctx, AppPath(appID)+"/status/"+action, nil) },
 		Check:  AppStatusIn(cl, appID, done...),
 		Look:   look,

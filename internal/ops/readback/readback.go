@@ -66,23 +66,23 @@ func (c Change) Do(ctx context.Context) (any, error) {
 	if c.Checking != nil {
 		c.log(c.Checking(err))
 	} else {
-		c.log(i18n.T("readback.checking", "what", c.What, "error", err))
+		c.log(i18n.T(ctx, "readback.checking", "what", c.What, "error", err))
 	}
 	if c.Check == nil {
 		return nil, &platform.Error{Kind: platform.KindNotDone, Err: err,
-			Message: i18n.T("readback.unverifiable", "what", c.What, "error", err)}
+			Message: i18n.T(ctx, "readback.unverifiable", "what", c.What, "error", err)}
 	}
 	done, checkErr := Await(ctx, SettleAfter(err, c.Settle), c.Check)
 	switch {
 	case checkErr != nil && ctx.Err() != nil:
 		return nil, Interrupted(ctx, c.What, c.Look)
 	case checkErr != nil:
-		return nil, Unknown(c.What, err, checkErr)
+		return nil, Unknown(ctx, c.What, err, checkErr)
 	case done:
-		c.log(i18n.T("readback.made", "what", c.What))
+		c.log(i18n.T(ctx, "readback.made", "what", c.What))
 		return nil, nil
 	}
-	return nil, NotDone(c.What, err)
+	return nil, NotDone(ctx, c.What, err)
 }
 
 // settleAfter is how long to look for a change after err: not at all
@@ -144,16 +144,16 @@ func (c Change) log(line string) {
 
 // Unknown is the error of a change whose answer was lost (cause) and
 // whose reading back failed too (checkErr).
-func Unknown(what string, cause, checkErr error) error {
+func Unknown(ctx context.Context, what string, cause, checkErr error) error {
 	return &platform.Error{Kind: platform.KindGeneral, Err: cause,
-		Message: i18n.T("readback.unknown", "what", what, "error", cause, "check", checkErr)}
+		Message: i18n.T(ctx, "readback.unknown", "what", what, "error", cause, "check", checkErr)}
 }
 
 // NotDone is the error of a change read back and found not made after
 // cause.
-func NotDone(what string, cause error) error {
+func NotDone(ctx context.Context, what string, cause error) error {
 	return &platform.Error{Kind: platform.KindNotDone, Err: cause,
-		Message: i18n.T("readback.not-done", "what", what, "error", cause)}
+		Message: i18n.T(ctx, "readback.not-done", "what", what, "error", cause)}
 }
 
 // Interrupted is the error of a change interrupted while its request was
@@ -163,17 +163,15 @@ func NotDone(what string, cause error) error {
 func Interrupted(ctx context.Context, what, look string) error {
 	if look != "" {
 		return &platform.Error{Kind: platform.KindGeneral, Err: ctx.Err(), Hint: look,
-			Message: i18n.T("readback.interrupted-look", "what", what, "command", look)}
+			Message: i18n.T(ctx, "readback.interrupted-look", "what", what, "command", look)}
 	}
 	return &platform.Error{Kind: platform.KindGeneral, Err: ctx.Err(),
-		Message: i18n.T("readback.interrupted", "what", what)}
+		Message: i18n.T(ctx, "readback.interrupted", "what", what)}
 }
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "readback.checking",
 		RU: "{what}: ответ не получен ({error}) – запрос мог дойти до платформы, проверяю",
 		EN: "{what}: no answer ({error}) – the request may have reached the platform, checking",

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"context"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -30,8 +31,9 @@ func TestRegistryFileName(t *testing.T) {
 }
 
 func TestNoHomeAppendWarnsWithTheUsualPlace(t *testing.T) {
+	ctx := context.Background()
 	r := New(envOf(nil), runtime.GOOS)
-	w := r.Append(Entry{AssemblyID: "a1", Command: CommandDeploy})
+	w := r.Append(ctx, Entry{AssemblyID: "a1", Command: CommandDeploy})
 	if w == "" {
 		t.Fatal("no home: want a warning")
 	}

@@ -2,11 +2,9 @@ package registry
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "registry.write-failed",
 		RU: "загрузка не записана в локальный реестр ({path}): {error}. Сборка загружена; в локальной истории загрузок не хватает только этой строки (по ней объясняются скачки нумерации и находится коммит сборки)",
 		EN: "the upload was not written to the local registry ({path}): {error}. The build is uploaded; only the local history of uploads misses this line (it explains numbering jumps and supplies the build's commit)",

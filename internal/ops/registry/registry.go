@@ -6,6 +6,7 @@
 package registry
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -73,13 +74,13 @@ func (r *Registry) displayPath() string {
 // lines to keep (0 keeps all); unset is DefaultLimit; anything else is
 // DefaultLimit with a warning naming the variable, its value and the
 // default.
-func Limit(getenv func(string) string) (limit int, warning string) {
+func Limit(ctx context.Context, getenv func(string) string) (limit int, warning string) {
 	v := getenv(LimitVar)
 	if v == "" {
 		return DefaultLimit, ""
 	}
 	if !allASCIIDigits(v) {
-		return DefaultLimit, i18n.T("registry.limit-invalid", "name", LimitVar, "value", v, "default", DefaultLimit)
+		return DefaultLimit, i18n.T(ctx, "registry.limit-invalid", "name", LimitVar, "value", v, "default", DefaultLimit)
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
@@ -102,14 +103,14 @@ func allASCIIDigits(s string) bool {
 // Append records one upload and trims the file when it has grown past its
 // limit. It never fails: the returned text (empty when all went well) is a
 // warning for the user, one per line.
-func (r *Registry) Append(e Entry) (warning string) {
+func (r *Registry) Append(ctx context.Context, e Entry) (warning string) {
 	var warnings []string
-	limit, limitWarning := Limit(r.getenv)
+	limit, limitWarning := Limit(ctx, r.getenv)
 	if limitWarning != "" {
 		warnings = append(warnings, limitWarning)
 	}
 	if err := r.appendLine(e); err != nil {
-		warnings = append(warnings, i18n.T("registry.write-failed", "path", r.displayPath(), "error", err))
+		warnings = append(warnings, i18n.T(ctx, "registry.write-failed", "path", r.displayPath(), "error", err))
 		return strings.Join(warnings, "\n")
 	}
 	if limit > 0 {

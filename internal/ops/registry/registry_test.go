@@ -2,6 +2,7 @@ package registry
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -23,14 +24,15 @@ import (
 const childVar = "ELEMCTL_REGISTRY_TEST_CHILD"
 
 func TestMain(m *testing.M) {
+	i18n.Register(Messages)
 	if spec := os.Getenv(childVar); spec != "" {
-		os.Exit(runChild(spec))
+		os.Exit(runChild(context.Background(), spec))
 	}
 	os.Exit(m.Run())
 }
 
 // runChild appends "count:prefix" entries and reports warnings on stderr.
-func runChild(spec string) int {
+func runChild(ctx context.Context, spec string) int {
 	countText, prefix, _ := strings.Cut(spec, ":")
 	count, err := strconv.Atoi(countText)
 	if err != nil {
@@ -39,7 +41,7 @@ func runChild(spec string) int {
 	}
 	r := Default()
 	for i := 1; i <= count; i++ {
-		if w := r.Append(Entry{AssemblyID: fmt.Sprintf("%s-%d", prefix, i), ProjectID: "proj-1",
+		if w := r.Append(ctx, Entry{AssemblyID: fmt.Sprintf("%s-%d", prefix, i), ProjectID: "proj-1",
 			Version: fmt.Sprintf("1.0-%d", i), Command: CommandBuildUpload}); w != "" {
 			fmt.Fprintln(os.Stderr, w)
 			return 1
@@ -93,8 +95,10 @@ func upload(i int) Entry {
 
 func appendAll(t *testing.T, r *Registry, from, to int) {
 	t.Helper()
+
+	ctx := context.Background()
 	for i := from; i <= to; i++ {
-		if w := r.Append(upload(i)); w != "" {
+		if w := r.Append(ctx, upload(i)); w != "" {
 			t.Fatalf("append %d: %s", i, w)
 		}
 	}
@@ -126,6 +130,7 @@ func assertNoTemp(t *testing.T, dir string) {
 }
 
 func TestLineFieldOrderAndRoundTrip(t *testing.T) {
+	ctx := context.Background()
 	r, _ := newTestRegistry(t, nil)
 	full := Entry{AssemblyID: "asm-1", ProjectID: "proj-1", Version: "1.0-3", Branch: "main", Commit: "abc123",
 		Dirty: Bool(false), ProjectDir: String("/home/u/Проекты/crm"), File: String("/tmp/Acme CRM 1.0-3.xasm"),
@@ -133,7 +138,7 @@ func TestLineFieldOrderAndRoundTrip(t *testing.T) {
 	bare := Entry{AssemblyID: "asm-2", ProjectID: "proj-1", Version: "1.0-probe-ab12cd34", Branch: "<a&b>",
 		Command: CommandProbe, UploadedAt: "2025-02-01T09:00:00+00:00"}
 	for _, e := range []Entry{full, bare} {
-		if w := r.Append(e); w != "" {
+		if w := r.Append(ctx, e); w != "" {
 			t.Fatal(w)
 		}
 	}
@@ -164,12 +169,13 @@ func TestStampIsLocalTimeWithOffsetToTheSecond(t *testing.T) {
 }
 
 func TestLastLineWins(t *testing.T) {
+	ctx := context.Background()
 	r, _ := newTestRegistry(t, nil)
 	first := upload(1)
 	again := upload(1)
 	again.Commit, again.Command = "def456", CommandBuildUpload
 	for _, e := range []Entry{first, upload(2), again, {Version: "no id"}, {Version: "no id either"}} {
-		r.Append(e)
+		r.Append(ctx, e)
 	}
 	es := r.Read()
 	if got := []string{es[0].AssemblyID, es[1].AssemblyID, es[2].Version, es[3].Version}; !reflect.DeepEqual(got,
@@ -246,6 +252,7 @@ func TestRoutes(t *testing.T) {
 }
 
 func TestLimitParsing(t *testing.T) {
+	ctx := context.Background()
 	cases := []struct {
 		value string
 		limit int
@@ -264,7 +271,7 @@ func TestLimitParsing(t *testing.T) {
 		{"١٠", DefaultLimit, true}, // Arabic-Indic digits are digits, but not ASCII
 	}
 	for _, c := range cases {
-		limit, warning := Limit(envOf(map[string]string{LimitVar: c.value}))
+		limit, warning := Limit(ctx, envOf(map[string]string{LimitVar: c.value}))
 		if limit != c.limit || (warning != "") != c.warns {
 			t.Errorf("%q: limit %d warning %q; want %d, warning %v", c.value, limit, warning, c.limit, c.warns)
 		}
@@ -280,8 +287,9 @@ func TestLimitParsing(t *testing.T) {
 }
 
 func TestInvalidLimitWarnsAndStillRecords(t *testing.T) {
+	ctx := context.Background()
 	r, _ := newTestRegistry(t, map[string]string{LimitVar: "lots"})
-	w := r.Append(upload(1))
+	w := r.Append(ctx, upload(1))
 	if !strings.Contains(w, LimitVar) || !strings.Contains(w, "lots") {
 		t.Fatalf("warning %q", w)
 	}
@@ -358,12 +366,13 @@ func TestTrimCarriesOverAnotherProcessAppend(t *testing.T) {
 }
 
 func TestTrimCarriesOverAppendsOfSeveralRounds(t *testing.T) {
+	ctx := context.Background()
 	r, _ := newTestRegistry(t, map[string]string{LimitVar: "10"})
 	appendAll(t, r, 1, 11)
 	other := New(envOf(map[string]string{"ELEMCTL_DATA_DIR": filepath.Dir(r.Path()), LimitVar: "0"}), runtime.GOOS)
 	r.beforeRound = func(round int) {
 		if round <= 2 {
-			other.Append(upload(100 + round))
+			other.Append(ctx, upload(100+round))
 		}
 	}
 	appendAll(t, r, 12, 12)
@@ -483,6 +492,7 @@ func TestTrimLeavesAFileAnotherProcessReplacedAlone(t *testing.T) {
 }
 
 func TestRefusedReplaceLeavesTheFileWhole(t *testing.T) {
+	ctx := context.Background()
 	r, dir := newTestRegistry(t, map[string]string{LimitVar: "10"})
 	appendAll(t, r, 1, 11)
 	refused := false
@@ -493,7 +503,7 @@ func TestRefusedReplaceLeavesTheFileWhole(t *testing.T) {
 		}
 		return &os.LinkError{Op: "rename", Old: tmp, New: path, Err: errors.New("Access is denied.")}
 	}
-	if w := r.Append(upload(12)); w != "" {
+	if w := r.Append(ctx, upload(12)); w != "" {
 		t.Fatalf("a refused replace is no warning: %q", w)
 	}
 	if !refused {
@@ -512,13 +522,14 @@ func TestRefusedReplaceLeavesTheFileWhole(t *testing.T) {
 }
 
 func TestUnwritableRegistryWarnsAndNeverFails(t *testing.T) {
+	ctx := context.Background()
 	blocker := filepath.Join(t.TempDir(), "a-file")
 	if err := os.WriteFile(blocker, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(blocker, "elemctl")
 	r := New(envOf(map[string]string{"ELEMCTL_DATA_DIR": dir}), runtime.GOOS)
-	w := r.Append(upload(1))
+	w := r.Append(ctx, upload(1))
 	want := "загрузка не записана в локальный реестр (" + filepath.Join(dir, FileName) + "): "
 	if !strings.HasPrefix(w, want) || !strings.Contains(w, "Сборка загружена") {
 		t.Fatalf("warning %q\nwant prefix %q", w, want)

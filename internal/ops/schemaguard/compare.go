@@ -2,6 +2,7 @@ package schemaguard
 
 import (
 	"bytes"
+	"context"
 	"runtime"
 	"slices"
 	"sync"
@@ -58,13 +59,13 @@ func (f Finding) Destructive() bool {
 	return false
 }
 
-// String is the finding's line in the current language.
-func (f Finding) String() string {
+// Line is the finding's line in the language of ctx.
+func (f Finding) Line(ctx context.Context) string {
 	what := ""
 	if f.Block != "" {
-		what = i18n.T("schema.block-"+f.Block, "name", f.Field, "part", f.Part)
+		what = i18n.T(ctx, "schema.block-"+f.Block, "name", f.Field, "part", f.Part)
 	}
-	return i18n.T("schema."+f.Code, "file", f.File, "what", what, "name", f.Field, "part", f.Part,
+	return i18n.T(ctx, "schema."+f.Code, "file", f.File, "what", what, "name", f.Field, "part", f.Part,
 		"element", f.Element, "kind", f.Kind, "old", f.Old, "new", f.New)
 }
 
@@ -74,11 +75,11 @@ type Result struct {
 	Changes, Removals []Finding
 }
 
-// Lines renders findings in the current language.
-func Lines(fs []Finding) []string {
+// Lines renders findings in the language of ctx.
+func Lines(ctx context.Context, fs []Finding) []string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
-		out[i] = f.String()
+		out[i] = f.Line(ctx)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package schemaguard
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -308,7 +309,8 @@ func TestRemovedDataHoldingElementByKind(t *testing.T) {
 }
 
 func TestFindingTexts(t *testing.T) {
-	defer i18n.SetLang(i18n.Current())
+	t.Parallel()
+	ctx := context.Background()
 	fs := []Finding{
 		{Code: LengthShrunk, File: "a.yaml", Block: BlockAttribute, Field: "Описание", Old: "200", New: "100"},
 		{Code: TypeChanged, File: "a.yaml", Block: BlockTabularAttribute, Field: "Товар", Part: "Товары", Old: "Строка", New: "Число"},
@@ -318,8 +320,8 @@ func TestFindingTexts(t *testing.T) {
 		{Code: AttributeRemoved, File: "a.yaml", Field: "Срок"},
 		{Code: TabularAttributeRemoved, File: "a.yaml", Field: "Количество", Part: "Товары"},
 	}
-	i18n.SetLang(i18n.RU)
-	ru := Lines(fs)
+	ctx = i18n.WithLang(ctx, i18n.RU)
+	ru := Lines(ctx, fs)
 	wantRU := []string{
 		"a.yaml: реквизит Описание – длина уменьшается с 200 до 100",
 		"a.yaml: реквизит Товар табличной части Товары – тип меняется с Строка на Число",
@@ -332,8 +334,8 @@ func TestFindingTexts(t *testing.T) {
 	if !slices.Equal(ru, wantRU) {
 		t.Errorf("ru\n got %q\nwant %q", ru, wantRU)
 	}
-	i18n.SetLang(i18n.EN)
-	en := Lines(fs)
+	ctx = i18n.WithLang(ctx, i18n.EN)
+	en := Lines(ctx, fs)
 	if en[0] != "a.yaml: attribute Описание – the length shrinks from 200 to 100" ||
 		en[1] != "a.yaml: attribute Товар of tabular part Товары – the type changes from Строка to Число" ||
 		en[4] != "a.yaml: the file now carries Ид x instead of "+catalogID+" – element Задача (Справочник) and its data are replaced by a new one" {

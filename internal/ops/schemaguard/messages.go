@@ -2,11 +2,9 @@ package schemaguard
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "schema.block-attribute", RU: "реквизит {name}", EN: "attribute {name}"},
 	{Key: "schema.block-dimension", RU: "измерение {name}", EN: "dimension {name}"},
 	{Key: "schema.block-resource", RU: "ресурс {name}", EN: "resource {name}"},

@@ -2,11 +2,9 @@ package upload
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "upload.unreadable",
 		RU: "не удалось прочитать файл сборки {path}: {error}",
 		EN: "failed to read the build file {path}: {error}",

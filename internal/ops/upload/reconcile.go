@@ -43,14 +43,14 @@ func findLanding(ctx context.Context, cl *platform.Client, opts Options, res *Re
 		if err != nil {
 			return nil, err
 		}
-		b, err := newBuild(builds, before, res.ArchiveVersion, commit)
+		b, err := newBuild(ctx, builds, before, res.ArchiveVersion, commit)
 		if err != nil || b == nil {
 			return nil, err
 		}
 		return &landing{build: b}, nil
 	}
 	if res.ArchiveVersion == "" {
-		return nil, errors.New(i18n.T("upload.no-version-to-find"))
+		return nil, errors.New(i18n.T(ctx, "upload.no-version-to-find"))
 	}
 	projects, err := cl.ListProjects(ctx)
 	if err != nil {
@@ -104,7 +104,7 @@ func findLanding(ctx context.Context, cl *platform.Client, opts Options, res *Re
 // upload (before nil: one of the archive's version), with the commit sent
 // when the card names one. Several are told apart by the archive's
 // version; still several is an error naming them.
-func newBuild(builds []*jsonx.Object, before map[string]bool, archiveVersion, commit string) (*jsonx.Object, error) {
+func newBuild(ctx context.Context, builds []*jsonx.Object, before map[string]bool, archiveVersion, commit string) (*jsonx.Object, error) {
 	var found []*jsonx.Object
 	for _, b := range builds {
 		id := buildlist.ID(b)
@@ -139,7 +139,7 @@ func newBuild(builds []*jsonx.Object, before map[string]bool, archiveVersion, co
 	for i, b := range found {
 		versions[i] = buildlist.Version(b)
 	}
-	return nil, errors.New(i18n.T("upload.several-new", "versions", strings.Join(versions, ", ")))
+	return nil, errors.New(i18n.T(ctx, "upload.several-new", "versions", strings.Join(versions, ", ")))
 }
 
 // createdBefore tells a build the platform created before sent (its

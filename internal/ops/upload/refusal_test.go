@@ -40,8 +40,8 @@ func zipFile(t *testing.T, name string, entries map[string][]byte) string {
 }
 
 func TestUploadRefusesWhatInspectRefusesBeforeSendingAnything(t *testing.T) {
-	i18n.SetLang(i18n.EN)
-	defer i18n.SetLang(i18n.RU)
+	t.Parallel()
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	s := standtest.Start(t, stand.Options{})
 	demo, err := s.SeedDemo()
 	if err != nil {
@@ -79,7 +79,7 @@ func TestUploadRefusesWhatInspectRefusesBeforeSendingAnything(t *testing.T) {
 		{noManifest, "has no manifest Assembly.yaml. Nothing was uploaded"},
 	} {
 		for _, project := range []string{demo.ProjectID, ""} {
-			_, err := upload.Upload(context.Background(), cl, upload.Options{File: c.file, ProjectID: project, GuardRename: true})
+			_, err := upload.Upload(ctx, cl, upload.Options{File: c.file, ProjectID: project, GuardRename: true})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("%s (project %q): want a refusal with %q, got %v", filepath.Base(c.file), project, c.want, err)
 			}

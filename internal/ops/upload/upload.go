@@ -157,18 +157,18 @@ func (l *Landed) JSON() *jsonx.Object {
 }
 
 // Line is the one stderr line that tells the user where the build landed.
-func (l *Landed) Line() string {
+func (l *Landed) Line(ctx context.Context) string {
 	switch {
 	case l.ID == "":
-		return i18n.T("upload.landed-unknown")
+		return i18n.T(ctx, "upload.landed-unknown")
 	case l.Created == nil:
-		return i18n.T("upload.landed-unsure", "project", l.ID, "name", l.Name)
+		return i18n.T(ctx, "upload.landed-unsure", "project", l.ID, "name", l.Name)
 	case *l.Created:
-		return i18n.T("upload.landed-created", "project", l.ID, "name", l.Name)
+		return i18n.T(ctx, "upload.landed-created", "project", l.ID, "name", l.Name)
 	case l.RenamedFrom != nil:
-		return i18n.T("upload.landed-renamed", "project", l.ID, "from", *l.RenamedFrom, "name", l.Name, "cid", l.ConfigurationID)
+		return i18n.T(ctx, "upload.landed-renamed", "project", l.ID, "from", *l.RenamedFrom, "name", l.Name, "cid", l.ConfigurationID)
 	}
-	return i18n.T("upload.landed-existing", "project", l.ID, "name", l.Name, "cid", l.ConfigurationID)
+	return i18n.T(ctx, "upload.landed-existing", "project", l.ID, "name", l.Name, "cid", l.ConfigurationID)
 }
 
 // Upload sends the archive by the route opts name and reports what
@@ -190,7 +190,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	}
 	if data == nil {
 		var err error
-		if data, err = readArchiveFile(opts.File); err != nil {
+		if data, err = readArchiveFile(ctx, opts.File); err != nil {
 			return nil, err
 		}
 	}
@@ -198,18 +198,18 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	// descriptor too large to read, too many entries – is refused here,
 	// before anything is sent: the platform would refuse it too, or worse,
 	// take it.
-	arch, err := assembly.OpenArchive(opts.File, data)
+	arch, err := assembly.OpenArchive(ctx, opts.File, data)
 	if err != nil {
-		return nil, refused(opts.File, err)
+		return nil, refused(ctx, opts.File, err)
 	}
 	if _, ok := arch.DescriptorEntry(); ok {
-		if _, err := arch.Descriptor(); err != nil {
-			return nil, refused(opts.File, err)
+		if _, err := arch.Descriptor(ctx); err != nil {
+			return nil, refused(ctx, opts.File, err)
 		}
 	}
 	res.Manifest = arch.Manifest()
-	res.Presentation = arch.Presentation()
-	res.ConfigurationID = arch.ID()
+	res.Presentation = arch.Presentation(ctx)
+	res.ConfigurationID = arch.ID(ctx)
 	res.ArchiveVersion = res.Manifest.Str("Version")
 
 	var snapshot map[string]string
@@ -231,7 +231,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 			}
 			if from != "" {
 				res.RenamedFrom = from
-				log(i18n.T("upload.rename-forced", "project", opts.ProjectID, "from", from, "name", res.Presentation))
+				log(i18n.T(ctx, "upload.rename-forced", "project", opts.ProjectID, "from", from, "name", res.Presentation))
 			}
 		}
 	} else {
@@ -243,8 +243,8 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	var found *landing
 	change := readback.Change{
 		Settle:   readback.SettleOf(cl),
-		What:     i18n.T("upload.what", "file", filepath.Base(firstNonEmpty(res.File, opts.File))),
-		Checking: func(err error) string { return i18n.T("upload.may-have-landed", "error", err) },
+		What:     i18n.T(ctx, "upload.what", "file", filepath.Base(firstNonEmpty(res.File, opts.File))),
+		Checking: func(err error) string { return i18n.T(ctx, "upload.may-have-landed", "error", err) },
 		Send:     func(ctx context.Context) (any, error) { return cl.Do(ctx, req) },
 		Check: func(ctx context.Context) (bool, error) {
 			var err error
@@ -254,7 +254,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 		Log: log,
 	}
 	if opts.ProjectID != "" {
-		change.Look = opts.Hint.Render(hint.Command{Path: []string{"builds", "list"}, Args: []hint.Arg{hint.Opt("project-id", opts.ProjectID)}})
+		change.Look = opts.Hint.Render(ctx, hint.Command{Path: []string{"builds", "list"}, Args: []hint.Arg{hint.Opt("project-id", opts.ProjectID)}})
 	}
 	answered, err := change.Do(ctx)
 	if err != nil {
@@ -262,7 +262,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	}
 	var answer *jsonx.Object
 	if found != nil {
-		log(i18n.T("upload.landed-found", "version", buildlist.Version(found.build), "id", buildlist.ID(found.build)))
+		log(i18n.T(ctx, "upload.landed-found", "version", buildlist.Version(found.build), "id", buildlist.ID(found.build)))
 		answer = jsonx.New("id", buildlist.ID(found.build), "assembly-version", buildlist.Version(found.build))
 		if found.project != nil {
 			answer.Set("project-id", found.project.Str("id"))
@@ -290,7 +290,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	}
 
 	if opts.Record != nil {
-		res.RegistryWarning = record(cl, opts, res)
+		res.RegistryWarning = record(ctx, cl, opts, res)
 		if res.RegistryWarning != "" {
 			log(res.RegistryWarning)
 		}
@@ -308,28 +308,28 @@ var archiveSizeLimit int64 = MaxArchiveSize
 
 // readArchiveFile reads the archive at path, refusing a file larger than
 // the limit before reading it.
-func readArchiveFile(path string) ([]byte, error) {
+func readArchiveFile(ctx context.Context, path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.unreadable", "path", path, "error", err), Err: err}
+		return nil, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T(ctx, "upload.unreadable", "path", path, "error", err), Err: err}
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.Size() > archiveSizeLimit {
-		return nil, platform.NewError(platform.KindGeneral, "upload.too-large", "path", path, "size", st.Size(), "limit", archiveSizeLimit)
+		return nil, platform.NewError(ctx, platform.KindGeneral, "upload.too-large", "path", path, "size", st.Size(), "limit", archiveSizeLimit)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, archiveSizeLimit+1))
 	if err != nil {
-		return nil, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.unreadable", "path", path, "error", err), Err: err}
+		return nil, &platform.Error{Kind: platform.KindGeneral, Message: i18n.T(ctx, "upload.unreadable", "path", path, "error", err), Err: err}
 	}
 	if int64(len(data)) > archiveSizeLimit {
-		return nil, platform.NewError(platform.KindGeneral, "upload.too-large", "path", path, "size", len(data), "limit", archiveSizeLimit)
+		return nil, platform.NewError(ctx, platform.KindGeneral, "upload.too-large", "path", path, "size", len(data), "limit", archiveSizeLimit)
 	}
 	return data, nil
 }
 
 // refused is an archive refused before the upload, with inspect's reason.
-func refused(file string, cause error) error {
-	return &platform.Error{Kind: platform.KindGeneral, Message: i18n.T("upload.refused", "error", cause.Error()), Err: cause}
+func refused(ctx context.Context, file string, cause error) error {
+	return &platform.Error{Kind: platform.KindGeneral, Message: i18n.T(ctx, "upload.refused", "error", cause.Error()), Err: cause}
 }
 
 func uploadRequest(opts Options, manifestCommit string, data []byte) platform.Request {
@@ -367,7 +367,7 @@ func guardRename(ctx context.Context, cl *platform.Client, opts Options, present
 		return "", nil
 	}
 	if !opts.ForceRename {
-		return "", platform.ConfigErrorf("upload.rename-refused", "project", opts.ProjectID, "name", name, "archive", presentation)
+		return "", platform.ConfigErrorf(ctx, "upload.rename-refused", "project", opts.ProjectID, "name", name, "archive", presentation)
 	}
 	return name, nil
 }
@@ -422,7 +422,7 @@ func firstString(o *jsonx.Object, keys ...string) string {
 
 // record appends the registry line of the upload and returns the warning
 // a failed write leaves.
-func record(cl *platform.Client, opts Options, res *Result) string {
+func record(ctx context.Context, cl *platform.Client, opts Options, res *Result) string {
 	rec := opts.Record
 	reg := rec.Registry
 	if reg == nil {
@@ -446,7 +446,7 @@ func record(cl *platform.Client, opts Options, res *Result) string {
 	if res.File != "" {
 		file = registry.String(res.File)
 	}
-	return reg.Append(registry.Entry{
+	return reg.Append(ctx, registry.Entry{
 		AssemblyID: res.AssemblyID,
 		ProjectID:  res.ProjectID,
 		Version:    res.Version,

@@ -17,9 +17,11 @@ import (
 
 func newClient(t *testing.T, s *stand.Stand) *platform.Client {
 	t.Helper()
+
+	ctx := context.Background()
 	cfg := &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(),
 		TLSVerify: true, TLSStrict: true, Timeout: 10 * time.Second}
-	cl, err := platform.NewClient(cfg, platform.ClientOptions{TokenCacheDir: "-"})
+	cl, err := platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,8 +142,8 @@ func TestUploadWithoutProjectID(t *testing.T) {
 	if res.Version != "1.0-500" || res.Renumbered() || res.Route != registry.RouteNoProjectID {
 		t.Errorf("version %q renumbered %v route %q", res.Version, res.Renumbered(), res.Route)
 	}
-	if !strings.Contains(l.Line(), demo.ProjectID) {
-		t.Errorf("line %q", l.Line())
+	if !strings.Contains(l.Line(ctx), demo.ProjectID) {
+		t.Errorf("line %q", l.Line(ctx))
 	}
 
 	// Same Ид, another presentation: the project is renamed.

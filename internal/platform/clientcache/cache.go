@@ -6,6 +6,7 @@
 package clientcache
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -34,6 +35,8 @@ type Options struct {
 	// Log receives what the cache has to tell: a client whose close
 	// panicked. nil means ClientOptions.Warn, else standard error.
 	Log func(string)
+	// Lang is the language of what Log receives: the server's.
+	Lang i18n.Lang
 }
 
 // Cache is safe for concurrent use: all lookups and stores run under one
@@ -104,13 +107,14 @@ func (c *Cache) hasIdentityOverrides() bool {
 // stand). An explicit envFile takes only the timeout of the startup flags;
 // the server's stand takes all of them. The configuration may be there
 // while the client is not (credentials missing): clientErr says why, and a
-// command that never reaches the platform still runs.
-func (c *Cache) Resolve(dir, envFile string) (cfg *platform.Config, cl *platform.Client, cfgErr, clientErr error) {
+// command that never reaches the platform still runs. ctx carries the
+// language of the refusals.
+func (c *Cache) Resolve(ctx context.Context, dir, envFile string) (cfg *platform.Config, cl *platform.Client, cfgErr, clientErr error) {
 	if dir == "" {
 		dir = c.opts.Dir
 	}
 	if envFile == "" && c.opts.Pinned != nil {
-		return c.resolvePinned()
+		return c.resolvePinned(ctx)
 	}
 	var (
 		path string
@@ -118,7 +122,7 @@ func (c *Cache) Resolve(dir, envFile string) (cfg *platform.Config, cl *platform
 		load platform.LoadOptions
 	)
 	if envFile != "" {
-		abs, err := platform.EnvFilePath(envFile, dir)
+		abs, err := platform.EnvFilePath(ctx, envFile, dir)
 		if err != nil {
 			return nil, nil, err, err
 		}
@@ -128,7 +132,7 @@ func (c *Cache) Resolve(dir, envFile string) (cfg *platform.Config, cl *platform
 	} else {
 		fileOpt := ""
 		if c.opts.EnvFile != "" {
-			abs, err := platform.EnvFilePath(c.opts.EnvFile, c.opts.Dir)
+			abs, err := platform.EnvFilePath(ctx, c.opts.EnvFile, c.opts.Dir)
 			if err != nil {
 				return nil, nil, err, err
 			}
@@ -145,7 +149,7 @@ func (c *Cache) Resolve(dir, envFile string) (cfg *platform.Config, cl *platform
 	sig := signatureOf(path)
 	if envFile != "" && !sig.exists {
 		// Deleted between the check above and now.
-		err := platform.ConfigErrorf("config.env-file-missing", "path", envFile, "absolute", path, "cwd", dir)
+		err := platform.ConfigErrorf(ctx, "config.env-file-missing", "path", envFile, "absolute", path, "cwd", dir)
 		return nil, nil, err, err
 	}
 	old := c.entries[k]
@@ -153,16 +157,16 @@ func (c *Cache) Resolve(dir, envFile string) (cfg *platform.Config, cl *platform
 		if old.client == nil {
 			// The configuration stands; the client could not be built
 			// last time (credentials missing): try again.
-			old.client, clientErr = c.newClient(old.cfg)
+			old.client, clientErr = c.newClient(ctx, old.cfg)
 		}
 		return old.cfg, old.client, nil, clientErr
 	}
-	cfg, err := platform.LoadConfig(load)
+	cfg, err := platform.LoadConfig(ctx, load)
 	if err != nil {
 		return nil, nil, err, err
 	}
 	e := &entry{sig: sig, cfg: cfg}
-	e.client, clientErr = c.newClient(cfg)
+	e.client, clientErr = c.newClient(ctx, cfg)
 	if c.closed {
 		// The server is shutting down: serve this call, keep nothing.
 		return e.cfg, e.client, nil, clientErr
@@ -176,13 +180,13 @@ func (c *Cache) Resolve(dir, envFile string) (cfg *platform.Config, cl *platform
 	return e.cfg, e.client, nil, clientErr
 }
 
-func (c *Cache) resolvePinned() (*platform.Config, *platform.Client, error, error) {
+func (c *Cache) resolvePinned(ctx context.Context) (*platform.Config, *platform.Client, error, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.pinnedClient != nil {
 		return c.opts.Pinned, c.pinnedClient, nil, nil
 	}
-	cl, err := c.newClient(c.opts.Pinned)
+	cl, err := c.newClient(ctx, c.opts.Pinned)
 	if err != nil {
 		return c.opts.Pinned, nil, nil, err
 	}
@@ -191,8 +195,8 @@ func (c *Cache) resolvePinned() (*platform.Config, *platform.Client, error, erro
 }
 
 // newClient builds a client; callers hold c.mu.
-func (c *Cache) newClient(cfg *platform.Config) (*platform.Client, error) {
-	cl, err := platform.NewClient(cfg, c.opts.ClientOptions)
+func (c *Cache) newClient(ctx context.Context, cfg *platform.Config) (*platform.Client, error) {
+	cl, err := platform.NewClient(ctx, cfg, c.opts.ClientOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -239,7 +243,7 @@ func (c *Cache) recoverClose(cfg *platform.Config) {
 	if cfg != nil && cfg.BaseURL != "" {
 		stand = cfg.BaseURL
 	}
-	text := i18n.T("clientcache.close-panicked", "stand", stand, "panic", fmt.Sprint(r)) + "\n" + string(debug.Stack())
+	text := i18n.TL(c.opts.Lang, "clientcache.close-panicked", "stand", stand, "panic", fmt.Sprint(r)) + "\n" + string(debug.Stack())
 	if cfg != nil && len(cfg.ClientSecret) >= 4 {
 		text = strings.ReplaceAll(text, cfg.ClientSecret, "***")
 	}

@@ -1,6 +1,7 @@
 package clientcache
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,11 +54,12 @@ func newCache(t *testing.T, logs *logLines) (*Cache, string) {
 var panickingClient = &platform.Client{}
 
 func TestClosePanicIsLoggedAndTheCallGoesOn(t *testing.T) {
+	ctx := context.Background()
 	logs := &logLines{}
 	c, dir := newCache(t, logs)
 	env := filepath.Join(dir, "stand.env")
 	writeEnv(t, env, "https://one.example")
-	if _, cl, _, err := c.Resolve("", env); err != nil || cl == nil {
+	if _, cl, _, err := c.Resolve(ctx, "", env); err != nil || cl == nil {
 		t.Fatalf("first resolve: %v", err)
 	}
 	// The stand's client breaks; then its .env changes, so the cache
@@ -72,24 +74,25 @@ func TestClosePanicIsLoggedAndTheCallGoesOn(t *testing.T) {
 	if err := os.Chtimes(env, later, later); err != nil {
 		t.Fatal(err)
 	}
-	cfg, cl, cfgErr, clientErr := c.Resolve("", env)
+	cfg, cl, cfgErr, clientErr := c.Resolve(ctx, "", env)
 	if cfgErr != nil || clientErr != nil || cl == nil || cfg.BaseURL != "https://two.example" {
 		t.Fatalf("the call after the panic: %v %v %v", cfg, cfgErr, clientErr)
 	}
 	got := logs.all()
-	want := i18n.T("clientcache.close-panicked", "stand", "?", "panic", "runtime error: invalid memory address or nil pointer dereference")
+	want := i18n.T(ctx, "clientcache.close-panicked", "stand", "?", "panic", "runtime error: invalid memory address or nil pointer dereference")
 	if !strings.Contains(got, want) || !strings.Contains(got, "closeQuietly") {
 		t.Fatalf("the log lacks the panic and where it happened:\n%s", got)
 	}
 }
 
 func TestClosingAllGoesOnPastAPanic(t *testing.T) {
+	ctx := context.Background()
 	logs := &logLines{}
 	c, dir := newCache(t, logs)
 	for i, name := range []string{"a.env", "b.env", "c.env"} {
 		path := filepath.Join(dir, name)
 		writeEnv(t, path, "https://"+name+".example")
-		if _, _, _, err := c.Resolve("", path); err != nil {
+		if _, _, _, err := c.Resolve(ctx, "", path); err != nil {
 			t.Fatalf("resolve %s: %v", name, err)
 		}
 		if i == 1 {
@@ -99,7 +102,7 @@ func TestClosingAllGoesOnPastAPanic(t *testing.T) {
 		}
 	}
 	c.Close()
-	if n := strings.Count(logs.all(), i18n.T("clientcache.close-panicked", "stand", "?", "panic", "runtime error: invalid memory address or nil pointer dereference")); n != 1 {
+	if n := strings.Count(logs.all(), i18n.T(ctx, "clientcache.close-panicked", "stand", "?", "panic", "runtime error: invalid memory address or nil pointer dereference")); n != 1 {
 		t.Fatalf("%d panics logged, want 1:\n%s", n, logs.all())
 	}
 	c.mu.Lock()

@@ -90,7 +90,7 @@ type Locator struct {
 }
 
 // NewLocator looks at the plugins of set (nil: discover them with opts).
-func NewLocator(opts manifest.Options, set *manifest.Set) *Locator {
+func NewLocator(ctx context.Context, opts manifest.Options, set *manifest.Set) *Locator {
 	if opts.Getenv == nil {
 		opts.Getenv = os.Getenv
 	}
@@ -98,7 +98,7 @@ func NewLocator(opts manifest.Options, set *manifest.Set) *Locator {
 		opts.GOOS = runtime.GOOS
 	}
 	if set == nil {
-		set = manifest.Discover(opts)
+		set = manifest.Discover(ctx, opts)
 	}
 	return &Locator{opts: opts, set: set}
 }
@@ -163,8 +163,8 @@ func (l *Locator) All(ctx context.Context) ([]Candidate, error) {
 
 // Locate finds the adapter directory for the environment getenv describes,
 // or "" when none is installed.
-func Locate(getenv func(string) string) (string, error) {
-	return NewLocator(manifest.Options{Getenv: getenv}, nil).Locate(context.Background())
+func Locate(ctx context.Context, getenv func(string) string) (string, error) {
+	return NewLocator(ctx, manifest.Options{Getenv: getenv}, nil).Locate(ctx)
 }
 
 // DefaultOutput is where `debug-adapter extract` puts the adapter unless
@@ -208,8 +208,8 @@ func ReadIndex(path string) (*Index, error) {
 	return &idx, nil
 }
 
-func pluginError(source, key string, args ...any) error {
-	return &platform.Error{Kind: platform.KindPlugin, Message: i18n.T("plugins.ctx-plugin", "source", source) + ": " + i18n.T(key, args...)}
+func pluginError(ctx context.Context, source, key string, args ...any) error {
+	return &platform.Error{Kind: platform.KindPlugin, Message: i18n.T(ctx, "plugins.ctx-plugin", "source", source) + ": " + i18n.T(ctx, key, args...)}
 }
 
 // resolveDecl turns a plugin's debug_adapter into a directory.
@@ -221,10 +221,10 @@ func resolveDecl(ctx context.Context, p *manifest.Plugin) (string, error) {
 	case d.Index != "":
 		idx, err := ReadIndex(d.Index)
 		if err != nil {
-			return "", pluginError(p.Name, "plugins.adapter-index-broken", "file", d.Index, "error", err)
+			return "", pluginError(ctx, p.Name, "plugins.adapter-index-broken", "file", d.Index, "error", err)
 		}
 		if idx.Default == "" {
-			return "", pluginError(p.Name, "plugins.adapter-index-broken", "file", d.Index, "error", `no "default"`)
+			return "", pluginError(ctx, p.Name, "plugins.adapter-index-broken", "file", d.Index, "error", `no "default"`)
 		}
 		base := d.Index
 		if st, err := os.Stat(base); err != nil || !st.IsDir() {
@@ -249,7 +249,7 @@ func runAdapterCommand(ctx context.Context, p *manifest.Plugin) (string, error) 
 	cmd.Stderr = &errOut
 	err := cmd.Run()
 	if ctx.Err() == context.DeadlineExceeded {
-		return "", pluginError(p.Name, "plugins.adapter-command-timeout", "command", strings.Join(argv, " "), "seconds", CommandTimeout.Seconds())
+		return "", pluginError(ctx, p.Name, "plugins.adapter-command-timeout", "command", strings.Join(argv, " "), "seconds", CommandTimeout.Seconds())
 	}
 	if err != nil {
 		detail := strings.TrimSpace(errOut.String())
@@ -260,7 +260,7 @@ func runAdapterCommand(ctx context.Context, p *manifest.Plugin) (string, error) 
 		if !errors.As(err, &ee) {
 			detail = err.Error()
 		}
-		return "", pluginError(p.Name, "plugins.adapter-command-failed", "command", strings.Join(argv, " "), "error", detail)
+		return "", pluginError(ctx, p.Name, "plugins.adapter-command-failed", "command", strings.Join(argv, " "), "error", detail)
 	}
 	line := ""
 	for _, l := range strings.Split(out.String(), "\n") {
@@ -270,7 +270,7 @@ func runAdapterCommand(ctx context.Context, p *manifest.Plugin) (string, error) 
 		}
 	}
 	if line == "" {
-		return "", pluginError(p.Name, "plugins.adapter-command-failed", "command", strings.Join(argv, " "), "error", i18n.T("plugins.adapter-command-empty"))
+		return "", pluginError(ctx, p.Name, "plugins.adapter-command-failed", "command", strings.Join(argv, " "), "error", i18n.T(ctx, "plugins.adapter-command-empty"))
 	}
 	if !filepath.IsAbs(line) {
 		line = filepath.Join(p.Dir, line)

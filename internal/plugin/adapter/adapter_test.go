@@ -15,8 +15,6 @@ import (
 	"github.com/elemctl/elemctl/plugin/protocol"
 )
 
-func init() { i18n.SetLang(i18n.EN) }
-
 // car writes a distribution archive with the given entries (name → body);
 // a name ending in "/" is a directory entry.
 func car(t *testing.T, dir, name string, entries map[string]string) string {
@@ -62,10 +60,11 @@ func distroEntries() map[string]string {
 }
 
 func TestExtract(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	dist, out := t.TempDir(), filepath.Join(t.TempDir(), "adapter")
 	car(t, dist, "notes.car", map[string]string{"x": "y"})
 	car(t, dist, "1c-enterprise-element-server-with-ide-9.2.8+11-linux-x86_64.e1c.car", distroEntries())
-	res, err := Extract(dist, out)
+	res, err := Extract(ctx, dist, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +89,7 @@ func TestExtract(t *testing.T) {
 	}
 
 	// The same version again is refused and changes nothing.
-	if _, err := Extract(dist, out); err == nil || !strings.Contains(err.Error(), "already exists") {
+	if _, err := Extract(ctx, dist, out); err == nil || !strings.Contains(err.Error(), "already exists") {
 		t.Errorf("an existing version: %v", err)
 	}
 
@@ -98,7 +97,7 @@ func TestExtract(t *testing.T) {
 	// list stays in version order.
 	other := t.TempDir()
 	newer := car(t, other, "element-server-with-ide-9.10.0+1.car", distroEntries())
-	if _, err := Extract(newer, out); err != nil {
+	if _, err := Extract(ctx, newer, out); err != nil {
 		t.Fatal(err)
 	}
 	idx = readIndexFile(t, out)
@@ -125,6 +124,7 @@ func readIndexFile(t *testing.T, out string) Index {
 }
 
 func TestExtractRefusals(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	dir := t.TempDir()
 	cases := []struct {
 		name    string
@@ -141,7 +141,7 @@ func TestExtractRefusals(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			_, err := Extract(car(t, dir, tc.file, tc.entries), out)
+			_, err := Extract(ctx, car(t, dir, tc.file, tc.entries), out)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
@@ -154,7 +154,7 @@ func TestExtractRefusals(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Extract(t.TempDir(), t.TempDir()); err == nil || !strings.Contains(err.Error(), "no .car found") {
+	if _, err := Extract(ctx, t.TempDir(), t.TempDir()); err == nil || !strings.Contains(err.Error(), "no .car found") {
 		t.Errorf("an empty distribution directory: %v", err)
 	}
 }
@@ -198,12 +198,13 @@ func TestHasJars(t *testing.T) {
 }
 
 func TestLocateOrder(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	plugins, data := t.TempDir(), t.TempDir()
 	env := map[string]string{manifest.EnvPath: plugins, "XDG_DATA_HOME": data, "HOME": t.TempDir()}
 	getenv := func(k string) string { return env[k] }
 	locate := func() string {
 		t.Helper()
-		dir, err := NewLocator(manifest.Options{Getenv: getenv}, nil).Locate(context.Background())
+		dir, err := NewLocator(ctx, manifest.Options{Getenv: getenv}, nil).Locate(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,7 +215,7 @@ func TestLocateOrder(t *testing.T) {
 	}
 
 	// The extracted adapter in the data directory is found by itself.
-	if _, err := Extract(car(t, t.TempDir(), "element-server-with-ide-9.2.8+11.car", distroEntries()), DefaultOutput(getenv, runtime.GOOS)); err != nil {
+	if _, err := Extract(ctx, car(t, t.TempDir(), "element-server-with-ide-9.2.8+11.car", distroEntries()), DefaultOutput(getenv, runtime.GOOS)); err != nil {
 		t.Fatal(err)
 	}
 	extracted := filepath.Join(data, "elemctl", "adapter", "9.2.8+11")
@@ -229,7 +230,7 @@ func TestLocateOrder(t *testing.T) {
 	if got := locate(); got != ship {
 		t.Errorf("plugin: %s, want %s", got, ship)
 	}
-	all, err := NewLocator(manifest.Options{Getenv: getenv}, nil).All(context.Background())
+	all, err := NewLocator(ctx, manifest.Options{Getenv: getenv}, nil).All(ctx)
 	if err != nil || len(all) != 3 || all[0].HasJars || !all[1].HasJars || all[2].Source != "extracted" {
 		t.Errorf("all candidates %+v %v", all, err)
 	}
@@ -251,6 +252,7 @@ func TestLocateOrder(t *testing.T) {
 }
 
 func TestLocateIndexAndCommand(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	if runtime.GOOS == "windows" {
 		t.Skip("the printing program is a shell script")
 	}
@@ -258,11 +260,11 @@ func TestLocateIndexAndCommand(t *testing.T) {
 	env := map[string]string{manifest.EnvPath: plugins, "HOME": t.TempDir()}
 	getenv := func(k string) string { return env[k] }
 	out := filepath.Join(plugins, "a-index", "adapter")
-	if _, err := Extract(car(t, t.TempDir(), "x-9.2.8+11.car", distroEntries()), out); err != nil {
+	if _, err := Extract(ctx, car(t, t.TempDir(), "x-9.2.8+11.car", distroEntries()), out); err != nil {
 		t.Fatal(err)
 	}
 	writePlugin(t, plugins, "a-index", `{"debug_adapter": {"index": "adapter/index.json"}}`)
-	dir, err := NewLocator(manifest.Options{Getenv: getenv}, nil).Locate(context.Background())
+	dir, err := NewLocator(ctx, manifest.Options{Getenv: getenv}, nil).Locate(ctx)
 	if err != nil || dir != filepath.Join(out, "9.2.8+11") {
 		t.Fatalf("index: %s %v", dir, err)
 	}
@@ -275,12 +277,12 @@ func TestLocateIndexAndCommand(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(plugins, "b-cmd", "where.sh"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	dir, err = NewLocator(manifest.Options{Getenv: getenv}, nil).Locate(context.Background())
+	dir, err = NewLocator(ctx, manifest.Options{Getenv: getenv}, nil).Locate(ctx)
 	if err != nil || dir != shipped {
 		t.Fatalf("command: %s %v", dir, err)
 	}
 	os.WriteFile(filepath.Join(plugins, "b-cmd", "where.sh"), []byte("#!/bin/sh\necho broken >&2\nexit 4\n"), 0o755)
-	if _, err := NewLocator(manifest.Options{Getenv: getenv}, nil).Locate(context.Background()); err == nil || !strings.Contains(err.Error(), "broken") {
+	if _, err := NewLocator(ctx, manifest.Options{Getenv: getenv}, nil).Locate(ctx); err == nil || !strings.Contains(err.Error(), "broken") {
 		t.Fatalf("a failing program: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"archive/zip"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -39,17 +40,17 @@ type Extracted struct {
 	Available []string `json:"available"`
 }
 
-func extractError(key string, args ...any) error {
-	return platform.NewError(platform.KindGeneral, key, args...)
+func extractError(ctx context.Context, key string, args ...any) error {
+	return platform.NewError(ctx, platform.KindGeneral, key, args...)
 }
 
 // FindCar picks the archive of a distribution: distro itself when it is a
 // file; in a directory the first *element-server-with-ide-*.car by name,
 // else the first *.car.
-func FindCar(distro string) (string, error) {
+func FindCar(ctx context.Context, distro string) (string, error) {
 	st, err := os.Stat(distro)
 	if err != nil {
-		return "", extractError("plugins.extract-no-distro", "path", distro, "error", err)
+		return "", extractError(ctx, "plugins.extract-no-distro", "path", distro, "error", err)
 	}
 	if !st.IsDir() {
 		return distro, nil
@@ -63,7 +64,7 @@ func FindCar(distro string) (string, error) {
 			}
 		}
 	}
-	return "", extractError("plugins.extract-no-car", "dir", distro)
+	return "", extractError(ctx, "plugins.extract-no-car", "dir", distro)
 }
 
 // globEscape keeps a directory name with glob characters literal.
@@ -87,25 +88,25 @@ func globEscape(s string) string {
 // Nothing is written outside <output>: entries that would land elsewhere
 // fail the whole extraction before anything is written, and the version
 // directory appears only complete.
-func Extract(distro, output string) (*Extracted, error) {
-	car, err := FindCar(distro)
+func Extract(ctx context.Context, distro, output string) (*Extracted, error) {
+	car, err := FindCar(ctx, distro)
 	if err != nil {
 		return nil, err
 	}
 	version := reVersion().FindString(filepath.Base(car))
 	if version == "" {
-		return nil, extractError("plugins.extract-no-version", "file", filepath.Base(car))
+		return nil, extractError(ctx, "plugins.extract-no-version", "file", filepath.Base(car))
 	}
 	if abs, err := filepath.Abs(output); err == nil {
 		output = abs
 	}
 	target := filepath.Join(output, version)
 	if _, err := os.Lstat(target); err == nil {
-		return nil, extractError("plugins.extract-exists", "dir", target)
+		return nil, extractError(ctx, "plugins.extract-exists", "dir", target)
 	}
 	zr, err := zip.OpenReader(car)
 	if err != nil {
-		return nil, extractError("plugins.extract-not-zip", "file", car, "error", err)
+		return nil, extractError(ctx, "plugins.extract-not-zip", "file", car, "error", err)
 	}
 	defer zr.Close()
 
@@ -120,19 +121,19 @@ func Extract(distro, output string) (*Extracted, error) {
 		}
 		rel := strings.TrimPrefix(f.Name, DebuggerPrefix)
 		if !safeRel(rel) || f.Mode()&fs.ModeSymlink != 0 {
-			return nil, extractError("plugins.extract-unsafe", "name", f.Name)
+			return nil, extractError(ctx, "plugins.extract-unsafe", "name", f.Name)
 		}
 		entries = append(entries, entry{f, rel})
 	}
 	if len(entries) == 0 {
-		return nil, extractError("plugins.extract-no-debugger", "file", car, "prefix", DebuggerPrefix)
+		return nil, extractError(ctx, "plugins.extract-no-debugger", "file", car, "prefix", DebuggerPrefix)
 	}
 	if err := os.MkdirAll(output, 0o755); err != nil {
-		return nil, extractError("plugins.extract-write", "path", output, "error", err)
+		return nil, extractError(ctx, "plugins.extract-write", "path", output, "error", err)
 	}
 	staging, err := os.MkdirTemp(output, "."+version+".partial-")
 	if err != nil {
-		return nil, extractError("plugins.extract-write", "path", output, "error", err)
+		return nil, extractError(ctx, "plugins.extract-write", "path", output, "error", err)
 	}
 	// MkdirTemp makes a private directory; the adapter is for the user's
 	// other programs (the editor) too.
@@ -145,19 +146,19 @@ func Extract(distro, output string) (*Extracted, error) {
 	}()
 	for _, e := range entries {
 		if err := writeEntry(staging, e.rel, e.f); err != nil {
-			return nil, extractError("plugins.extract-write", "path", filepath.Join(target, filepath.FromSlash(e.rel)), "error", err)
+			return nil, extractError(ctx, "plugins.extract-write", "path", filepath.Join(target, filepath.FromSlash(e.rel)), "error", err)
 		}
 	}
 	if err := os.Rename(staging, target); err != nil {
 		if _, statErr := os.Lstat(target); statErr == nil {
-			return nil, extractError("plugins.extract-exists", "dir", target)
+			return nil, extractError(ctx, "plugins.extract-exists", "dir", target)
 		}
-		return nil, extractError("plugins.extract-write", "path", target, "error", err)
+		return nil, extractError(ctx, "plugins.extract-write", "path", target, "error", err)
 	}
 	done = true
 	idx, err := updateIndex(output, version)
 	if err != nil {
-		return nil, extractError("plugins.extract-write", "path", filepath.Join(output, IndexFile), "error", err)
+		return nil, extractError(ctx, "plugins.extract-write", "path", filepath.Join(output, IndexFile), "error", err)
 	}
 	return &Extracted{
 		Car: car, Version: version, Path: target, Files: len(entries),

@@ -2,11 +2,9 @@ package adapter
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "plugins.adapter-index-broken",
 		RU: "индекс отладочного адаптера {file} не читается: {error}",
 		EN: "the debug adapter index {file} cannot be read: {error}",

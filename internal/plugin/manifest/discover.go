@@ -9,6 +9,7 @@
 package manifest
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -114,7 +115,7 @@ type Set struct {
 
 // Discover finds and validates every plugin. With discovery disabled the
 // set is empty.
-func Discover(opts Options) *Set {
+func Discover(ctx context.Context, opts Options) *Set {
 	opts.norm()
 	set := &Set{}
 	if Disabled(opts.Getenv) {
@@ -142,7 +143,7 @@ func Discover(opts Options) *Set {
 			if os.IsNotExist(err) {
 				continue
 			}
-			p, perr := parseFile(dir, data, err, opts)
+			p, perr := parseFile(ctx, dir, data, err, opts)
 			name := e.Name()
 			if p != nil {
 				name = p.Name
@@ -183,23 +184,23 @@ func isDir(e os.DirEntry, path string) bool {
 }
 
 // Load reads and validates the plugin in dir.
-func Load(dir string, opts Options) (*Plugin, error) {
+func Load(ctx context.Context, dir string, opts Options) (*Plugin, error) {
 	opts.norm()
 	data, err := os.ReadFile(filepath.Join(dir, protocol.ManifestFile))
-	return parseFile(dir, data, err, opts)
+	return parseFile(ctx, dir, data, err, opts)
 }
 
-func parseFile(dir string, data []byte, readErr error, opts Options) (*Plugin, error) {
+func parseFile(ctx context.Context, dir string, data []byte, readErr error, opts Options) (*Plugin, error) {
 	source := filepath.Base(dir)
 	file := filepath.Join(dir, protocol.ManifestFile)
 	if readErr != nil {
-		return nil, pluginErr(source, "plugins.manifest-unreadable", "file", file, "error", readErr)
+		return nil, pluginErr(ctx, source, "plugins.manifest-unreadable", "file", file, "error", readErr)
 	}
 	// Windows PowerShell 5.1's `>` writes UTF-16 LE: read it as the .env
 	// reader does.
 	text, _, err := textenc.Decode(data)
 	if err != nil {
-		return nil, pluginErr(source, "plugins.manifest-encoding", "file", file, "encoding", err.(*textenc.Error).Encoding)
+		return nil, pluginErr(ctx, source, "plugins.manifest-encoding", "file", file, "encoding", err.(*textenc.Error).Encoding)
 	}
-	return Parse(dir, []byte(text), opts)
+	return Parse(ctx, dir, []byte(text), opts)
 }

@@ -1,10 +1,13 @@
 package manifest
 
 import (
+	"context"
 	"encoding/binary"
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/elemctl/elemctl/internal/i18n"
 )
 
 // utf16Text is text as Windows PowerShell 5.1's `>` writes it: UTF-16 with
@@ -23,6 +26,7 @@ func utf16Text(s string, order binary.ByteOrder) string {
 // LE), as big-endian UTF-16 or with a UTF-8 BOM is read like a UTF-8 one;
 // UTF-32 is refused with its encoding named.
 func TestManifestInWindowsEncodings(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	const text = "{\r\n  \"name\": \"otchet\",\r\n  \"version\": \"Сводка 1\",\r\n  \"executable\": \"run\",\r\n  \"commands\": [{\"name\": \"c\"}]\r\n}\r\n"
 	for name, data := range map[string]string{
 		"utf-16 le (PowerShell 5.1 >)": utf16Text(text, binary.LittleEndian),
@@ -30,7 +34,7 @@ func TestManifestInWindowsEncodings(t *testing.T) {
 		"utf-8 with bom":               "\xef\xbb\xbf" + text,
 	} {
 		t.Run(name, func(t *testing.T) {
-			p, err := Load(plugin(t, t.TempDir(), "p", data), Options{Getenv: envOf(nil)})
+			p, err := Load(ctx, plugin(t, t.TempDir(), "p", data), Options{Getenv: envOf(nil)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -39,7 +43,7 @@ func TestManifestInWindowsEncodings(t *testing.T) {
 			}
 		})
 	}
-	_, err := Load(plugin(t, t.TempDir(), "p", "\xff\xfe\x00\x00{\x00\x00\x00"), Options{Getenv: envOf(nil)})
+	_, err := Load(ctx, plugin(t, t.TempDir(), "p", "\xff\xfe\x00\x00{\x00\x00\x00"), Options{Getenv: envOf(nil)})
 	if err == nil || !strings.Contains(err.Error(), "is in UTF-32 LE, not UTF-8 or UTF-16") {
 		t.Fatalf("UTF-32: %v", err)
 	}

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,8 +12,6 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/plugin/protocol"
 )
-
-func init() { i18n.SetLang(i18n.EN) }
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
@@ -39,6 +38,7 @@ func withArgs(args ...string) string {
 }
 
 func TestValidationRefusals(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	cases := []struct {
 		name, manifest, want string
 	}{
@@ -97,7 +97,7 @@ func TestValidationRefusals(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := plugin(t, t.TempDir(), "p", tc.manifest)
-			_, err := Load(dir, Options{Getenv: envOf(nil), Version: "9.9.9"})
+			_, err := Load(ctx, dir, Options{Getenv: envOf(nil), Version: "9.9.9"})
 			if err == nil {
 				t.Fatalf("accepted: %s", tc.manifest)
 			}
@@ -112,23 +112,24 @@ func TestValidationRefusals(t *testing.T) {
 }
 
 func TestValidationNamesTheCommand(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	dir := plugin(t, t.TempDir(), "p", withArgs(`{"name": "--timeout"}`))
-	_, err := Load(dir, Options{Getenv: envOf(nil)})
+	_, err := Load(ctx, dir, Options{Getenv: envOf(nil)})
 	if err == nil || !strings.HasPrefix(err.Error(), "plugin 'p', command 'c': argument --timeout") {
 		t.Fatalf("error %v", err)
 	}
 }
 
 func TestValidationRussianFragments(t *testing.T) {
-	i18n.SetLang(i18n.RU)
-	defer i18n.SetLang(i18n.EN)
+	t.Parallel()
+	ctx := i18n.WithLang(context.Background(), i18n.RU)
 	cases := map[string]string{
 		withArgs(`{"name": "--x", "type": "bool", "multiple": true}`): "повторяемым (multiple), а это флаг",
 		withArgs(`{"name": "--lang"}`):                                "общего ключа elemctl --lang.",
 		withArgs(`{"name": "plugin-command"}`):                        "хранит значение под именем plugin_command,",
 	}
 	for text, want := range cases {
-		_, err := Load(plugin(t, t.TempDir(), "p", text), Options{Getenv: envOf(nil)})
+		_, err := Load(ctx, plugin(t, t.TempDir(), "p", text), Options{Getenv: envOf(nil)})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("error %v does not contain %q", err, want)
 		}
@@ -136,9 +137,10 @@ func TestValidationRussianFragments(t *testing.T) {
 }
 
 func TestNearNamesAreFree(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	dir := plugin(t, t.TempDir(), "p", withArgs(`{"name": "--base"}`, `{"name": "--timeout-seconds", "type": "float"}`,
 		`{"name": "--json-out", "type": "bool"}`, `{"name": "stand", "cli_alias": "--stand-name"}`))
-	p, err := Load(dir, Options{Getenv: envOf(nil)})
+	p, err := Load(ctx, dir, Options{Getenv: envOf(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,6 +154,7 @@ func TestNearNamesAreFree(t *testing.T) {
 }
 
 func TestArgumentDefaults(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	dir := plugin(t, t.TempDir(), "p", withArgs(
 		`{"name": "page"}`,
 		`{"name": "extra", "required": false}`,
@@ -161,7 +164,7 @@ func TestArgumentDefaults(t *testing.T) {
 		`{"name": "--must", "required": true}`,
 		`{"name": "--level", "type": "int", "choices": [1, 2]}`,
 	))
-	p, err := Load(dir, Options{Getenv: envOf(nil)})
+	p, err := Load(ctx, dir, Options{Getenv: envOf(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,6 +215,7 @@ func TestDirs(t *testing.T) {
 }
 
 func TestDiscoverOrderShadowAndFailures(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	first, second, data := t.TempDir(), t.TempDir(), t.TempDir()
 	plugin(t, first, "zeta", `{"name": "zeta", "executable": "run", "commands": [{"name": "z"}]}`)
 	plugin(t, first, "dup", `{"name": "alpha", "executable": "run", "commands": [{"name": "a1"}]}`)
@@ -223,7 +227,7 @@ func TestDiscoverOrderShadowAndFailures(t *testing.T) {
 	}
 	plugin(t, filepath.Join(data, "elemctl", "plugins"), "user", `{"executable": "run", "commands": [{"name": "u"}]}`)
 	env := map[string]string{EnvPath: first + string(os.PathListSeparator) + second, "XDG_DATA_HOME": data}
-	set := Discover(Options{Getenv: envOf(env)})
+	set := Discover(ctx, Options{Getenv: envOf(env)})
 	var names []string
 	for _, p := range set.Plugins {
 		names = append(names, p.Name+":"+p.Commands[0].Name)
@@ -239,18 +243,19 @@ func TestDiscoverOrderShadowAndFailures(t *testing.T) {
 		t.Errorf("failures %s: %+v", got, set.Failures)
 	}
 	env[EnvDisable] = "1"
-	if set := Discover(Options{Getenv: envOf(env)}); len(set.Plugins)+len(set.Failures) != 0 {
+	if set := Discover(ctx, Options{Getenv: envOf(env)}); len(set.Plugins)+len(set.Failures) != 0 {
 		t.Errorf("discovery with ELEMCTL_NO_PLUGINS=1 found %+v", set)
 	}
 }
 
 func TestResolveClashes(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	root := t.TempDir()
 	plugin(t, root, "a", `{"executable": "run", "commands": [{"name": "deploy"}, {"name": "hello"}, {"name": "list-apps"}, {"name": "quiet", "mcp": false}]}`)
 	plugin(t, root, "b", `{"executable": "run", "commands": [{"name": "hello"}, {"name": "other", "mcp_name": "hello"}, {"name": "apps"}, {"name": "mcp"}]}`)
-	set := Discover(Options{Getenv: envOf(map[string]string{EnvPath: root, "HOME": t.TempDir()})})
-	res := set.Resolve(Taken{
-		Commands: map[string]bool{"deploy": true, "apps": true},
+	set := Discover(ctx, Options{Getenv: envOf(map[string]string{EnvPath: root, "HOME": t.TempDir()})})
+	res := set.Resolve(ctx, Taken{
+		Commands: map[string]bool{"deploy": true, "apps": true, "mcp": true},
 		Tools:    map[string]bool{"deploy": true, "list_apps": true},
 		LSP:      map[string]bool{},
 	})
@@ -277,9 +282,10 @@ func TestResolveClashes(t *testing.T) {
 }
 
 func TestAllOrNothing(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	root := t.TempDir()
 	plugin(t, root, "half", `{"executable": "run", "commands": [{"name": "good"}, {"name": "bad", "arguments": [{"name": "--json"}]}]}`)
-	set := Discover(Options{Getenv: envOf(map[string]string{EnvPath: root, "HOME": t.TempDir()})})
+	set := Discover(ctx, Options{Getenv: envOf(map[string]string{EnvPath: root, "HOME": t.TempDir()})})
 	if len(set.Plugins) != 0 || len(set.Failures) != 1 || !strings.Contains(set.Failures[0].Error, "command 'bad'") {
 		t.Fatalf("a plugin with one bad command must add nothing: %+v", set)
 	}

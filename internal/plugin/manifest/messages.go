@@ -2,11 +2,9 @@ package manifest
 
 import "github.com/elemctl/elemctl/internal/i18n"
 
-func init() {
-	i18n.Register(messages)
-}
-
-var messages = []i18n.Message{
+// Messages are this package's entries of the message catalog, for
+// i18n.Register.
+var Messages = []i18n.Message{
 	{Key: "plugins.ctx-plugin", RU: "плагин '{source}'", EN: "plugin '{source}'"},
 	{Key: "plugins.ctx-command", RU: "плагин '{source}', команда '{command}'", EN: "plugin '{source}', command '{command}'"},
 	{Key: "plugins.manifest-unreadable",

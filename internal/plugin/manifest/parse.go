@@ -2,14 +2,17 @@ package manifest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/elemctl/elemctl/internal/argvalue"
-	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/argvalue"
+	"github.com/elemctl/elemctl/internal/options"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -22,21 +25,24 @@ type Error struct {
 	Source  string
 	Command string
 	Message string
+	// Lang is the language of Message, which the plugin and command
+	// before it take too.
+	Lang i18n.Lang
 }
 
 func (e *Error) Error() string {
 	if e.Command != "" {
-		return i18n.T("plugins.ctx-command", "source", e.Source, "command", e.Command) + ": " + e.Message
+		return i18n.TL(e.Lang, "plugins.ctx-command", "source", e.Source, "command", e.Command) + ": " + e.Message
 	}
-	return i18n.T("plugins.ctx-plugin", "source", e.Source) + ": " + e.Message
+	return i18n.TL(e.Lang, "plugins.ctx-plugin", "source", e.Source) + ": " + e.Message
 }
 
-func pluginErr(source, key string, args ...any) *Error {
-	return &Error{Source: source, Message: i18n.T(key, args...)}
+func pluginErr(ctx context.Context, source, key string, args ...any) *Error {
+	return &Error{Source: source, Message: i18n.T(ctx, key, args...), Lang: i18n.LangOf(ctx)}
 }
 
-func commandErr(source, command, key string, args ...any) *Error {
-	return &Error{Source: source, Command: command, Message: i18n.T(key, args...)}
+func commandErr(ctx context.Context, source, command, key string, args ...any) *Error {
+	return &Error{Source: source, Command: command, Message: i18n.T(ctx, key, args...), Lang: i18n.LangOf(ctx)}
 }
 
 // Plugin is a validated plugin.
@@ -120,14 +126,26 @@ func (a *Arg) Flag() string {
 // Types supported for arguments, in the order messages list them.
 var Types = []string{"str", "int", "float", "bool"}
 
-// GlobalOptions are elemctl's own options a plugin argument may not take.
-var GlobalOptions = []string{"--base-url", "--client-id", "--client-secret", "--env-file", "--timeout", "--lang", "--json", "--quiet"}
+// isGlobalOption tells elemctl's own options, which a plugin argument may
+// not take.
+func isGlobalOption(flag string) bool {
+	_, ok := options.Named(flag)
+	return ok
+}
 
-// ReservedDests are value names the CLI keeps for itself: the dests of the
-// global options and of the parser's own entries.
-var ReservedDests = []string{
-	"base_url", "client_id", "client_secret", "env_file", "timeout", "lang", "json", "quiet",
-	"command", "handler", "plugin_command", "plugin_commands", "plugin_failures",
+// parserDests are value names the reference's command-line parser keeps
+// for its own entries.
+var parserDests = []string{"command", "handler", "plugin_command", "plugin_commands", "plugin_failures"}
+
+// reservedDest tells a value name the CLI keeps for itself: the dest of a
+// global option or of the parser's own entries.
+func reservedDest(dest string) bool {
+	for _, o := range options.Global {
+		if o.Dest() == dest {
+			return true
+		}
+	}
+	return contains(parserDests, dest)
 }
 
 // HelpOptions are the help keys.
@@ -142,209 +160,112 @@ var (
 	reTool    = nameRule{rest: "_-", max: 64}
 )
 
-// fields is a JSON object read field by field, so each mistake gets its
-// own message and unknown fields are caught. The manifest is decoded once
-// (internal/jsonx, no reflection): discovery runs on every start.
-type fields struct{ o *jsonx.Object }
-
-func objectOf(v any) (fields, bool) {
-	o, ok := v.(*jsonx.Object)
-	return fields{o}, ok
-}
-
-func (f fields) get(key string) any { return f.o.Value(key) }
-
-func (f fields) unknown(known ...string) string {
-	for _, k := range f.o.Keys() {
-		found := false
-		for _, kk := range known {
-			if k == kk {
-				found = true
-				break
-			}
-		}
-		if !found {
-			return k
-		}
-	}
-	return ""
-}
-
-func (f fields) present(key string) bool { return f.get(key) != nil }
-
-func (f fields) str(key string) (string, bool) {
-	v := f.get(key)
-	if v == nil {
-		return "", true
-	}
-	s, ok := v.(string)
-	return s, ok
-}
-
-func (f fields) boolp(key string) (*bool, bool) {
-	v := f.get(key)
-	if v == nil {
-		return nil, true
-	}
-	b, ok := v.(bool)
-	if !ok {
-		return nil, false
-	}
-	return &b, true
-}
-
-func (f fields) number(key string) (float64, bool) {
-	v := f.get(key)
-	if v == nil {
-		return 0, true
-	}
-	n, ok := v.(json.Number)
-	if !ok {
-		return 0, false
-	}
-	x, err := n.Float64()
-	return x, err == nil
-}
-
-func (f fields) strings(key string) ([]string, bool) {
-	v := f.get(key)
-	if v == nil {
-		return nil, true
-	}
-	return StringList(v)
-}
-
-// StringList reads a JSON array of strings (as decoded into []any).
-func StringList(v any) ([]string, bool) {
-	list, ok := v.([]any)
-	if !ok {
-		return nil, false
-	}
-	out := make([]string, 0, len(list))
-	for _, e := range list {
-		s, ok := e.(string)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, s)
-	}
-	return out, true
-}
-
-func (f fields) list(key string) ([]any, bool) {
-	v := f.get(key)
-	if v == nil {
-		return nil, true
-	}
-	l, ok := v.([]any)
-	return l, ok
-}
-
-// Parse validates the manifest of the plugin in dir. Every rule is checked
-// before anything is accepted: one broken command leaves the whole plugin
-// out.
-func Parse(dir string, data []byte, opts Options) (*Plugin, error) {
+// Parse validates the manifest of the plugin in dir. Its shape is checked
+// against plugin/protocol.Manifest – fields the types do not declare, values
+// of the wrong kind – and it is decoded into one; then every rule is
+// checked before anything is accepted: one broken command leaves the whole
+// plugin out.
+func Parse(ctx context.Context, dir string, data []byte, opts Options) (*Plugin, error) {
 	opts.norm()
 	source := filepath.Base(dir)
 	file := filepath.Join(dir, protocol.ManifestFile)
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	doc, err := jsonx.Decode(data)
 	if err != nil {
-		return nil, pluginErr(source, "plugins.manifest-invalid", "file", file, "error", err)
+		return nil, pluginErr(ctx, source, "plugins.manifest-invalid", "file", file, "error", err)
 	}
-	top, ok := objectOf(doc)
+	top, ok := doc.(*jsonx.Object)
 	if !ok {
-		return nil, pluginErr(source, "plugins.manifest-not-object", "file", file)
+		return nil, pluginErr(ctx, source, "plugins.manifest-not-object", "file", file)
 	}
-	p := &Plugin{Dir: dir, Timeout: DefaultTimeout, StartupTimeout: DefaultStartupTimeout}
-	name, ok := top.str("name")
-	if !ok {
-		return nil, pluginErr(source, "plugins.field-type", "field", "name", "want", "string")
-	}
-	if name != "" {
-		if !reName.MatchString(name) {
-			return nil, pluginErr(source, "plugins.name-invalid", "name", name)
-		}
-		source = name
-	}
-	p.Name = source
-	if k := top.unknown("$schema", "name", "version", "description", "requires", "executable", "interpreter",
-		"args", "timeout", "startup_timeout", "debug_adapter", "commands"); k != "" {
-		return nil, pluginErr(source, "plugins.field-unknown", "field", k)
-	}
-	for _, k := range []string{"$schema", "version", "description", "executable"} {
-		if _, ok := top.str(k); !ok {
-			return nil, pluginErr(source, "plugins.field-type", "field", k, "want", "string")
-		}
-	}
-	p.Version, _ = top.str("version")
-	var okReq bool
-	if p.Requires, okReq = top.strings("requires"); !okReq {
-		return nil, pluginErr(source, "plugins.field-type", "field", "requires", "want", "[string]")
-	}
-	if missing := MissingFeatures(p.Requires); len(missing) > 0 {
-		return nil, pluginErr(source, "plugins.feature-missing", "features", strings.Join(missing, ", "), "version", opts.Version)
-	}
-	var okArgs bool
-	if p.Args, okArgs = top.strings("args"); !okArgs {
-		return nil, pluginErr(source, "plugins.field-type", "field", "args", "want", "[string]")
-	}
-	for _, k := range []string{"timeout", "startup_timeout"} {
-		n, ok := top.number(k)
-		if !ok || n < 0 || math.IsInf(n, 0) || (top.present(k) && n == 0) {
-			return nil, pluginErr(source, "plugins.timeout-invalid", "field", k)
-		}
-		if n > 0 {
-			d := time.Duration(n * float64(time.Second))
-			if k == "timeout" {
-				p.Timeout = d
-			} else {
-				p.StartupTimeout = d
+	// The name first: it names the plugin in every other refusal.
+	switch name := top.Value("name").(type) {
+	case nil:
+	case string:
+		if name != "" {
+			if !reName.MatchString(name) {
+				return nil, pluginErr(ctx, source, "plugins.name-invalid", "name", name)
 			}
+			source = name
 		}
+	default:
+		return nil, pluginErr(ctx, source, "plugins.field-type", "field", "name", "want", "string")
 	}
-	if top.present("interpreter") {
-		interp, err := parseInterpreter(top.get("interpreter"))
+	if err := checkShape(ctx, source, top); err != nil {
+		return nil, err
+	}
+	var m protocol.Manifest
+	assign(reflect.ValueOf(&m).Elem(), top)
+	m.Name = source
+	return build(ctx, dir, &m, opts)
+}
+
+// build turns a manifest of the right shape into a plugin, checking its
+// rules.
+func build(ctx context.Context, dir string, m *protocol.Manifest, opts Options) (*Plugin, error) {
+	source := m.Name
+	p := &Plugin{Name: source, Dir: dir, Version: m.Version, Requires: m.Requires, Args: m.Args,
+		Timeout: DefaultTimeout, StartupTimeout: DefaultStartupTimeout}
+	if missing := MissingFeatures(p.Requires); len(missing) > 0 {
+		return nil, pluginErr(ctx, source, "plugins.feature-missing", "features", strings.Join(missing, ", "), "version", opts.Version)
+	}
+	if m.Timeout > 0 {
+		p.Timeout = seconds(m.Timeout)
+	}
+	if m.StartupTimeout > 0 {
+		p.StartupTimeout = seconds(m.StartupTimeout)
+	}
+	if raw := given(m.Interpreter); raw != nil {
+		interp, err := parseInterpreter(raw)
 		if err != nil {
-			return nil, pluginErr(source, "plugins.interpreter-invalid")
+			return nil, pluginErr(ctx, source, "plugins.interpreter-invalid")
 		}
 		p.Interpreter = interp
 	}
-	if top.present("debug_adapter") {
-		decl, err := parseAdapter(dir, top.get("debug_adapter"))
+	if raw := given(m.DebugAdapter); raw != nil {
+		decl, err := parseAdapter(dir, raw)
 		if err != nil {
-			return nil, pluginErr(source, "plugins.adapter-invalid")
+			return nil, pluginErr(ctx, source, "plugins.adapter-invalid")
 		}
 		p.Adapter = decl
 	}
-	items, ok := top.list("commands")
-	if !ok {
-		return nil, pluginErr(source, "plugins.not-commands", "index", 0)
-	}
 	names := map[string]bool{}
-	for i, raw := range items {
-		cmd, err := parseCommand(p, i, raw)
+	for i := range m.Commands {
+		cmd, err := buildCommand(ctx, p, i, &m.Commands[i])
 		if err != nil {
 			return nil, err
 		}
 		if names[cmd.Name] {
-			return nil, commandErr(source, cmd.Name, "plugins.command-duplicate")
+			return nil, commandErr(ctx, source, cmd.Name, "plugins.command-duplicate")
 		}
 		names[cmd.Name] = true
 		p.Commands = append(p.Commands, cmd)
 	}
-	exe, _ := top.str("executable")
-	if len(p.Commands) > 0 || exe != "" {
-		if exe == "" {
-			return nil, pluginErr(source, "plugins.no-executable")
+	if len(p.Commands) > 0 || m.Executable != "" {
+		if m.Executable == "" {
+			return nil, pluginErr(ctx, source, "plugins.no-executable")
 		}
-		resolved, found := ResolveExecutable(dir, exe, opts.GOOS, len(p.Interpreter) > 0)
+		resolved, found := ResolveExecutable(dir, m.Executable, opts.GOOS, len(p.Interpreter) > 0)
 		if !found {
-			return nil, pluginErr(source, "plugins.executable-missing", "path", resolved)
+			return nil, pluginErr(ctx, source, "plugins.executable-missing", "path", resolved)
 		}
 		p.Executable = resolved
 	}
 	return p, nil
+}
+
+func seconds(n float64) time.Duration { return time.Duration(n * float64(time.Second)) }
+
+// given is a raw field's value; nil when it is absent or null.
+func given(raw json.RawMessage) any {
+	if len(raw) == 0 {
+		return nil
+	}
+	v, err := jsonx.Decode(raw)
+	if err != nil {
+		return nil
+	}
+	return v
 }
 
 // ResolveExecutable finds the program of a plugin: name relative to dir
@@ -403,17 +324,17 @@ func parseAdapter(dir string, raw any) (*AdapterDecl, error) {
 		}
 		return &AdapterDecl{Path: absFrom(dir, path)}, nil
 	}
-	f, ok := objectOf(raw)
-	if !ok || f.o.Len() != 1 {
+	o, ok := raw.(*jsonx.Object)
+	if !ok || o.Len() != 1 {
 		return nil, fmt.Errorf("not one of the forms")
 	}
-	if s, ok := f.str("path"); ok && s != "" {
+	if s, ok := o.Value("path").(string); ok && s != "" {
 		return &AdapterDecl{Path: absFrom(dir, s)}, nil
 	}
-	if s, ok := f.str("index"); ok && s != "" {
+	if s, ok := o.Value("index").(string); ok && s != "" {
 		return &AdapterDecl{Index: absFrom(dir, s)}, nil
 	}
-	if argv, ok := f.strings("command"); ok && len(argv) > 0 && argv[0] != "" {
+	if argv, ok := StringList(o.Value("command")); ok && len(argv) > 0 && argv[0] != "" {
 		// A program named with a path is the plugin's own; a bare name is
 		// looked up on PATH when it runs.
 		if strings.ContainsAny(argv[0], `/\`) {
@@ -424,56 +345,43 @@ func parseAdapter(dir string, raw any) (*AdapterDecl, error) {
 	return nil, fmt.Errorf("not one of the forms")
 }
 
-func parseCommand(p *Plugin, index int, raw any) (*Command, error) {
-	source := p.Name
-	f, ok := objectOf(raw)
+// StringList reads a JSON array of strings (as decoded into []any).
+func StringList(v any) ([]string, bool) {
+	list, ok := v.([]any)
 	if !ok {
-		return nil, pluginErr(source, "plugins.not-commands", "index", index+1)
+		return nil, false
 	}
-	name, ok := f.str("name")
-	if !ok || strings.TrimSpace(name) == "" {
-		return nil, pluginErr(source, "plugins.command-name", "index", index+1)
+	out := make([]string, 0, len(list))
+	for _, e := range list {
+		s, ok := e.(string)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
 	}
+	return out, true
+}
+
+func buildCommand(ctx context.Context, p *Plugin, index int, spec *protocol.CommandSpec) (*Command, error) {
+	source, name := p.Name, spec.Name
 	if !reCommand.MatchString(name) {
-		return nil, pluginErr(source, "plugins.command-name-invalid", "name", name)
+		return nil, pluginErr(ctx, source, "plugins.command-name-invalid", "name", name)
 	}
-	if k := f.unknown("name", "help", "mcp", "mcp_name", "timeout", "arguments"); k != "" {
-		return nil, commandErr(source, name, "plugins.field-unknown", "field", k)
-	}
-	c := &Command{Plugin: p, Name: name, MCP: true, Timeout: p.Timeout}
-	if c.Help, ok = f.str("help"); !ok {
-		return nil, commandErr(source, name, "plugins.field-type", "field", "help", "want", "string")
-	}
-	mcp, ok := f.boolp("mcp")
-	if !ok {
-		return nil, commandErr(source, name, "plugins.field-type", "field", "mcp", "want", "boolean")
-	}
-	if mcp != nil {
-		c.MCP = *mcp
-	}
-	if c.MCPName, ok = f.str("mcp_name"); !ok {
-		return nil, commandErr(source, name, "plugins.field-type", "field", "mcp_name", "want", "string")
-	}
+	c := &Command{Plugin: p, Name: name, Help: spec.Help, MCP: spec.MCP == nil || *spec.MCP, MCPName: spec.MCPName, Timeout: p.Timeout}
 	if c.MCPName != "" && !reTool.MatchString(c.MCPName) {
-		return nil, commandErr(source, name, "plugins.mcp-name-invalid", "name", c.MCPName)
+		return nil, commandErr(ctx, source, name, "plugins.mcp-name-invalid", "name", c.MCPName)
 	}
-	if n, ok := f.number("timeout"); !ok || n < 0 || (f.present("timeout") && n == 0) {
-		return nil, commandErr(source, name, "plugins.timeout-invalid", "field", "timeout")
-	} else if n > 0 {
-		c.Timeout = time.Duration(n * float64(time.Second))
+	if spec.Timeout > 0 {
+		c.Timeout = seconds(spec.Timeout)
 	}
-	items, ok := f.list("arguments")
-	if !ok {
-		return nil, commandErr(source, name, "plugins.not-argument", "index", 0)
-	}
-	for i, raw := range items {
-		a, err := parseArg(source, name, i, raw)
+	for i := range spec.Arguments {
+		a, err := buildArg(ctx, source, name, &spec.Arguments[i])
 		if err != nil {
 			return nil, err
 		}
 		c.Args = append(c.Args, a)
 	}
-	if err := checkArgs(source, name, c.Args); err != nil {
+	if err := checkArgs(ctx, source, name, c.Args); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -488,22 +396,12 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func parseArg(source, command string, index int, raw any) (*Arg, error) {
-	f, ok := objectOf(raw)
-	if !ok {
-		return nil, commandErr(source, command, "plugins.not-argument", "index", index+1)
-	}
-	name, ok := f.str("name")
-	if !ok || strings.TrimSpace(name) == "" {
-		return nil, commandErr(source, command, "plugins.argument-name", "index", index+1)
-	}
+func buildArg(ctx context.Context, source, command string, spec *protocol.ArgumentSpec) (*Arg, error) {
+	name := spec.Name
 	fail := func(key string, args ...any) error {
-		return commandErr(source, command, key, append([]any{"argument", name}, args...)...)
+		return commandErr(ctx, source, command, key, append([]any{"argument", name}, args...)...)
 	}
-	if k := f.unknown("name", "help", "type", "default", "required", "choices", "cli_alias", "multiple"); k != "" {
-		return nil, fail("plugins.argument-field-unknown", "field", k)
-	}
-	a := &Arg{Name: name, Type: "str"}
+	a := &Arg{Name: name, Type: "str", Help: spec.Help, Alias: spec.CLIAlias, Multiple: spec.Multiple}
 	bare := strings.TrimLeft(name, "-")
 	a.Option = bare != name
 	if contains(HelpOptions, name) {
@@ -512,46 +410,27 @@ func parseArg(source, command string, index int, raw any) (*Arg, error) {
 	if a.Option && !strings.HasPrefix(name, "--") {
 		return nil, fail("plugins.option-form", "name", bare)
 	}
-	if contains(GlobalOptions, name) {
+	if isGlobalOption(name) {
 		return nil, fail("plugins.global-option-taken", "option", name)
 	}
 	if !reArg.MatchString(bare) {
 		return nil, fail("plugins.argument-name-invalid")
 	}
 	a.Dest = strings.ReplaceAll(bare, "-", "_")
-	if contains(ReservedDests, a.Dest) {
+	if reservedDest(a.Dest) {
 		return nil, fail("plugins.value-name-taken", "dest", a.Dest)
 	}
-	if a.Help, ok = f.str("help"); !ok {
-		return nil, fail("plugins.argument-field-type", "field", "help", "want", "string")
-	}
-	typ, ok := f.str("type")
-	if !ok {
-		return nil, fail("plugins.argument-type", "type", compact(f.get("type")), "types", strings.Join(Types, ", "))
-	}
-	if typ != "" {
-		if !contains(Types, typ) {
-			return nil, fail("plugins.argument-type", "type", typ, "types", strings.Join(Types, ", "))
+	if spec.Type != "" {
+		if !contains(Types, spec.Type) {
+			return nil, fail("plugins.argument-type", "type", spec.Type, "types", strings.Join(Types, ", "))
 		}
-		a.Type = typ
-	}
-	multiple, ok := f.boolp("multiple")
-	if !ok {
-		return nil, fail("plugins.argument-field-type", "field", "multiple", "want", "boolean")
-	}
-	a.Multiple = multiple != nil && *multiple
-	required, ok := f.boolp("required")
-	if !ok {
-		return nil, fail("plugins.argument-field-type", "field", "required", "want", "boolean")
+		a.Type = spec.Type
 	}
 	// An option is optional unless required; a positional is required
 	// unless required is false.
 	a.Required = !a.Option
-	if required != nil {
-		a.Required = *required
-	}
-	if a.Alias, ok = f.str("cli_alias"); !ok {
-		return nil, fail("plugins.argument-field-type", "field", "cli_alias", "want", "string")
+	if spec.Required != nil {
+		a.Required = *spec.Required
 	}
 	if a.Type == "bool" {
 		if !a.Option {
@@ -562,54 +441,17 @@ func parseArg(source, command string, index int, raw any) (*Arg, error) {
 		}
 	}
 	if a.Alias != "" {
-		if a.Option {
-			return nil, fail("plugins.alias-needs-positional")
-		}
-		if !strings.HasPrefix(a.Alias, "-") {
-			return nil, fail("plugins.alias-not-an-option", "alias", a.Alias)
-		}
-		if contains(HelpOptions, a.Alias) {
-			return nil, fail("plugins.option-taken", "option", a.Alias)
-		}
-		if contains(GlobalOptions, a.Alias) {
-			return nil, fail("plugins.global-option-taken", "option", a.Alias)
-		}
-		if !strings.HasPrefix(a.Alias, "--") {
-			return nil, fail("plugins.option-form", "name", strings.TrimLeft(a.Alias, "-"))
-		}
-		if !reArg.MatchString(strings.TrimLeft(a.Alias, "-")) {
-			return nil, fail("plugins.argument-name-invalid")
+		if key, args := aliasRefusal(a); key != "" {
+			return nil, fail(key, args...)
 		}
 	}
-	if f.present("default") {
-		v := f.get("default")
-		if a.Multiple {
-			list, ok := v.([]any)
-			if !ok {
-				return nil, fail("plugins.multiple-default", "value", compact(f.get("default")))
-			}
-			typed := make([]any, 0, len(list))
-			for _, e := range list {
-				tv, ok := argvalue.Convert(a.Type, e)
-				if !ok {
-					return nil, fail("plugins.default-type", "value", compact(f.get("default")), "type", a.Type)
-				}
-				typed = append(typed, tv)
-			}
-			a.Default = typed
-		} else {
-			tv, ok := argvalue.Convert(a.Type, v)
-			if !ok {
-				return nil, fail("plugins.default-type", "value", compact(f.get("default")), "type", a.Type)
-			}
-			a.Default = tv
+	if v := spec.Default; v != nil {
+		var key string
+		if a.Default, key = typedDefault(a, v); key != "" {
+			return nil, fail(key, "value", compact(v), "type", a.Type)
 		}
 	}
-	choices, ok := f.list("choices")
-	if !ok {
-		return nil, fail("plugins.argument-field-type", "field", "choices", "want", "[…]")
-	}
-	for _, v := range choices {
+	for _, v := range spec.Choices {
 		tv, ok := argvalue.Convert(a.Type, v)
 		if !ok || v == nil {
 			return nil, fail("plugins.choices-type", "value", compact(v), "type", a.Type)
@@ -617,6 +459,51 @@ func parseArg(source, command string, index int, raw any) (*Arg, error) {
 		a.Choices = append(a.Choices, tv)
 	}
 	return a, nil
+}
+
+// aliasRefusal is why the cli_alias of a positional is refused ("" when
+// it is not): the message key and its values.
+func aliasRefusal(a *Arg) (string, []any) {
+	switch {
+	case a.Option:
+		return "plugins.alias-needs-positional", nil
+	case !strings.HasPrefix(a.Alias, "-"):
+		return "plugins.alias-not-an-option", []any{"alias", a.Alias}
+	case contains(HelpOptions, a.Alias):
+		return "plugins.option-taken", []any{"option", a.Alias}
+	case isGlobalOption(a.Alias):
+		return "plugins.global-option-taken", []any{"option", a.Alias}
+	case !strings.HasPrefix(a.Alias, "--"):
+		return "plugins.option-form", []any{"name", strings.TrimLeft(a.Alias, "-")}
+	case !reArg.MatchString(strings.TrimLeft(a.Alias, "-")):
+		return "plugins.argument-name-invalid", nil
+	}
+	return "", nil
+}
+
+// typedDefault is a declared default in the argument's type – a list of
+// them for a multiple argument – or the key of why it does not fit.
+func typedDefault(a *Arg, v any) (any, string) {
+	if !a.Multiple {
+		tv, ok := argvalue.Convert(a.Type, v)
+		if !ok {
+			return nil, "plugins.default-type"
+		}
+		return tv, ""
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, "plugins.multiple-default"
+	}
+	typed := make([]any, 0, len(list))
+	for _, e := range list {
+		tv, ok := argvalue.Convert(a.Type, e)
+		if !ok {
+			return nil, "plugins.default-type"
+		}
+		typed = append(typed, tv)
+	}
+	return typed, ""
 }
 
 func compact(v any) string {
@@ -628,17 +515,17 @@ func compact(v any) string {
 }
 
 // checkArgs applies the rules between a command's arguments.
-func checkArgs(source, command string, args []*Arg) error {
+func checkArgs(ctx context.Context, source, command string, args []*Arg) error {
 	dests := map[string]string{}
 	keys := map[string]string{} // option or alias → argument
 	for _, a := range args {
 		if other, ok := dests[a.Dest]; ok {
-			return commandErr(source, command, "plugins.argument-duplicate", "argument", a.Name, "other", other, "dest", a.Dest)
+			return commandErr(ctx, source, command, "plugins.argument-duplicate", "argument", a.Name, "other", other, "dest", a.Dest)
 		}
 		dests[a.Dest] = a.Name
 		if a.Option {
 			if other, ok := keys[a.Name]; ok {
-				return commandErr(source, command, "plugins.alias-duplicate", "argument", a.Name, "option", a.Name, "other", other)
+				return commandErr(ctx, source, command, "plugins.alias-duplicate", "argument", a.Name, "option", a.Name, "other", other)
 			}
 			keys[a.Name] = a.Name
 		}
@@ -648,7 +535,7 @@ func checkArgs(source, command string, args []*Arg) error {
 			continue
 		}
 		if other, ok := keys[a.Alias]; ok {
-			return commandErr(source, command, "plugins.alias-duplicate", "argument", a.Name, "option", a.Alias, "other", other)
+			return commandErr(ctx, source, command, "plugins.alias-duplicate", "argument", a.Name, "option", a.Alias, "other", other)
 		}
 		keys[a.Alias] = a.Name
 	}

@@ -1,7 +1,7 @@
 package manifest
 
 import (
-	"github.com/elemctl/elemctl/internal/i18n"
+	"context"
 )
 
 // Features are what this elemctl supports for plugins. The host announces
@@ -45,10 +45,6 @@ type Taken struct {
 	LSP      map[string]bool
 }
 
-// ReservedCommands are top-level CLI names that are not catalog commands
-// (faces and cobra's own), so plugins cannot take them either.
-var ReservedCommands = []string{"help", "completion", "mcp", "lsp", "dap", "stand", "debug-adapter", "plugins", "self-update"}
-
 // Resolved is a command that is registered: on the CLI always, on MCP when
 // Tool is set, on LSP when LSP is set.
 type Resolved struct {
@@ -67,29 +63,26 @@ type Resolution struct {
 // Resolve places the set's commands beside the core: a command named like
 // a core command (or like a command of an earlier plugin) is left out; a
 // tool name already taken costs the command its tool only.
-func (s *Set) Resolve(taken Taken) Resolution {
+func (s *Set) Resolve(ctx context.Context, taken Taken) Resolution {
 	r := Resolution{Plugins: s.Plugins, Failures: append([]Failure(nil), s.Failures...)}
 	cli := map[string]string{}
 	tools := map[string]string{}
 	lsp := map[string]bool{}
 	for _, p := range s.Plugins {
 		for _, c := range p.Commands {
-			if taken.Commands[c.Name] || contains(ReservedCommands, c.Name) {
-				r.Failures = append(r.Failures, Failure{Source: p.Name, Error: (&Error{Source: p.Name, Command: c.Name,
-					Message: i18n.T("plugins.command-name-taken")}).Error()})
+			if taken.Commands[c.Name] {
+				r.Failures = append(r.Failures, Failure{Source: p.Name, Error: commandErr(ctx, p.Name, c.Name, "plugins.command-name-taken").Error()})
 				continue
 			}
 			if other, ok := cli[c.Name]; ok {
-				r.Failures = append(r.Failures, Failure{Source: p.Name, Error: (&Error{Source: p.Name, Command: c.Name,
-					Message: i18n.T("plugins.command-name-taken-plugin", "other", other)}).Error()})
+				r.Failures = append(r.Failures, Failure{Source: p.Name, Error: commandErr(ctx, p.Name, c.Name, "plugins.command-name-taken-plugin", "other", other).Error()})
 				continue
 			}
 			cli[c.Name] = p.Name
 			res := Resolved{Command: c}
 			if tool := c.ToolName(); tool != "" {
 				if _, byPlugin := tools[tool]; taken.Tools[tool] || byPlugin {
-					r.Failures = append(r.Failures, Failure{Source: p.Name, MCPOnly: true, Error: (&Error{Source: p.Name, Command: c.Name,
-						Message: i18n.T("plugins.tool-name-taken", "tool", tool)}).Error()})
+					r.Failures = append(r.Failures, Failure{Source: p.Name, MCPOnly: true, Error: commandErr(ctx, p.Name, c.Name, "plugins.tool-name-taken", "tool", tool).Error()})
 				} else {
 					tools[tool] = p.Name
 					res.Tool = tool

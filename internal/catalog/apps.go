@@ -1,0 +1,248 @@
+package catalog
+
+import (
+	"context"
+	"strings"
+
+	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/i18n"
+	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/platform"
+)
+
+func tokenCommand() *command.Command {
+	return command.Handle(&command.Command{
+		Path: []string{"token"}, Order: 1, Examples: []string{"elemctl token", "elemctl --env-file stand.env token"}, Help: "cli.help.token", ReadOnly: true,
+	}, func(ctx context.Context, cc *command.Context, _ struct{}) (any, error) {
+		cl, err := cc.Client(ctx)
+		if err != nil {
+			return nil, err
+		}
+		tok, err := cl.Token(ctx, false)
+		if err != nil {
+			return nil, err
+		}
+		return jsonx.New("token", tok), nil
+	})
+}
+
+func appsListCommand() *command.Command {
+	return command.Handle(&command.Command{
+		Path: []string{"apps", "list"}, Order: 1, Examples: []string{"elemctl apps list --brief", "elemctl apps list --status Running --name crm"}, Tool: "list_apps", LSP: "apps.list",
+		Help: "cli.help.apps-list", ToolHelp: "mcp.help.list-apps", ReadOnly: true, Idempotent: true,
+		Args: []command.Argument{
+			{Name: "name", Help: "cli.arg.apps-name", Type: command.String},
+			{Name: "status", Help: "cli.arg.apps-status", Type: command.String, Multiple: true},
+			{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: command.Bool},
+			{Name: "brief", Help: "cli.arg.apps-brief", Type: command.Bool},
+		},
+		ToolArgs: []command.Argument{
+			{Name: "name", Help: "mcp.arg.apps-name", Type: command.String, Default: ""},
+			{Name: "status", Help: "mcp.arg.apps-status", Type: command.String, Default: ""},
+			{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: command.Bool, Default: false},
+			{Name: "brief", Help: "mcp.arg.brief", Type: command.Bool, Default: true},
+		},
+	}, runAppsList)
+}
+
+func appsGetCommand() *command.Command {
+	return command.Handle(&command.Command{
+		Path: []string{"apps", "get"}, Order: 2, PlainStderr: true, Examples: []string{"elemctl apps get crm-test", "elemctl apps get              # ELEMENT_APP_ID of the .env"}, Tool: "get_app", LSP: "apps.get",
+		Help: "cli.help.apps-get", ToolHelp: "mcp.help.get-app", ReadOnly: true, Idempotent: true,
+		Args:     []command.Argument{AppArg(false)},
+		ToolArgs: []command.Argument{ToolAppArg()},
+	}, runAppsGet)
+}
+
+func appsFindCommand() *command.Command {
+	return command.Handle(&command.Command{
+		Path: []string{"apps", "find"}, Order: 3, Examples: []string{"elemctl apps find crm-test --include-deleted"}, Tool: "find_app",
+		Help: "cli.help.apps-find", ToolHelp: "mcp.help.find-app", ReadOnly: true, Idempotent: true,
+		Args: []command.Argument{
+			{Name: "name", Help: "cli.arg.find-name", Type: command.String, Positional: true, Required: true, Metavar: "NAME"},
+			{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: command.Bool},
+		},
+		ToolArgs: []command.Argument{
+			{Name: "name", Help: "cli.arg.find-name", Type: command.String, Required: true},
+			{Name: "include_deleted", Help: "mcp.arg.include-deleted", Type: command.Bool, Default: false},
+		},
+	}, runAppsFind)
+}
+
+func appsDebugCommand() *command.Command {
+	return command.Handle(&command.Command{
+		Path: []string{"apps", "debug"}, Order: 10, Examples: []string{"elemctl apps debug crm-test"}, Tool: "debug_info", LSP: "apps.debug",
+		Help: "cli.help.apps-debug", ToolHelp: "mcp.help.debug-info",
+		Args:     []command.Argument{AppArg(false)},
+		ToolArgs: []command.Argument{ToolAppArg()},
+	}, runAppsDebug)
+}
+
+// BriefApp is the short application card of listings.
+func BriefApp(card *jsonx.Object) *jsonx.Object {
+	src := card.Obj("source")
+	return jsonx.New(
+		"id", card.Value("id"),
+		"name", platform.AppName(card),
+		"status", card.Value("status"),
+		"uri", card.Value("uri"),
+		"project-version", src.Value("project-version"),
+		"project-version-id", src.Value("project-version-id"),
+	)
+}
+
+// statusWords splits repeated, comma-separated status filters.
+func statusWords(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for _, w := range strings.Split(v, ",") {
+			if w = strings.TrimSpace(w); w != "" {
+				out = append(out, strings.ToLower(w))
+			}
+		}
+	}
+	return out
+}
+
+// AppsSummary is the counter line: "{live} live of {total}[, {shown} shown]".
+func AppsSummary(ctx context.Context, live, total, shown int) string {
+	if shown == live {
+		return i18n.T(ctx, "client.apps-summary", "live", live, "total", total)
+	}
+	return i18n.T(ctx, "client.apps-summary-shown", "live", live, "total", total, "shown", shown)
+}
+
+// appsListInput are the arguments runAppsList reads.
+type appsListInput struct {
+	Name           string   `arg:"name"`
+	Status         []string `arg:"status"`
+	IncludeDeleted bool     `arg:"include-deleted"`
+	Brief          bool     `arg:"brief"`
+}
+
+func runAppsList(ctx context.Context, cc *command.Context, in appsListInput) (any, error) {
+	cl, err := cc.Client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	name := strings.ToLower(in.Name)
+	statuses := statusWords(in.Status)
+	showDeleted := in.IncludeDeleted
+	for _, s := range statuses {
+		if s == "deleted" {
+			showDeleted = true
+		}
+	}
+	// The cards are counted and filtered as the list is read; only those
+	// shown are kept (of thousands, mostly deleted, often a few).
+	total, live := 0, 0
+	apps, err := cl.ListAppsKeeping(ctx, func(a *jsonx.Object) bool {
+		total++
+		deleted := platform.IsDeletedApp(a)
+		if !deleted {
+			live++
+		}
+		switch {
+		case deleted && !showDeleted:
+			return false
+		case name != "" && !anyContains(a, name, "name", "display-name", "publication-context"):
+			return false
+		case len(statuses) > 0 && !contains(statuses, strings.ToLower(a.Str("status"))):
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	shown := make([]any, len(apps))
+	for i, a := range apps {
+		if in.Brief {
+			shown[i] = BriefApp(a)
+		} else {
+			shown[i] = a
+		}
+	}
+	summary := AppsSummary(ctx, live, total, len(shown))
+	return listing{items: shown, key: "applications", notes: []string{summary},
+		counters: jsonx.New("total", total, "live", live, "shown", len(shown), "summary", summary)}, nil
+}
+
+func anyContains(o *jsonx.Object, needle string, keys ...string) bool {
+	for _, k := range keys {
+		if strings.Contains(strings.ToLower(o.Str(k)), needle) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+func runAppsGet(ctx context.Context, cc *command.Context, in appInput) (any, error) {
+	cl, id, err := TargetApp(ctx, cc, in.AppID, true)
+	if err != nil {
+		return nil, err
+	}
+	card, err := cl.GetApp(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	card.Set("applied-build", AppliedBuild(ctx, cc, cl, card))
+	return card, nil
+}
+
+// appsFindInput are the arguments runAppsFind reads.
+type appsFindInput struct {
+	Name           string `arg:"name"`
+	IncludeDeleted bool   `arg:"include-deleted"`
+}
+
+func runAppsFind(ctx context.Context, cc *command.Context, in appsFindInput) (any, error) {
+	cl, err := cc.Client(ctx)
+	if err != nil {
+		return nil, err
+	}
+	apps, err := cl.ListApps(ctx)
+	if err != nil {
+		return nil, err
+	}
+	found := platform.MatchAppName(apps, in.Name, in.IncludeDeleted)
+	if len(found) == 0 {
+		return jsonx.New("id", nil, "found", false), nil
+	}
+	// A live application wins over tombstones of the same name.
+	pick := found[0]
+	for _, a := range found {
+		if !platform.IsDeletedApp(a) {
+			pick = a
+			break
+		}
+	}
+	return dialects{
+		cli:  jsonx.New("id", pick.Value("id"), "found", true),
+		tool: jsonx.New("id", pick.Value("id"), "found", true, "application", pick),
+	}, nil
+}
+
+func runAppsDebug(ctx context.Context, cc *command.Context, in appInput) (any, error) {
+	cl, id, err := TargetApp(ctx, cc, in.AppID, true)
+	if err != nil {
+		return nil, err
+	}
+	v, err := cl.OpenDebugSession(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return dialects{cli: jsonx.New(), tool: jsonx.New("app-id", id)}, nil
+	}
+	return v, nil
+}

@@ -1,0 +1,13 @@
+package assembly
+
+import (
+	"os"
+	"testing"
+
+	"github.com/elemctl/elemctl/internal/i18n"
+)
+
+func TestMain(m *testing.M) {
+	i18n.Register(Messages)
+	os.Exit(m.Run())
+}
