@@ -611,13 +611,7 @@ func TestMCPOverHTTPCancelledCallIsSilent(t *testing.T) {
 // waitForLog waits until the server's stderr holds text.
 func waitForLog(t *testing.T, p *mcpHTTPProcess, text string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !strings.Contains(p.stderr.String(), text) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the server log lacks %q:\n%s", text, p.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	waitFor(t, fmt.Sprintf("%q in the server log", text), func() bool { return strings.Contains(p.stderr.String(), text) })
 }
 
 // TestMCPOverHTTPChecksOriginAndHost: a browser's Origin must be a
@@ -951,5 +945,69 @@ func TestMCPOverHTTPListensWhereAsked(t *testing.T) {
 			c.Close()
 			t.Error("0.0.0.0 listens on IPv6 too")
 		}
+	}
+}
+
+// TestMCPOverHTTPAnnotationsTellTheTruth: every tool a client lists
+// carries all four hints, none is read-only and destructive at once, and
+// the tools that write files on the server's machine (an export, an
+// archive, a probe's or a deploy's build) are not read-only.
+func TestMCPOverHTTPAnnotationsTellTheTruth(t *testing.T) {
+	b := newTeamBed(t, "0.001", "--http", "127.0.0.1:0")
+	h := b.session(bedToken)
+	_, body := b.call(h, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	seen := map[string]bool{}
+	for _, tool := range rpcMessages(t, body)[0]["result"].(map[string]any)["tools"].([]any) {
+		name := tool.(map[string]any)["name"].(string)
+		ann, _ := tool.(map[string]any)["annotations"].(map[string]any)
+		for _, hint := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
+			if _, ok := ann[hint].(bool); !ok {
+				t.Errorf("%s: %s is not stated: %v", name, hint, ann)
+			}
+		}
+		if ann["readOnlyHint"] == true && ann["destructiveHint"] == true {
+			t.Errorf("%s is read-only and destructive at once", name)
+		}
+		seen[name] = true
+		switch name {
+		case "export_app", "export_extension", "build_assembly", "probe", "deploy":
+			if ann["readOnlyHint"] != false {
+				t.Errorf("%s writes files but is annotated read-only", name)
+			}
+		}
+	}
+	for _, name := range []string{"export_app", "export_extension", "build_assembly", "probe", "deploy", "list_apps"} {
+		if !seen[name] {
+			t.Errorf("tools/list lacks %s", name)
+		}
+	}
+}
+
+// TestMCPOverHTTPMemoryLimit: --memory-limit is the limit the server
+// states and keeps: while the live heap is over half of it, calls are
+// refused with 503 and Retry-After while cheap requests pass; a limit
+// that is no number of MiB is refused at the start.
+func TestMCPOverHTTPMemoryLimit(t *testing.T) {
+	// One MiB: the server's own tables fill half of it.
+	b := newTeamBed(t, "0.001", "--http", "127.0.0.1:0", "--memory-limit", "1")
+	if b.p.answer["memory-limit-mib"] != float64(1) {
+		t.Errorf("the answer does not state the limit: %v", b.p.answer["memory-limit-mib"])
+	}
+	h := b.session(bedToken)
+	res, body := b.call(h, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_apps","arguments":{}}}`)
+	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") != "5" || !strings.Contains(body, "memory limit of 1 MiB") {
+		t.Errorf("a call over the memory limit: %d %q %s", res.StatusCode, res.Header.Get("Retry-After"), body)
+	}
+	if res, body := b.call(h, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`); res.StatusCode != http.StatusOK || !strings.Contains(body, "list_apps") {
+		t.Errorf("tools/list over the memory limit: %d %.200s", res.StatusCode, body)
+	}
+	waitForLog(t, b.p, "memory limit of 1 MiB")
+
+	cmd := exec.Command(b.bin, "mcp", "--http", "127.0.0.1:0", "--memory-limit", "-5")
+	cmd.Env = b.env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err == nil || !strings.Contains(stderr.String(), "--memory-limit -5") {
+		t.Errorf("a negative memory limit: %v %s", err, stderr.String())
 	}
 }
