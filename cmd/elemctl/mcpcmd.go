@@ -67,9 +67,7 @@ func (a *app) mcpCommand(ctx context.Context) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if memoryLimit > 0 {
-				debug.SetMemoryLimit(int64(memoryLimit) << 20)
-			}
+			memory := holdMemoryUnder(int64(memoryLimit) << 20)
 			srv := mcp.New(ctx, mcp.Options{
 				Catalog: a.catalog,
 				// Plugins that did not load (or whose tool name is taken)
@@ -85,7 +83,7 @@ func (a *app) mcpCommand(ctx context.Context) *cobra.Command {
 			})
 			defer srv.Close()
 			if hf.addr != "" {
-				return a.serveMCPOverHTTP(cmd.Context(), srv, hf, wd)
+				return a.serveMCPOverHTTP(cmd.Context(), srv, hf, wd, memory)
 			}
 			if err := srv.Serve(cmd.Context(), a.stdin, a.stdout); err != nil {
 				return &handlerError{err}
@@ -111,6 +109,30 @@ func (a *app) mcpCommand(ctx context.Context) *cobra.Command {
 	return cmd
 }
 
+// holdMemoryUnder sets the memory limit the server states and stays under
+// (0 when there is none): the one given (--memory-limit), else GOMEMLIMIT,
+// else the default of protocol servers. The whole process counts, the
+// program's code mapped from its file too, which the collector's soft
+// limit leaves out: that limit is set lower by the size of the program
+// (at most a quarter of the limit).
+func holdMemoryUnder(given int64) int64 {
+	limit := given
+	if limit <= 0 {
+		limit = debug.SetMemoryLimit(-1)
+	}
+	if limit <= 0 || limit == math.MaxInt64 {
+		return 0
+	}
+	reserve := limit / 4
+	if exe, err := os.Executable(); err == nil {
+		if st, err := os.Stat(exe); err == nil && st.Size() < reserve {
+			reserve = st.Size()
+		}
+	}
+	debug.SetMemoryLimit(limit - reserve)
+	return limit
+}
+
 // httpOnlyGiven lists the HTTP options given without --http.
 func (hf mcpHTTPFlags) httpOnlyGiven(cmd *cobra.Command) []string {
 	var out []string
@@ -125,7 +147,7 @@ func (hf mcpHTTPFlags) httpOnlyGiven(cmd *cobra.Command) []string {
 // serveMCPOverHTTP listens, prints where (a JSON answer on stdout, which
 // the HTTP transport leaves free), and serves until interrupted. A second
 // interrupt stops waiting for the cleanup of interrupted calls.
-func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPFlags, wd string) error {
+func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPFlags, wd string, memory int64) error {
 	addr, err := mcp.ParseListenAddress(ctx, hf.addr)
 	if err != nil {
 		return &handlerError{err}
@@ -151,7 +173,7 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 		Tokens: tok.tokens, EnvDir: hf.envDir, TLSCertFile: hf.tlsCert, TLSKeyFile: hf.tlsKey, Force: a.interruptedAgain,
 		AllowHosts: allowHosts, AllowOrigins: hf.allowOrigins, Stateless: hf.stateless,
 		MaxSessions: hf.maxSessions, MaxSessionsPerToken: hf.maxSessionsPerToken,
-		SessionIdleTTL: time.Duration(hf.sessionIdle) * time.Minute, MaxCalls: hf.maxCalls,
+		SessionIdleTTL: time.Duration(hf.sessionIdle) * time.Minute, MaxCalls: hf.maxCalls, MemoryLimit: memory,
 	})
 	if err != nil {
 		return &handlerError{err}
@@ -170,7 +192,6 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 	for i, t := range tok.tokens {
 		tokens[i] = jsonx.New("name", t.Name, "scope", string(t.Scope))
 	}
-	limit := debug.SetMemoryLimit(-1)
 	answer := jsonx.New("url", url, "listen", ln.Addr().String(), "network", addr.Network, "loopback", addr.Loopback, "tls", hf.tlsCert != "",
 		"token-source", tok.source, "token-file", nil, "token-created", tok.created, "tokens", tokens, "env-dir", nil,
 		"read-only", srv.ReadOnly(), "stateless", hf.stateless,
@@ -182,8 +203,8 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 	if hf.envDir != "" {
 		answer.Set("env-dir", absFrom(wd, hf.envDir))
 	}
-	if limit > 0 && limit < math.MaxInt64 {
-		answer.Set("memory-limit-mib", limit>>20)
+	if memory > 0 {
+		answer.Set("memory-limit-mib", memory>>20)
 	}
 
 	served := make(chan error, 1)
