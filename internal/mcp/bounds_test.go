@@ -72,18 +72,22 @@ func TestHTTPIdleSessionsExpire(t *testing.T) {
 		},
 	})
 	h := start(t, setup{catalog: catalog})
-	hs := serveHTTP(t, h, HTTPOptions{SessionIdleTTL: 100 * time.Millisecond})
-	idle, streaming, calling := hs.rawSession(t, testToken), hs.rawSession(t, testToken), hs.rawSession(t, testToken)
+	// A second: the sessions that are to stay are put to use as soon as
+	// they are open, well within it even on a busy machine.
+	hs := serveHTTP(t, h, HTTPOptions{SessionIdleTTL: time.Second})
+	streaming := hs.rawSession(t, testToken)
 	stream, _ := hs.getStream(t, streaming)
 	if stream.StatusCode != http.StatusOK {
 		t.Fatalf("GET: %d", stream.StatusCode)
 	}
+	calling := hs.rawSession(t, testToken)
 	done := make(chan string, 1)
 	go func() {
 		res := hs.post(t, calling, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_hold","arguments":{}}}`)
 		done <- bodyOf(t, res)
 	}()
 	<-started
+	idle := hs.rawSession(t, testToken)
 	waitFor(t, "the idle session to expire", func() bool { return hs.srv.Sessions() == 2 })
 	list := `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`
 	if res := hs.post(t, idle, list); res.StatusCode != http.StatusNotFound {

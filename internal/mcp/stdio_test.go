@@ -95,15 +95,11 @@ func TestStdioWire(t *testing.T) {
 		}
 		return false
 	})
-	at := time.Now()
 	cancelCall()
 	select {
 	case err := <-stopped:
 		if err == nil {
 			t.Fatal("the handler ran to its end instead of being cancelled")
-		}
-		if d := time.Since(at); d > 2*time.Second {
-			t.Errorf("cancellation reached the handler after %v", d)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("notifications/cancelled did not stop the handler")
