@@ -550,6 +550,9 @@ func TestPluginToolsOverMCP(t *testing.T) {
 	if !strings.Contains(string(warm), `"stand":{`) || !strings.Contains(string(warm), `"force":{"default":false`) {
 		t.Errorf("warm_up takes stand and force: %s", warm)
 	}
+	if strings.Contains(string(warm), `"default":null`) {
+		t.Errorf("a string parameter of warm_up declares default null: %s", warm)
+	}
 
 	call := func(tool string, args map[string]any) (string, bool) {
 		t.Helper()
