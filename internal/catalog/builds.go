@@ -18,12 +18,13 @@ func buildsListCommand() *command.Command {
 		Help: "cli.help.builds-list", ToolHelp: "mcp.help.list-builds", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
 			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: command.String, Metavar: "PROJECT_ID"},
-			{Name: "limit", Help: "cli.arg.builds-limit", Type: command.Int, Default: 10, Metavar: "N", Bound: command.NonNegative},
+			// N <= 0 lifts the cut, as the reference's scripts pass it.
+			{Name: "limit", Help: "cli.arg.builds-limit", Type: command.Int, Default: 10, Metavar: "N"},
 			{Name: "brief", Help: "cli.arg.builds-brief", Type: command.Bool},
 		},
 		ToolArgs: []command.Argument{
 			{Name: "project_id", Help: "mcp.arg.builds-project-id", Type: command.String, Required: true},
-			{Name: "limit", Help: "mcp.arg.builds-limit", Type: command.Int, Default: 10, Bound: command.NonNegative},
+			{Name: "limit", Help: "mcp.arg.builds-limit", Type: command.Int, Default: 10},
 			{Name: "brief", Help: "mcp.arg.brief", Type: command.Bool, Default: true},
 		},
 	}, runBuildsList)

@@ -174,6 +174,11 @@ func TestToolErrorsAreResults(t *testing.T) {
 	if n, _ := builds.Int("shown"); n != 2 {
 		t.Errorf("limit \"2\" gave %d builds", n)
 	}
+	// A limit of 0 or less lifts the cut, as on the command line.
+	all := h.ok("list_builds", map[string]any{"project_id": h.demo.ProjectID, "limit": -1})
+	if n, _ := all.Int("shown"); n != 3 {
+		t.Errorf("limit -1 gave %d builds, want every one (3)", n)
+	}
 	if h.call("get_build", map[string]any{"project_id": h.demo.ProjectID, "version": "1.0-3"}).IsError {
 		t.Error("get_build by version failed")
 	}
