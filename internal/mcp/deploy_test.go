@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -135,9 +136,16 @@ func TestDeployThroughMCPPassesAllowDataLoss(t *testing.T) {
 	if !strings.Contains(refusal, "ОТКАЗ: применение уничтожит данные") || !strings.Contains(refusal, "длина уменьшается с 200 до 20") {
 		t.Errorf("refusal: %s", refusal)
 	}
+	// The refusal names the tool's parameter, not the command line's flag.
+	if !strings.Contains(refusal, "повторите с allow_data_loss=true") || strings.Contains(refusal, "--allow-data-loss") {
+		t.Errorf("the refusal should name allow_data_loss=true: %s", refusal)
+	}
 	allowed := h.ok("deploy", args(true))
 	if allowed.Value("schema-check") != "allowed" || !allowed.Bool("ok") || allowed.Value("schema-commit-source") != "platform" {
 		t.Fatalf("allowed deploy: %v", allowed)
+	}
+	if log := fmt.Sprint(allowed.Value("log")); !strings.Contains(log, "внимание: allow_data_loss=true – применение уничтожит данные") || strings.Contains(log, "--allow-data-loss") {
+		t.Errorf("the warning should name allow_data_loss=true: %s", log)
 	}
 	if warnings, _ := allowed.Value("schema-warnings").([]any); len(warnings) != 1 {
 		t.Errorf("schema-warnings %v", allowed.Value("schema-warnings"))

@@ -381,7 +381,7 @@ func (o *Ops) keepProbe(ctx context.Context, r *ProbeReport) {
 	c.Kept = true
 	o.locateLeftovers(ctx, r)
 	c.Command, c.Steps = o.cleanupCommands(ctx, r, false, false)
-	o.logf(ctx, "probe.kept")
+	o.logf(ctx, "probe.kept", "flag", o.argOr("keep"))
 	o.logCleanupCommands(ctx, c)
 }
 
