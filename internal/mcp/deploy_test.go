@@ -191,7 +191,12 @@ func TestProbeThroughMCP(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("probe keep: %v %s", err, textOf(res))
 	}
-	kept := decodeText(t, textOf(res)).(*jsonx.Object).Str("app-id")
+	keptReport := decodeText(t, textOf(res)).(*jsonx.Object)
+	kept := keptReport.Str("app-id")
+	// The log names the tool's keep parameter, not the command line's --keep.
+	if log := fmt.Sprint(keptReport.Value("log")); !strings.Contains(log, "уборка выключена (keep=true)") || strings.Contains(log, "--keep") {
+		t.Errorf("the kept probe's log should name keep=true: %s", log)
+	}
 	res, err = h.callWith(ctx, "probe_cleanup", map[string]any{"app_id": []any{kept, h.demo.AppName}}, nil)
 	if err != nil {
 		t.Fatal(err)
