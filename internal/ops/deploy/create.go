@@ -407,19 +407,22 @@ func (o *Ops) Ensure(ctx context.Context, opts CreateOptions) (answer *jsonx.Obj
 	case state.unverifiable:
 		o.logf(ctx, "cli.ensure.extension-unverifiable", "build", want, "error", state.err)
 	case state.extension == nil && state.label != "":
-		o.logf(ctx, "cli.ensure.extension-missing", "build", want, "extension", state.label, "apply", o.hint(ctx, applyHint(id, want)), "again", o.ensureAgain(ctx))
+		o.log(i18n.T(ctx, "cli.ensure.extension-missing", "build", want, "extension", state.label,
+			"apply", o.hint(ctx, applyHint(id, want))) + o.ensureAgain(ctx))
 	case state.extension != nil:
-		o.logf(ctx, "cli.ensure.extension-differs", "build", want, "extension", state.label,
-			"running", strOrDash(state.runningVersion), "apply", o.hint(ctx, applyHint(id, want)), "again", o.ensureAgain(ctx))
+		o.log(i18n.T(ctx, "cli.ensure.extension-differs", "build", want, "extension", state.label,
+			"running", strOrDash(state.runningVersion), "apply", o.hint(ctx, applyHint(id, want))) + o.ensureAgain(ctx))
 	default:
-		o.logf(ctx, "cli.ensure.differs", "running", strOrDash(state.runningID), "build", want, "apply", o.hint(ctx, applyHint(id, want)), "again", o.ensureAgain(ctx))
+		o.log(i18n.T(ctx, "cli.ensure.differs", "running", strOrDash(state.runningID), "build", want,
+			"apply", o.hint(ctx, applyHint(id, want))) + o.ensureAgain(ctx))
 	}
 	state.fill(answer)
 	return answer, false, nil
 }
 
-// ensureAgain offers ensure's own apply switch, when the caller's face has
-// one; "" leaves the apply command alone.
+// ensureAgain is the tail of the line that offers ensure's own apply
+// switch, when the caller's face has one; "" leaves the apply command
+// alone.
 func (o *Ops) ensureAgain(ctx context.Context) string {
 	if flag, ok := o.arg("apply"); ok {
 		return i18n.T(ctx, "cli.ensure.again", "flag", flag)
