@@ -56,6 +56,7 @@ func DeployOps(cc *command.Context, cl *platform.Client) *deploy.Ops {
 		Getenv:   cc.Env,
 		Version:  cc.Version,
 		Hint:     cc.Hint,
+		Arg:      cc.ArgToGive,
 	}
 }
 

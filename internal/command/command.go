@@ -178,7 +178,8 @@ type Answer struct {
 	// listing's counters); tools leave them out.
 	Notes []string
 	// Verdict are lines for a person that the CLI prints on stderr after
-	// the answer unless --quiet or --json asks for the answer alone.
+	// the answer unless --quiet asks for the answer alone (--json changes
+	// only what reaches stdout).
 	Verdict []string
 	// Failed makes the CLI exit with 1 unless the value names another
 	// non-zero code.
