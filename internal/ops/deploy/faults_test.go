@@ -169,7 +169,9 @@ func TestDeployInterruptedWhileARepeatedApplyIsUnderWaySaysItMayHaveReached(t *t
 	defer cancel()
 	go func() {
 		for n := 0; n < 2; n++ {
-			if _, ok := <-arrivals; !ok {
+			select {
+			case <-arrivals:
+			case <-ctx.Done():
 				return
 			}
 		}
