@@ -664,10 +664,8 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 	for _, line := range answer.Notes {
 		a.progress(line)
 	}
-	if !a.on(options.JSON) {
-		for _, line := range answer.Verdict {
-			a.progress(line)
-		}
+	for _, line := range answer.Verdict {
+		a.progress(line)
 	}
 	if code := answer.ExitCode(); code != 0 {
 		return &exitError{code: code}

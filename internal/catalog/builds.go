@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/elemctl/elemctl/internal/command"
@@ -18,12 +19,13 @@ func buildsListCommand() *command.Command {
 		Help: "cli.help.builds-list", ToolHelp: "mcp.help.list-builds", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
 			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: command.String, Metavar: "PROJECT_ID"},
-			{Name: "limit", Help: "cli.arg.builds-limit", Type: command.Int, Default: 10, Metavar: "N", Bound: command.NonNegative},
+			// N <= 0 lifts the cut, as the reference's scripts pass it.
+			{Name: "limit", Help: "cli.arg.builds-limit", Type: command.Int, Default: 10, Metavar: "N"},
 			{Name: "brief", Help: "cli.arg.builds-brief", Type: command.Bool},
 		},
 		ToolArgs: []command.Argument{
 			{Name: "project_id", Help: "mcp.arg.builds-project-id", Type: command.String, Required: true},
-			{Name: "limit", Help: "mcp.arg.builds-limit", Type: command.Int, Default: 10, Bound: command.NonNegative},
+			{Name: "limit", Help: "mcp.arg.builds-limit", Type: command.Int, Default: 10},
 			{Name: "brief", Help: "mcp.arg.brief", Type: command.Bool, Default: true},
 		},
 	}, runBuildsList)
@@ -97,6 +99,30 @@ func buildsProject(ctx context.Context, cc *command.Context, given string) (*pla
 	return cl, project, nil
 }
 
+// isExtensionProject tells whether the project is an extension: its card
+// says so, or its build cards do. A card that cannot be read counts as no
+// extension (spec cli.md §2.16).
+func isExtensionProject(card *jsonx.Object, buildsKind string) bool {
+	return strings.EqualFold(card.Str("project-kind"), "Extension") ||
+		strings.EqualFold(buildsKind, "Extension")
+}
+
+// readProjectCard reads the project card beside the build list, so the
+// answer costs one round trip; the card is nil when it could not be read.
+// The returned function waits for it; cancel stops the read.
+func readProjectCard(ctx context.Context, cl *platform.Client, project string) (wait func() *jsonx.Object, cancel func()) {
+	ctx, cancel = context.WithCancel(ctx)
+	cardRead := make(chan *jsonx.Object, 1)
+	go func() {
+		card, err := cl.GetObject(ctx, "/projects/"+url.PathEscape(project))
+		if err != nil {
+			card = nil
+		}
+		cardRead <- card
+	}()
+	return func() *jsonx.Object { return <-cardRead }, cancel
+}
+
 // buildsListInput are the arguments runBuildsList reads.
 type buildsListInput struct {
 	ProjectID string `arg:"project-id"`
@@ -110,12 +136,18 @@ func runBuildsList(ctx context.Context, cc *command.Context, in buildsListInput)
 		return nil, err
 	}
 	// The list is read as it arrives: of every card what the summary
-	// needs, of the newest limit cards the card itself.
+	// needs, of the newest limit cards the card itself. The project card
+	// is read at the same time.
+	projectCard, stopCard := readProjectCard(ctx, cl, project)
+	defer stopCard()
 	limit := in.Limit
 	entries := Registry(cc).Read()
 	byID := entries.ByAssembly()
 	builds := buildlist.NewListing(limit, byID)
 	if err := cl.EachBuild(ctx, project, builds.Begin, builds.Add); err != nil {
+		// The card is of no use without the list: stop reading it.
+		stopCard()
+		projectCard()
 		return nil, err
 	}
 	shown, err := builds.Newest()
@@ -131,7 +163,7 @@ func runBuildsList(ctx context.Context, cc *command.Context, in buildsListInput)
 			out[i] = c
 		}
 	}
-	extension := strings.EqualFold(builds.Kind(), "Extension")
+	extension := isExtensionProject(projectCard(), builds.Kind())
 	summary := builds.Summary(ctx, len(shown), extension, project, entries)
 	var notes []string
 	if cut {

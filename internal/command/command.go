@@ -178,7 +178,8 @@ type Answer struct {
 	// listing's counters); tools leave them out.
 	Notes []string
 	// Verdict are lines for a person that the CLI prints on stderr after
-	// the answer unless --quiet or --json asks for the answer alone.
+	// the answer unless --quiet asks for the answer alone (--json changes
+	// only what reaches stdout).
 	Verdict []string
 	// Failed makes the CLI exit with 1 unless the value names another
 	// non-zero code.
@@ -280,8 +281,11 @@ type Command struct {
 	// Local commands never talk to the platform: the CLI refuses connection
 	// flags for them and MCP gives them no env_file.
 	Local bool
-	// Annotations for MCP clients.
+	// Annotations for MCP clients (checked by CheckAnnotations).
 	ReadOnly, Destructive, Idempotent bool
+	// WritesFiles commands write files on the machine elemctl runs on (an
+	// archive, an export): they are not read-only.
+	WritesFiles bool
 	// Slow operations take minutes; faces show progress for them, and a
 	// tool's answer carries its log.
 	Slow bool
@@ -333,13 +337,29 @@ type Catalog struct {
 	sorted []*Command // cmds by name, built on demand
 }
 
-// Add registers commands; a duplicate CLI path or tool name, or a typed
-// input that reads an argument the command does not declare, is a
-// programming error.
+// CheckAnnotations refuses annotations that do not tell the truth: a
+// read-only command neither destroys nor writes files (MCP clients and
+// read-scoped tokens trust readOnlyHint to mean "changes nothing").
+func CheckAnnotations(c *Command) error {
+	if c.ReadOnly && c.Destructive {
+		return fmt.Errorf("command %q is declared read-only and destructive", c.Name())
+	}
+	if c.ReadOnly && c.WritesFiles {
+		return fmt.Errorf("command %q is declared read-only but writes files", c.Name())
+	}
+	return nil
+}
+
+// Add registers commands; a duplicate CLI path or tool name, annotations
+// that contradict themselves, or a typed input that reads an argument the
+// command does not declare, are programming errors.
 func (c *Catalog) Add(cmds ...*Command) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, cmd := range cmds {
+		if err := CheckAnnotations(cmd); err != nil {
+			panic("command: " + err.Error())
+		}
 		checkInput(cmd)
 		for _, have := range c.cmds {
 			if len(cmd.Path) > 0 && slices.Equal(have.Path, cmd.Path) {

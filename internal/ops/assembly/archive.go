@@ -306,6 +306,18 @@ func (a *Archive) Presentation(ctx context.Context) string {
 	return a.ProjectName()
 }
 
+// DescriptorSpelling is how the archive's descriptor names its file and
+// its Ид/Id key (Проект.yaml and Ид, or Project.yaml and Id); "", "" when
+// the descriptor cannot be read.
+func (a *Archive) DescriptorSpelling(ctx context.Context) (file, idKey string) {
+	entry, ok := a.DescriptorEntry()
+	d, err := a.Descriptor(ctx)
+	if !ok || err != nil {
+		return "", ""
+	}
+	return path.Base(entry), d.IDKey()
+}
+
 // ID is the descriptor's Ид/Id, "" when the descriptor has none or cannot
 // be read.
 func (a *Archive) ID(ctx context.Context) string {

@@ -5,6 +5,7 @@ import (
 	"container/heap"
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -74,8 +75,10 @@ func (l *Listing) Add(_ string, card *jsonx.RawObject) error {
 	e, remembered := lookup(card, l.index)
 	l.listed = append(l.listed, listed{order: o, version: version,
 		archiveNumbered: remembered && e.Route == registry.RouteNoProjectID})
-	if l.kind == "" {
-		l.kind = card.Str("project-kind")
+	if !strings.EqualFold(l.kind, "Extension") {
+		if kind := card.Str("project-kind"); kind != "" && (l.kind == "" || strings.EqualFold(kind, "Extension")) {
+			l.kind = kind
+		}
 	}
 	if l.limit > 0 && len(l.newest) == l.limit {
 		if newerFirst(o, l.newest[0].order) >= 0 {
@@ -90,8 +93,9 @@ func (l *Listing) Add(_ string, card *jsonx.RawObject) error {
 // Total is how many cards the answer held.
 func (l *Listing) Total() int { return len(l.listed) }
 
-// Kind is the project kind the cards say they belong to (project-kind),
-// "" when none says.
+// Kind is the project kind the cards say they belong to (project-kind):
+// Extension when any card says so, else the first kind a card names, ""
+// when none says.
 func (l *Listing) Kind() string { return l.kind }
 
 // Newest are the cards kept, decoded, newest first.

@@ -88,3 +88,31 @@ func rawCard(t *testing.T, text string) *jsonx.RawObject {
 	}
 	return out
 }
+
+// A project is an extension when any of its build cards says so, wherever
+// that card comes in the answer; otherwise the first kind named counts.
+func TestListingKindIsExtensionWhenAnyCardSaysSo(t *testing.T) {
+	for _, tc := range []struct {
+		kinds []string
+		want  string
+	}{
+		{[]string{"", "Configuration", "Extension"}, "Extension"},
+		{[]string{"Extension", "Configuration"}, "Extension"},
+		{[]string{"", "Configuration", ""}, "Configuration"},
+		{[]string{"", ""}, ""},
+	} {
+		l := NewListing(10, nil)
+		for i, k := range tc.kinds {
+			text := fmt.Sprintf(`{"id":"b%d","version":"1.0-%d"}`, i, i+1)
+			if k != "" {
+				text = fmt.Sprintf(`{"id":"b%d","version":"1.0-%d","project-kind":%q}`, i, i+1, k)
+			}
+			if err := l.Add("", rawCard(t, text)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if l.Kind() != tc.want {
+			t.Errorf("kinds %q: Kind %q, want %q", tc.kinds, l.Kind(), tc.want)
+		}
+	}
+}

@@ -275,11 +275,12 @@ func Verdict(ctx context.Context, r *Report) []string {
 	}
 	var out []string
 	for _, p := range r.Problems {
+		// The lines read as problems-lines has them: tabs expanded.
 		lines := strings.Split(p, "\n")
-		out = append(out, i18n.T(ctx, "deploy.problem", "text", lines[0]))
+		out = append(out, i18n.T(ctx, "deploy.problem", "text", problemLine(lines[0])))
 		for _, l := range lines[1:] {
-			if strings.TrimSpace(l) != "" {
-				out = append(out, "    "+strings.TrimRight(l, " \r"))
+			if l = problemLine(l); strings.TrimSpace(l) != "" {
+				out = append(out, "    "+l)
 			}
 		}
 	}

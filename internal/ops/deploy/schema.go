@@ -178,12 +178,12 @@ func (o *Ops) schemaGuard(ctx context.Context, opts DeployOptions, appID string)
 			o.logf(ctx, "deploy.schema-removal", "line", l)
 		}
 		return nil, platform.NewError(ctx, platform.KindGeneral, "deploy.schema-refused",
-			"count", len(changes), "findings", listFindings(ctx, changes))
+			"count", len(changes), "findings", listFindings(ctx, changes), "flag", o.argOr("allow-data-loss"))
 	}
 	switch {
 	case len(changes) > 0:
 		out.check = SchemaAllowed
-		o.logf(ctx, "deploy.schema-allowed", "count", len(changes), "findings", listFindings(ctx, changes))
+		o.logf(ctx, "deploy.schema-allowed", "count", len(changes), "findings", listFindings(ctx, changes), "flag", o.argOr("allow-data-loss"))
 	case len(removals) > 0:
 		out.check = SchemaWarned
 	default:
