@@ -76,10 +76,13 @@ func generateProject(b *testing.B, files, size int) string {
 // logged is a request of the stand's log.
 type logged struct {
 	Method, Path string
-	At           time.Time
+	// At is the request's arrival, Served the moment the stand read its
+	// clock for the answer (At when the log does not tell).
+	At, Served time.Time
 }
 
-// requestLog reads the stand's request log: the arrival of every request.
+// requestLog reads the stand's request log: the arrival of every request
+// and when it was served.
 func requestLog(b *testing.B, s *standProcess) []logged {
 	b.Helper()
 	data, err := os.ReadFile(s.Log)
@@ -88,7 +91,7 @@ func requestLog(b *testing.B, s *standProcess) []logged {
 	}
 	var out []logged
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var entry struct{ Time, Method, Path string }
+		var entry struct{ Time, Served, Method, Path string }
 		if line == "" {
 			continue
 		}
@@ -102,7 +105,13 @@ func requestLog(b *testing.B, s *standProcess) []logged {
 		if err != nil {
 			b.Fatal(err)
 		}
-		out = append(out, logged{entry.Method, entry.Path, at})
+		served := at
+		if entry.Served != "" {
+			if served, err = time.Parse(time.RFC3339Nano, entry.Served); err != nil {
+				b.Fatal(err)
+			}
+		}
+		out = append(out, logged{entry.Method, entry.Path, at, served})
 	}
 	return out
 }

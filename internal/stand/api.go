@@ -241,6 +241,7 @@ func (s *Stand) apiHandler(rt *route) http.Handler {
 		// The clock is read under the lock so operations start in the order
 		// their requests were served.
 		q := &req{w: w, r: r, params: params, now: time.Now(), v21: rt.v21, baseURL: base, plan: planOf(r), upload: body}
+		markServed(r, q.now)
 		s.settle(q.now)
 		rt.h(s, q)
 		s.saveIfDirty()

@@ -651,7 +651,7 @@ func TestRequestLogLines(t *testing.T) {
 		}
 		lines = append(lines, m)
 	}
-	keys := []string{"bytes-in", "bytes-out", "fault", "method", "ms", "path", "query", "status", "time"}
+	keys := []string{"bytes-in", "bytes-out", "fault", "method", "ms", "path", "query", "served", "status", "time"}
 	var reset, upload map[string]any
 	for _, m := range lines {
 		if _, note := m["note"]; note {
@@ -675,10 +675,10 @@ func TestRequestLogLines(t *testing.T) {
 			upload = m
 		}
 	}
-	if reset == nil || reset["status"] != 0.0 || reset["fault"] != "cut" || reset["query"] != "limit=5&token" || reset["bytes-out"] != 0.0 {
+	if reset == nil || reset["status"] != 0.0 || reset["fault"] != "cut" || reset["query"] != "limit=5&token" || reset["bytes-out"] != 0.0 || reset["served"] != "" {
 		t.Fatalf("the reset request is logged as %v", reset)
 	}
-	if upload == nil || upload["status"] != 200.0 || upload["bytes-in"] != float64(len(archive)) || upload["bytes-out"].(float64) < 100 || upload["fault"] != "" {
+	if upload == nil || upload["status"] != 200.0 || upload["bytes-in"] != float64(len(archive)) || upload["bytes-out"].(float64) < 100 || upload["fault"] != "" || upload["served"] == "" {
 		t.Fatalf("the upload is logged as %v (archive of %d bytes)", upload, len(archive))
 	}
 	if strings.Contains(log.String(), c.tok) || strings.Contains(log.String(), s.ClientSecret()) {

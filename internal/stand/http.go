@@ -135,7 +135,8 @@ func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	rec := &recorder{header: http.Header{}, body: takeBuffer()}
 	defer giveBuffer(rec.body)
-	s.route(rec, r.WithContext(context.WithValue(r.Context(), planKey{}, &plan)))
+	ctx := context.WithValue(context.WithValue(r.Context(), planKey{}, &plan), exchangeKey{}, out)
+	s.route(rec, r.WithContext(ctx))
 	if rec.status == 0 {
 		rec.status = http.StatusOK
 	}
@@ -203,10 +204,24 @@ func planOf(r *http.Request) *faultPlan {
 }
 
 // exchange is what a request got: the status answered (0 when the
-// connection was dropped before the platform acted) and the body bytes sent.
+// connection was dropped before the platform acted), the body bytes sent
+// and the moment the platform read its clock for the answer (zero when
+// no handler of the Console API served it).
 type exchange struct {
 	status int
 	bytes  int64
+	served time.Time
+}
+
+// exchangeKey carries a request's exchange to the handlers.
+type exchangeKey struct{}
+
+// markServed records on the request's exchange the moment the platform
+// read its clock for the answer.
+func markServed(r *http.Request, at time.Time) {
+	if out, ok := r.Context().Value(exchangeKey{}).(*exchange); ok {
+		out.served = at
+	}
 }
 
 // countedBody counts the bytes of a request body read.
@@ -237,7 +252,11 @@ func (s *Stand) recordCall(c Call) {
 
 // logExchange writes the log line of a request.
 func (s *Stand) logExchange(r *http.Request, arrived time.Time, bytesIn int64, out *exchange, plan *faultPlan) {
-	s.writeLog(logLine{Time: logTime(arrived), Method: r.Method, Path: r.URL.Path, Query: loggedQuery(r.URL.RawQuery),
+	served := ""
+	if !out.served.IsZero() {
+		served = logTime(out.served)
+	}
+	s.writeLog(logLine{Time: logTime(arrived), Served: served, Method: r.Method, Path: r.URL.Path, Query: loggedQuery(r.URL.RawQuery),
 		Status: out.status, MS: float64(time.Since(arrived).Microseconds()) / 1000, BytesIn: bytesIn, BytesOut: out.bytes, Fault: plan.fired()})
 }
 

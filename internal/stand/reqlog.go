@@ -12,6 +12,7 @@ import (
 // token or a secret.
 type logLine struct {
 	Time     string  `json:"time"`
+	Served   string  `json:"served"`
 	Method   string  `json:"method"`
 	Path     string  `json:"path"`
 	Query    string  `json:"query"`

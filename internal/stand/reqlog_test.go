@@ -1,6 +1,7 @@
 package stand_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
@@ -48,5 +49,44 @@ func TestRequestLogLineComesBeforeTheAnswerEnds(t *testing.T) {
 				t.Fatalf("round %d: after GET %s the log ends with %s", round, path, last)
 			}
 		}
+	}
+}
+
+// A Console API request's log line tells when the platform read its clock
+// for the answer (served): after the arrival, before the answer's end, and
+// the moment the operation it started is stamped with – the moment that
+// says whether a read saw an operation end, whenever the read arrived.
+func TestRequestLogTellsWhenTheAnswerWasServed(t *testing.T) {
+	log := &testio.Buffer{}
+	_, c := start(t, stand.Options{Log: log})
+	d := c.createDemo()
+	c.must(200, "PUT", "/v2/applications/"+d.AppID+"/status/stop", nil)
+	card := c.obj("GET", "/v2/applications/"+d.AppID, nil)
+	var stop struct {
+		Time, Served string
+		MS           float64
+	}
+	found := false
+	for _, line := range strings.Split(strings.TrimSpace(log.String()), "\n") {
+		if strings.Contains(line, `"method":"PUT"`) && strings.Contains(line, "/status/stop") {
+			if err := json.Unmarshal([]byte(line), &stop); err != nil {
+				t.Fatal(err)
+			}
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no line of the stop in the log:\n%s", log.String())
+	}
+	arrived, err1 := time.Parse(time.RFC3339Nano, stop.Time)
+	served, err2 := time.Parse(time.RFC3339Nano, stop.Served)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("the stop's line: time %q served %q", stop.Time, stop.Served)
+	}
+	if served.Before(arrived) || served.After(arrived.Add(time.Duration(stop.MS*float64(time.Millisecond))+time.Millisecond)) {
+		t.Errorf("served %v is not between the arrival %v and the answer's end %.3f ms later", served, arrived, stop.MS)
+	}
+	if want := served.UTC().Format("2006-01-02T15:04:05.000Z"); card["date-updated"] != want {
+		t.Errorf("the card's date-updated %v, the stop served at %s", card["date-updated"], want)
 	}
 }
