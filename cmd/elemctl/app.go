@@ -653,12 +653,16 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 		return &handlerError{err}
 	}
 	answer := command.Render(result, command.CLIDialect)
-	if out, mErr := jsonx.Marshal(answer.Value); mErr == nil {
-		if note := run.SecretNote(ctx, string(out)); note != "" {
-			a.progress(note)
-		}
+	// The answer is written once and the same text both searched for a
+	// secret and printed: a long list's text is megabytes.
+	out, err := jsonx.Marshal(answer.Value)
+	if err != nil {
+		return &handlerError{err}
 	}
-	if err := a.printAnswer(answer.Value); err != nil {
+	if note := run.SecretNote(ctx, string(out)); note != "" {
+		a.progress(note)
+	}
+	if _, err := a.stdout.Write(out); err != nil {
 		return &handlerError{err}
 	}
 	for _, line := range answer.Notes {

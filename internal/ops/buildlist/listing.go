@@ -22,10 +22,16 @@ type Listing struct {
 	limit int
 	index map[string]registry.Entry
 
-	listed []listed
+	// listed grows by blocks of listedBlock records, so a long list's
+	// records are never copied as it grows; total counts them.
+	listed [][]listed
+	total  int
 	newest keptCards // the newest limit cards, the oldest of them on top
 	kind   string
 }
+
+// listedBlock is how many cards' records a block of Listing.listed holds.
+const listedBlock = 4096
 
 // listed is what a listing keeps of every card.
 type listed struct {
@@ -65,33 +71,40 @@ func NewListing(limit int, index map[string]registry.Entry) *Listing {
 
 // Begin starts over: the answer is read again from its start.
 func (l *Listing) Begin() {
-	l.listed, l.newest, l.kind = l.listed[:0], l.newest[:0], ""
+	l.listed, l.total, l.newest, l.kind = l.listed[:0], 0, l.newest[:0], ""
 }
 
 // Add takes one card of the answer; the list's key does not matter.
 func (l *Listing) Add(_ string, card *jsonx.RawObject) error {
 	version := Version(card)
-	o := order{created: card.Str("created"), counter: Counter(version), at: len(l.listed)}
+	o := order{created: card.Str("created"), counter: Counter(version), at: l.total}
 	e, remembered := lookup(card, l.index)
-	l.listed = append(l.listed, listed{order: o, version: version,
+	if n := len(l.listed); n == 0 || len(l.listed[n-1]) == listedBlock {
+		l.listed = append(l.listed, make([]listed, 0, listedBlock))
+	}
+	block := &l.listed[len(l.listed)-1]
+	l.total++
+	*block = append(*block, listed{order: o, version: version,
 		archiveNumbered: remembered && e.Route == registry.RouteNoProjectID})
 	if !strings.EqualFold(l.kind, "Extension") {
 		if kind := card.Str("project-kind"); kind != "" && (l.kind == "" || strings.EqualFold(kind, "Extension")) {
 			l.kind = kind
 		}
 	}
+	var text []byte
 	if l.limit > 0 && len(l.newest) == l.limit {
 		if newerFirst(o, l.newest[0].order) >= 0 {
 			return nil // older than every card kept
 		}
-		heap.Pop(&l.newest)
+		// The card no longer kept lends its buffer to the new one.
+		text = heap.Pop(&l.newest).(keptCard).text[:0]
 	}
-	heap.Push(&l.newest, keptCard{order: o, text: slices.Clone(card.Text())})
+	heap.Push(&l.newest, keptCard{order: o, text: append(text, card.Text()...)})
 	return nil
 }
 
 // Total is how many cards the answer held.
-func (l *Listing) Total() int { return len(l.listed) }
+func (l *Listing) Total() int { return l.total }
 
 // Kind is the project kind the cards say they belong to (project-kind):
 // Extension when any card says so, else the first kind a card names, ""
@@ -116,7 +129,10 @@ func (l *Listing) Newest() ([]*jsonx.Object, error) {
 // Summary is the line after the listing (see Summary) over every card the
 // answer held.
 func (l *Listing) Summary(ctx context.Context, shown int, extension bool, projectID string, reg []registry.Entry) string {
-	sorted := slices.Clone(l.listed)
+	sorted := make([]listed, 0, l.total)
+	for _, block := range l.listed {
+		sorted = append(sorted, block...)
+	}
 	slices.SortFunc(sorted, func(a, b listed) int { return newerFirst(a.order, b.order) })
 	return summarize(i18n.LangOf(ctx), sorted, shown, extension, projectID, reg)
 }

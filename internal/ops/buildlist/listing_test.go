@@ -14,11 +14,12 @@ import (
 // A listing read as the answer arrives shows the same newest cards, in the
 // same order, and the same summary as the whole list decoded and sorted –
 // with ties in created and in the counters, holes, builds uploaded without
-// a project id, an extension's kind – whatever the limit.
+// a project id, an extension's kind, more cards than a block of the
+// listing holds – whatever the limit.
 func TestListingAsItArrivesIsTheSortedList(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var cards []*jsonx.Object
-	for n := 1; len(cards) < 600; n++ {
+	for n := 1; len(cards) < 9000; n++ {
 		if n%17 == 0 {
 			continue // housekeeping took it
 		}
@@ -45,7 +46,7 @@ func TestListingAsItArrivesIsTheSortedList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, limit := range []int{0, 1, 10, 599, 600, 5000} {
+	for _, limit := range []int{0, 1, 10, 8999, 9000, 20000} {
 		l := NewListing(limit, registry.Entries(reg).ByAssembly())
 		l.Add("", rawCard(t, `{"id":"started-over"}`)) // a broken answer's card, then the answer again
 		l.Begin()
