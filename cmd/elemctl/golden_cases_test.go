@@ -1,8 +1,15 @@
 package main
 
 import (
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+
 	"github.com/elemctl/elemctl/internal/catalog"
 	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/dist"
+	"github.com/elemctl/elemctl/internal/selfupdate/updatetest"
 )
 
 // goldenCall is one case of a command: its command line (words split at
@@ -25,7 +32,9 @@ type goldenCase struct {
 	// env changes the binary's environment ("" removes a variable).
 	env map[string]string
 	// failEnv is the environment of the failure when it differs.
-	failEnv  map[string]string
+	failEnv map[string]string
+	// setup prepares what a command line cannot (for the kind of case).
+	setup    func(t *testing.T, r *goldenRun, kind string)
 	prep     []goldenStep
 	ok, fail goldenCall
 	// more are further cases worth pinning: an answer of another shape.
@@ -299,7 +308,26 @@ var goldenCases = []goldenCase{
 	{command: "debug-adapter extract",
 		ok:   goldenCall{cli: "debug-adapter extract {home}/element-8.0.30+12.car --output {home}/adapter"},
 		fail: goldenCall{cli: "debug-adapter extract {home}/missing.car --output {home}/adapter"}},
+	// self-update --check against a release feed of its own: a newer
+	// release is there, or the feed is down.
+	{command: "self-update", setup: releaseFeed,
+		ok:   goldenCall{cli: "self-update --check"},
+		fail: goldenCall{cli: "self-update --check"}},
 	{command: "mcp install",
 		ok:   goldenCall{cli: "mcp install --client cursor --scope project --print --command elemctl"},
 		fail: goldenCall{cli: "mcp install --client emacs"}},
+}
+
+// releaseFeed serves release 99.0.0 to a copy of the binary; the
+// failure's feed answers 503.
+func releaseFeed(t *testing.T, r *goldenRun, kind string) {
+	feed := updatetest.NewServer(t, updatetest.PackRelease(t, "99.0.0", runtime.GOOS, runtime.GOARCH, []byte("a newer elemctl")))
+	if kind == "fail" {
+		feed.FailFeed(http.StatusServiceUnavailable, `{"message": "the release feed is down"}`)
+	}
+	r.env["ELEMCTL_UPDATE_URL"] = feed.FeedURL()
+	// The archive's name tells the platform the test runs on.
+	r.marks[dist.ArchiveName(runtime.GOOS, runtime.GOARCH)] = "<archive of this platform>"
+	r.marks[strings.TrimSuffix(feed.FeedURL(), "/repos/elemctl/elemctl/releases")] = "<feed>"
+	r.ownCopy(t)
 }

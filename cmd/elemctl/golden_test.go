@@ -125,11 +125,10 @@ func TestGoldenCoversCatalog(t *testing.T) {
 // goldenExempt are the catalog commands that have no JSON answer to pin,
 // with the reason.
 var goldenExempt = map[string]string{
-	"mcp":         "a server: speaks MCP on stdio or HTTP until stopped; its tools are pinned here one by one",
-	"lsp":         "a server: speaks LSP on stdio until stopped",
-	"dap":         "a server: forwards DAP frames between an editor and the debug adapter",
-	"stand":       "a server: the emulated stand itself",
-	"self-update": "replaces the running binary from a signed release; its answers are pinned by selfupdate_test.go against a release server of its own",
+	"mcp":   "a server: speaks MCP on stdio or HTTP until stopped; its tools are pinned here one by one",
+	"lsp":   "a server: speaks LSP on stdio until stopped",
+	"dap":   "a server: forwards DAP frames between an editor and the debug adapter",
+	"stand": "a server: the emulated stand itself",
 }
 
 // TestGoldenComparisonCatchesShapeChanges proves the comparison fails on
@@ -193,7 +192,7 @@ func TestGolden(t *testing.T) {
 					if kind == "fail" && c.failEnv != nil {
 						env = c.failEnv
 					}
-					run := bed.prepare(t, caseHome, env, prep)
+					run := bed.prepare(t, caseHome, kind, env, c.setup, prep)
 					var got *jsonx.Object
 					switch face {
 					case "cli":
@@ -205,7 +204,7 @@ func TestGolden(t *testing.T) {
 						}
 						got = m.call(t, c.tool(), run.vars, call.mcp)
 					}
-					places := goldenPlaces{home: caseHome, mcpHome: bed.home, repo: repo, stand: bed.stand.URL()}
+					places := goldenPlaces{home: caseHome, mcpHome: bed.home, repo: repo, stand: bed.stand.URL(), marks: run.marks}
 					checkGolden(t, goldenFile(face, c.command, kind), newGoldenNormaliser(places).value(got))
 				})
 			}
@@ -341,7 +340,10 @@ func zipOf(t *testing.T, files map[string]string) []byte {
 
 // goldenPlaces are the run-dependent strings of a case: its home (and
 // the MCP server's), the repository and the stand's address.
-type goldenPlaces struct{ home, mcpHome, repo, stand string }
+type goldenPlaces struct {
+	home, mcpHome, repo, stand string
+	marks                      map[string]string
+}
 
 // goldenNormaliser replaces what differs from run to run by placeholders:
 // ids by <id-N> numbered in the order of their first appearance (so equal
@@ -393,6 +395,9 @@ func newGoldenNormaliser(p goldenPlaces) *goldenNormaliser {
 	add(p.repo, "<repo>")
 	if p.stand != "" {
 		pairs = append(pairs, p.stand, "<stand>", strings.TrimPrefix(p.stand, "http://"), "<stand-host>")
+	}
+	for s, mark := range p.marks {
+		pairs = append(pairs, s, mark)
 	}
 	pairs = append(pairs, releaseVersion, "<version>")
 	// strings.Replacer tries the pairs in order at each position.
@@ -527,6 +532,25 @@ type goldenRun struct {
 	home string
 	vars map[string]string
 	env  map[string]string
+	// bin is the binary the case runs; marks are further run-dependent
+	// strings and their placeholders.
+	bin   string
+	marks map[string]string
+}
+
+// ownCopy makes the case run a copy of the binary in its home, so no
+// other process runs the binary it names (self-update looks for them).
+func (r *goldenRun) ownCopy(t *testing.T) {
+	t.Helper()
+	data, err := os.ReadFile(r.g.bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.bin = filepath.Join(r.home, "bin", filepath.Base(r.g.bin))
+	writeFiles(t, r.home, map[string][]byte{filepath.Join("bin", filepath.Base(r.g.bin)): data})
+	if err := os.Chmod(r.bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // prepare makes the case's home – the demo project copied into it (and
@@ -534,7 +558,7 @@ type goldenRun struct {
 // extension's archive, a distribution holding a debug adapter, a broken
 // plugin – and runs the case's preparing commands for the values its
 // command lines name.
-func (g *goldenStand) prepare(t *testing.T, home string, env map[string]string, steps []goldenStep) *goldenRun {
+func (g *goldenStand) prepare(t *testing.T, home, kind string, env map[string]string, setup func(*testing.T, *goldenRun, string), steps []goldenStep) *goldenRun {
 	t.Helper()
 	demo := filepath.Join(home, "demo")
 	copyDir(t, filepath.Join(g.repo, "examples", "demo"), demo)
@@ -556,9 +580,12 @@ func (g *goldenStand) prepare(t *testing.T, home string, env map[string]string, 
 		"app": g.demo.AppID, "app-name": g.demo.AppName, "project": g.demo.ProjectID, "space": g.demo.SpaceID,
 		"home": home, "project-dir": filepath.Join(demo, "Acme", "Tasks"), "broken-dir": filepath.Join(broken, "Acme", "Tasks"),
 		"panel": "Список пользователей панели управления", "wrong-env": filepath.Join(home, "wrong.env"),
-	}, env: map[string]string{}}
+	}, env: map[string]string{}, bin: g.bin, marks: map[string]string{}}
 	for name, value := range env {
 		r.env[name] = expandVars(value, r.vars)
+	}
+	if setup != nil {
+		setup(t, r, kind)
 	}
 	for _, step := range steps {
 		args := expandWords(step.cli, r.vars)
@@ -582,7 +609,7 @@ func (r *goldenRun) exec(t *testing.T, args ...string) (stdout, stderr []byte, c
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, r.g.bin, args...)
+	cmd := exec.CommandContext(ctx, r.bin, args...)
 	cmd.Env = r.g.environ(r.home, r.env)
 	cmd.Dir = r.home
 	var out, errOut bytes.Buffer
