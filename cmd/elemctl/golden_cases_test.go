@@ -110,6 +110,7 @@ var (
 		{cli: "builds upload {broken-file} --project-id {project}", into: "broken-build", path: "assembly-id"},
 	}
 	stepKeptProbe  = goldenStep{cli: "probe --project-dir {project-dir} --output {home}/dist --keep", into: "probe-app", path: "app-id"}
+	stepFreshProbe = goldenStep{cli: "probe --project-dir {fresh-dir} --output {home}/dist --keep", into: "probe-app", path: "app-id"}
 	stepDump       = goldenStep{cli: "dumps create {app} --description before", into: "dump", path: "id"}
 	stepExtProject = goldenStep{cli: "builds upload {home}/ext.xasm --new-project", into: "ext-project", path: "project.id"}
 )
@@ -180,9 +181,15 @@ var goldenCases = []goldenCase{
 		ok:   goldenCall{"probe --project-dir {project-dir} --output {home}/dist", `{"project_dir":"{project-dir}"}`},
 		fail: goldenCall{"probe --project-dir {broken-dir} --output {home}/dist", `{"project_dir":"{broken-dir}"}`},
 		more: []goldenMore{
-			// probe --cleanup of a probe kept on purpose, and again once it is gone.
+			// probe --cleanup of a probe kept on purpose: in the demo
+			// project, which stays; in a project the probe created, which
+			// goes; and again once that is gone.
 			{kind: "cleanup", prep: []goldenStep{stepKeptProbe}, call: goldenCall{cli: "probe --cleanup {probe-app}"}},
-			{kind: "cleanup-again", prep: []goldenStep{stepKeptProbe, {cli: "probe --cleanup {probe-app}"}}, call: goldenCall{cli: "probe --cleanup {probe-app}"}},
+			{kind: "cleanup-created", prep: []goldenStep{stepFreshProbe}, call: goldenCall{cli: "probe --cleanup {probe-app}"}},
+			{kind: "cleanup-again", prep: []goldenStep{stepFreshProbe, {cli: "probe --cleanup {probe-app}"}}, call: goldenCall{cli: "probe --cleanup {probe-app}"}},
+			// A probe of a project the stand does not know creates it and
+			// deletes it afterwards.
+			{kind: "created", call: goldenCall{"probe --project-dir {fresh-dir} --output {home}/dist", `{"project_dir":"{fresh-dir}"}`}},
 		}},
 	{command: "probe_cleanup", own: true,
 		prep: []goldenStep{stepKeptProbe},

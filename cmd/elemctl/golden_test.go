@@ -554,7 +554,7 @@ func (r *goldenRun) ownCopy(t *testing.T) {
 }
 
 // prepare makes the case's home – the demo project copied into it (and
-// a copy with a compile error), an .env with a wrong secret, an
+// a copy with a compile error), a project the stand does not know, an .env with a wrong secret, an
 // extension's archive, a distribution holding a debug adapter, a broken
 // plugin – and runs the case's preparing commands for the values its
 // command lines name.
@@ -574,11 +574,14 @@ func (g *goldenStand) prepare(t *testing.T, home, kind string, env map[string]st
 		"ext.xasm":              ext,
 		"element-8.0.30+12.car": zipOf(t, map[string]string{adapter.DebuggerPrefix + "repo/com.e1c.g5rt.debugger.adapter-8.0.30.jar": "jar"}),
 		"adapter-dir/repo/com.e1c.g5rt.debugger.adapter-8.0.30.jar": []byte("jar"),
-		"broken-plugins/broken/elemctl-plugin.json":                 []byte("{not a manifest"),
+		"fresh/Globex/Fresh/Проект.yaml": []byte("Ид: 3d9f7a10-8e21-4c4b-9a55-1b2c3d4e5f61\nИмя: Fresh\nПоставщик: Globex\nВерсия: 2.0\n" +
+			"Представление: Fresh probe\nВидПроекта: Приложение\nЯзыкРазработки: Русский\n"),
+		"fresh/Globex/Fresh/Основное/Модуль.xbsl":   []byte("метод Привет()\n;\n"),
+		"broken-plugins/broken/elemctl-plugin.json": []byte("{not a manifest"),
 	})
 	r := &goldenRun{g: g, home: home, vars: map[string]string{
 		"app": g.demo.AppID, "app-name": g.demo.AppName, "project": g.demo.ProjectID, "space": g.demo.SpaceID,
-		"home": home, "project-dir": filepath.Join(demo, "Acme", "Tasks"), "broken-dir": filepath.Join(broken, "Acme", "Tasks"),
+		"home": home, "project-dir": filepath.Join(demo, "Acme", "Tasks"), "fresh-dir": filepath.Join(home, "fresh", "Globex", "Fresh"), "broken-dir": filepath.Join(broken, "Acme", "Tasks"),
 		"panel": "Список пользователей панели управления", "wrong-env": filepath.Join(home, "wrong.env"),
 	}, env: map[string]string{}, bin: g.bin, marks: map[string]string{}}
 	for name, value := range env {
