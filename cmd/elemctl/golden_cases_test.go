@@ -142,7 +142,10 @@ var goldenCases = []goldenCase{
 		fail: goldenCall{"apps export-extension {app} NoSuchExtension", `{"app_id":"{app}","extension":"NoSuchExtension"}`}},
 	{command: "apps token-access", own: true,
 		ok:   goldenCall{"apps token-access {app} --user demo --enable", `{"app_id":"{app}","user":"demo","enabled":true}`},
-		fail: goldenCall{"apps token-access {app} --user nobody --enable", `{"app_id":"{app}","user":"nobody","enabled":true}`}},
+		fail: goldenCall{"apps token-access {app} --user nobody --enable", `{"app_id":"{app}","user":"nobody","enabled":true}`},
+		// Several users: one entry each, a refusal among them.
+		more: []goldenMore{{kind: "several",
+			call: goldenCall{"apps token-access {app} --user demo --user nobody --enable", `{"app_id":"{app}","user":["demo","nobody"],"enabled":true}`}}}},
 	{command: "apps start", own: true,
 		prep: []goldenStep{{cli: "apps stop {app}"}},
 		ok:   goldenCall{"apps start {app}", `{"app_id":"{app}"}`},
@@ -166,7 +169,11 @@ var goldenCases = []goldenCase{
 		fail: goldenCall{"apps create crm-none", `{"name":"crm-none"}`}},
 	{command: "apps ensure", own: true,
 		ok:   goldenCall{"apps ensure crm-one --project-id {project} --latest-build --wait", `{"name":"crm-one","project_id":"{project}"}`},
-		fail: goldenCall{"apps ensure crm-none", `{"name":"crm-none"}`}},
+		fail: goldenCall{"apps ensure crm-none", `{"name":"crm-none"}`},
+		// The application is there and runs another build: nothing is
+		// applied, the answer says which build runs.
+		more: []goldenMore{{kind: "existing", prep: []goldenStep{stepBuildID},
+			call: goldenCall{"apps ensure {app-name} --version-id {build}", `{"name":"{app-name}","version_id":"{build}"}`}}}},
 	{command: "verify-deploy",
 		ok:   goldenCall{"verify-deploy {app} --expected-version 1.0-3", `{"app_id":"{app}","expected_version":"1.0-3"}`},
 		fail: goldenCall{"verify-deploy {app} --expected-version 1.0-9", `{"app_id":"{app}","expected_version":"1.0-9"}`}},
@@ -187,6 +194,8 @@ var goldenCases = []goldenCase{
 			{kind: "cleanup", prep: []goldenStep{stepKeptProbe}, call: goldenCall{cli: "probe --cleanup {probe-app}"}},
 			{kind: "cleanup-created", prep: []goldenStep{stepFreshProbe}, call: goldenCall{cli: "probe --cleanup {probe-app}"}},
 			{kind: "cleanup-again", prep: []goldenStep{stepFreshProbe, {cli: "probe --cleanup {probe-app}"}}, call: goldenCall{cli: "probe --cleanup {probe-app}"}},
+			// --keep leaves it all and says how to remove it.
+			{kind: "keep", call: goldenCall{"probe --project-dir {project-dir} --output {home}/dist --keep", `{"project_dir":"{project-dir}","keep":true}`}},
 			// A probe of a project the stand does not know creates it and
 			// deletes it afterwards.
 			{kind: "created", call: goldenCall{"probe --project-dir {fresh-dir} --output {home}/dist", `{"project_dir":"{fresh-dir}"}`}},
@@ -194,7 +203,10 @@ var goldenCases = []goldenCase{
 	{command: "probe_cleanup", own: true,
 		prep: []goldenStep{stepKeptProbe},
 		ok:   goldenCall{mcp: `{"app_id":"{probe-app}"}`},
-		fail: goldenCall{mcp: `{"app_id":"{app}"}`}},
+		fail: goldenCall{mcp: `{"app_id":"{app}"}`},
+		// Several applications: one report each, a refusal among them.
+		more: []goldenMore{{kind: "several", prep: []goldenStep{stepKeptProbe},
+			call: goldenCall{mcp: `{"app_id":["{probe-app}","{app}"]}`}}}},
 
 	// Builds and archives.
 	{command: "build",
