@@ -33,8 +33,10 @@ import (
 // stdio), key for key and in key order. Run-dependent values are
 // normalised (goldenNormaliser). Regenerate them with
 //
-//	go test ./cmd/elemctl -run Golden -update     (or: make golden)
+//	go test ./cmd/elemctl -run Golden -update
 //
+// (or make golden; or UPDATE_GOLDEN=1 go test ./... -run Golden, which
+// other packages' tests do not mind)
 // and review the diff: every changed line is a changed answer.
 var updateGolden = flag.Bool("update", false, "rewrite the golden answers of the Golden tests from this run")
 
