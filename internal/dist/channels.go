@@ -174,17 +174,11 @@ func linuxPackages(ctx context.Context, o nfpmOptions) (map[string][]byte, error
 			return nil, err
 		}
 	}
-	goCmd := o.Go
-	if goCmd == "" {
-		goCmd = "go"
-	}
 	out := map[string][]byte{}
 	for pm, name := range map[string]string{"deb": DebName(o.Target.GOARCH), "rpm": RPMName(o.Target.GOARCH)} {
 		target := filepath.Join(dir, name)
-		cmd := exec.CommandContext(ctx, goCmd, "tool", "nfpm", "package",
+		cmd := goTool(ctx, o.Go, o.ModuleDir, "nfpm", "package",
 			"--config", filepath.Join(o.ModuleDir, "packaging", "nfpm.yaml"), "--packager", pm, "--target", target)
-		cmd.Dir = o.ModuleDir
-		cmd.Env = append(os.Environ(), "GOFLAGS=")
 		for k, v := range env {
 			cmd.Env = append(cmd.Env, k+"="+v)
 		}
@@ -200,4 +194,18 @@ func linuxPackages(ctx context.Context, o nfpmOptions) (map[string][]byte, error
 		out[name] = data
 	}
 	return out, nil
+}
+
+// goTool is `go tool <args>` of the module (its tools are go.mod's tool
+// lines). The go command builds a tool once and keeps it in the build
+// cache; the build is the same whatever GOFLAGS and CGO_ENABLED the caller
+// has set, so make dist and make test share that one build.
+func goTool(ctx context.Context, goCmd, moduleDir string, args ...string) *exec.Cmd {
+	if goCmd == "" {
+		goCmd = "go"
+	}
+	cmd := exec.CommandContext(ctx, goCmd, append([]string{"tool"}, args...)...)
+	cmd.Dir = moduleDir
+	cmd.Env = append(os.Environ(), "GOFLAGS=", "CGO_ENABLED=0")
+	return cmd
 }

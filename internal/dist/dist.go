@@ -75,6 +75,12 @@ func BinaryName(goos string) string {
 // ArchiveName is the file name of the platform's archive.
 func (t Target) ArchiveName() string { return ArchiveName(t.GOOS, t.GOARCH) }
 
+// BinaryPath is where the platform's binary lies in a folder of binaries
+// (mkdist -binaries): <dir>/<goos>-<goarch>/elemctl[.exe].
+func (t Target) BinaryPath(dir string) string {
+	return filepath.Join(dir, t.GOOS+"-"+t.GOARCH, t.BinaryName())
+}
+
 // ArchiveName is the file name of a platform's archive: a .zip for Windows,
 // where it unpacks without extra tools, a .tar.gz elsewhere, which keeps
 // the executable bit.
@@ -116,6 +122,9 @@ type BuildOptions struct {
 	// (minisign public keys, space separated): for tests, which sign
 	// releases with keys of their own.
 	ReleaseKeys string
+	// Command is the main package to build, relative to ModuleDir; ""
+	// is elemctl's, ./cmd/elemctl.
+	Command string
 }
 
 // BuildBinary cross-compiles elemctl for one platform into out: stripped
@@ -137,7 +146,11 @@ func BuildBinary(ctx context.Context, o BuildOptions, out string) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-ldflags", ldflags, "-o", abs, "./cmd/elemctl")
+	pkg := o.Command
+	if pkg == "" {
+		pkg = "./cmd/elemctl"
+	}
+	cmd := exec.CommandContext(ctx, goCmd, "build", "-trimpath", "-ldflags", ldflags, "-o", abs, pkg)
 	cmd.Dir = o.ModuleDir
 	cmd.Env = append(os.Environ(), "GOOS="+o.Target.GOOS, "GOARCH="+o.Target.GOARCH, "CGO_ENABLED=0", "GOFLAGS=")
 	var msgs bytes.Buffer
@@ -146,7 +159,7 @@ func BuildBinary(ctx context.Context, o BuildOptions, out string) error {
 		cmd.Stdout, cmd.Stderr = io.MultiWriter(&msgs, o.Stderr), io.MultiWriter(&msgs, o.Stderr)
 	}
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("dist: building elemctl for %s: %w\n%s", o.Target, err, strings.TrimSpace(msgs.String()))
+		return fmt.Errorf("dist: building %s for %s: %w\n%s", pkg, o.Target, err, strings.TrimSpace(msgs.String()))
 	}
 	return nil
 }
@@ -409,7 +422,7 @@ func (o ReleaseOptions) binary(ctx context.Context, t Target, work string) ([]by
 	if o.Binary != nil {
 		return o.Binary(ctx, t)
 	}
-	bin := filepath.Join(work, t.GOOS+"-"+t.GOARCH, t.BinaryName())
+	bin := t.BinaryPath(work)
 	if err := BuildBinary(ctx, BuildOptions{ModuleDir: o.ModuleDir, Target: t, Version: o.Version, Go: o.Go, Stderr: o.Stderr}, bin); err != nil {
 		return nil, err
 	}

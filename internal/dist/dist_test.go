@@ -5,9 +5,9 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -37,25 +37,31 @@ func moduleDir(t *testing.T) string {
 
 var fixedTime = time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
 
-// TestReleaseIsReproducible builds the release a second time and compares
-// every file; it checks SHA256SUMS and its signature, the archive of this
-// machine, and installs it the way docs/install.md says.
+// TestReleaseIsReproducible compares the shared release with the second
+// one mkdist made beside it, from a binary built a second time: the same
+// files, modes and bytes. It checks SHA256SUMS and its signature, the
+// archive of this machine, and installs it the way docs/install.md says.
 func TestReleaseIsReproducible(t *testing.T) {
 	first := sharedRelease(t)
-	second := t.TempDir()
-	paths, err := Release(context.Background(), testReleaseOptions(moduleDir(t), second))
-	if err != nil {
-		t.Fatal(err)
+	second := secondRelease(t)
+	a, b := releaseTree(t, first), releaseTree(t, second.dir)
+	if len(a) != len(b) {
+		t.Errorf("the second build wrote %d files, the first %d", len(b), len(a))
 	}
-	if len(paths) != len(shared.paths) {
-		t.Fatalf("the second build wrote %d files, the first %d", len(paths), len(shared.paths))
-	}
-	for _, p := range paths {
-		rel, _ := filepath.Rel(second, p)
-		a, b := readFile(t, filepath.Join(first, rel)), readFile(t, p)
-		if !bytes.Equal(a, b) {
-			t.Errorf("%s differs between two builds (%d and %d bytes)", rel, len(a), len(b))
+	for name, mode := range a {
+		other, ok := b[name]
+		switch {
+		case !ok:
+			t.Errorf("%s is missing from the second build", name)
+		case mode != other:
+			t.Errorf("%s: mode %v in the first build, %v in the second", name, mode, other)
+		case !bytes.Equal(readFile(t, filepath.Join(first, filepath.FromSlash(name))), readFile(t, filepath.Join(second.dir, filepath.FromSlash(name)))):
+			t.Errorf("%s differs between two builds", name)
 		}
+	}
+	// mkdist's last line counts the files it wrote, and says it signed.
+	if want := fmt.Sprintf("%d files in %s, SHA256SUMS signed\n", len(a), second.dir); !strings.HasSuffix(string(second.output), want) {
+		t.Errorf("mkdist printed %q, want it to end in %q", second.output, want)
 	}
 
 	// SHA256SUMS lists every asset at the top of the release, nothing else.
@@ -103,8 +109,44 @@ func TestReleaseIsReproducible(t *testing.T) {
 	if got, want := string(list[0].data), string(readFile(t, filepath.Join(moduleDir(t), "LICENSE"))); got != want || !strings.Contains(got, "MIT License") {
 		t.Errorf("LICENSE in the archive is not the module's MIT licence")
 	}
+	if !bytes.Equal(list[2].data, hostBinary(t)) {
+		t.Errorf("%s in the archive is not the binary mkdist packed", list[2].name)
+	}
 
 	t.Run("install lines", func(t *testing.T) { tryInstallLines(t, filepath.Join(first, Host().ArchiveName())) })
+}
+
+// TestMkdistRefusesMissingBinaries: mkdist -binaries checks every
+// platform's binary is there before it writes anything, and names the
+// missing ones.
+func TestMkdistRefusesMissingBinaries(t *testing.T) {
+	sharedRelease(t)
+	binaries := t.TempDir()
+	host := Host().BinaryPath(binaries)
+	if err := os.MkdirAll(filepath.Dir(host), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(host, standInBinary(Host()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	other := Target{"windows", "arm64"}
+	if Host() == other {
+		other = Target{"linux", "amd64"}
+	}
+	out := filepath.Join(t.TempDir(), "release")
+	cmd := exec.Command(shared.mkdist, "-version", testVersion, "-out", out, "-unsigned", "-binaries", binaries,
+		"-targets", Host().String()+","+other.String())
+	cmd.Dir = moduleDir(t)
+	msg, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("mkdist with a binary missing: %v\n%s", err, msg)
+	}
+	if !strings.Contains(string(msg), other.BinaryPath(binaries)) || strings.Contains(string(msg), host) {
+		t.Errorf("mkdist does not name just the missing binary: %s", msg)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("mkdist wrote %s before refusing: %v", out, err)
+	}
 }
 
 // tryInstallLines installs elemctl from a release archive with the

@@ -54,7 +54,12 @@ func TestGoInstallAtVersion(t *testing.T) {
 	cmd.Dir = t.TempDir() // outside any module
 	cmd.Env = append(os.Environ(),
 		"GOPROXY=file://"+filepath.ToSlash(proxy)+",file://"+filepath.ToSlash(filepath.Join(modCache, "cache", "download")),
-		"GOSUMDB=off", "GOFLAGS=-modcacherw", // so the test can remove it
+		// -modcacherw, so the test can remove the module cache;
+		// -trimpath, so the build cache keys the dependencies by module
+		// and version rather than by this new module cache's folder: the
+		// build reuses what make build compiled instead of compiling every
+		// dependency again.
+		"GOSUMDB=off", "GOFLAGS=-modcacherw -trimpath",
 		"GOTOOLCHAIN=local", "GOWORK=off",
 		"GOMODCACHE="+t.TempDir(), "GOBIN="+gobin, "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -1,14 +1,15 @@
 // Command mkdist builds elemctl's release (make dist), one binary (the
 // platform packages of the VS Code extension), or a new signing key:
 //
-//	go run ./internal/dist/mkdist [-version V] [-out dist] [-targets linux/amd64,windows/amd64] [-unsigned]
+//	go run ./internal/dist/mkdist [-version V] [-out dist] [-targets linux/amd64,windows/amd64] [-binaries DIR] [-unsigned]
 //	go run ./internal/dist/mkdist -binary linux/amd64 -o editors/vscode/bin/elemctl [-version V]
 //	go run ./internal/dist/mkdist -keygen FILE
 //
 // A release is signed with the key in ELEMCTL_SIGNING_KEY (or the file
 // ELEMCTL_SIGNING_KEY_FILE) and its password ELEMCTL_SIGNING_PASSWORD, and
-// refused without one unless -unsigned is given. It runs from the
-// module's root.
+// refused without one unless -unsigned is given. With -binaries the
+// release packs binaries built (and perhaps code-signed or notarized)
+// elsewhere instead of building them. It runs from the module's root.
 package main
 
 import (
@@ -29,6 +30,7 @@ func main() {
 	outDir := flag.String("out", "dist", "the directory of the release")
 	targets := flag.String("targets", "", "comma-separated GOOS/GOARCH list (default: every release platform)")
 	unsigned := flag.Bool("unsigned", false, "leave SHA256SUMS unsigned (a local build; self-update refuses it)")
+	binaries := flag.String("binaries", "", "pack the binaries in this folder, DIR/<goos>-<goarch>/elemctl[.exe], instead of building them")
 	binary := flag.String("binary", "", "build only the binary of this GOOS/GOARCH")
 	output := flag.String("o", "", "with -binary: the file to write")
 	keygen := flag.String("keygen", "", "write a new signing key to this file (encrypted with ELEMCTL_SIGNING_PASSWORD when set) and print its public key")
@@ -42,7 +44,7 @@ func main() {
 	case *binary != "":
 		err = buildOne(ctx, *version, *binary, *output)
 	default:
-		err = release(ctx, *version, *outDir, *targets, *unsigned)
+		err = release(ctx, *version, *outDir, *targets, *binaries, *unsigned)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mkdist:", err)
@@ -82,7 +84,7 @@ func buildOne(ctx context.Context, version, binary, output string) error {
 	return dist.BuildBinary(ctx, dist.BuildOptions{ModuleDir: ".", Target: t, Version: version, Stderr: os.Stderr}, output)
 }
 
-func release(ctx context.Context, version, outDir, targetList string, unsigned bool) error {
+func release(ctx context.Context, version, outDir, targetList, binaries string, unsigned bool) error {
 	if version == "" {
 		data, err := os.ReadFile("cmd/elemctl/VERSION")
 		if err != nil {
@@ -101,6 +103,24 @@ func release(ctx context.Context, version, outDir, targetList string, unsigned b
 		}
 		targets = append(targets, t)
 	}
+	if len(targets) == 0 {
+		targets = dist.Targets
+	}
+	// The given binaries are checked before anything is written: a
+	// release with one missing is not built.
+	var given func(context.Context, dist.Target) ([]byte, error)
+	if binaries != "" {
+		var missing []string
+		for _, t := range targets {
+			if st, err := os.Stat(t.BinaryPath(binaries)); err != nil || !st.Mode().IsRegular() {
+				missing = append(missing, t.BinaryPath(binaries))
+			}
+		}
+		if len(missing) > 0 {
+			return fmt.Errorf("-binaries %s lacks the binaries %s", binaries, strings.Join(missing, ", "))
+		}
+		given = func(_ context.Context, t dist.Target) ([]byte, error) { return os.ReadFile(t.BinaryPath(binaries)) }
+	}
 	// The key is checked first: a release that cannot be signed is not
 	// built.
 	var key *minisign.PrivateKey
@@ -115,7 +135,7 @@ func release(ctx context.Context, version, outDir, targetList string, unsigned b
 		return err
 	}
 	paths, err := dist.Release(ctx, dist.ReleaseOptions{
-		ModuleDir: ".", OutDir: outDir, Version: version, Targets: targets, Time: mtime, SigningKey: key,
+		ModuleDir: ".", OutDir: outDir, Version: version, Targets: targets, Time: mtime, SigningKey: key, Binary: given,
 		Progress: func(line string) { fmt.Println(line) }, Stderr: os.Stderr,
 	})
 	if err != nil {
