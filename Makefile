@@ -34,7 +34,7 @@ deps:
 test: deps
 	$(MAKE) --no-print-directory lint cross build
 	GO=$(GO) ./scripts/test-go.sh
-	./scripts/e2e.sh
+	./scripts/private-tmp.sh e2e ./scripts/e2e.sh
 
 # Rewrite the golden answers (cmd/elemctl/testdata/golden) from a run
 # against the stand; review the diff before committing it.

@@ -37,9 +37,10 @@ trap 'rm -f "$log"' EXIT
 
 echo "deps: Go modules (go mod download)"
 "$go" mod download >"$log" 2>&1 || unreachable "the Go modules" "$log"
-# nfpm, the Go tool that makes the .deb and .rpm (go.mod's tool line).
+# The Go tools of go.mod: gotestsum (runs the tests), nfpm (makes the .deb
+# and .rpm).
 GOPROXY=off GOFLAGS="${GOFLAGS:-} -mod=readonly" "$go" list -deps tool >/dev/null 2>"$log" ||
-	unreachable "the Go modules of the tools in go.mod (nfpm)" "$log"
+	unreachable "the Go modules of the tools in go.mod (gotestsum, nfpm)" "$log"
 for p in $platforms; do
 	GOOS=${p%/*} GOARCH=${p#*/} GOPROXY=off GOFLAGS="${GOFLAGS:-} -mod=readonly" \
 		"$go" list -deps -test ./... >/dev/null 2>"$log" || unreachable "the Go modules the $p build needs" "$log"

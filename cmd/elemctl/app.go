@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,6 +24,7 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/platform/clientcache"
 	"github.com/elemctl/elemctl/internal/plugin"
+	"github.com/elemctl/elemctl/internal/spelling"
 )
 
 // Exit codes.
@@ -260,28 +262,35 @@ func prescanLang(args []string) string {
 	return ""
 }
 
+// languages are the words --lang takes.
+var languages = []string{"ru", "en"}
+
 // buildRoot builds the whole command tree.
 func (a *app) buildRoot(ctx context.Context) *cobra.Command {
 	root := a.newRoot(ctx)
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
 		if a.str(options.Lang) != "" {
-			if a.str(options.Lang) != "ru" && a.str(options.Lang) != "en" {
-				return fmt.Errorf("%s", i18n.T(ctx, "cli.bad-lang", "value", a.str(options.Lang)))
+			if !slices.Contains(languages, a.str(options.Lang)) {
+				return fmt.Errorf("%s%s", i18n.T(ctx, "cli.bad-lang", "value", a.str(options.Lang)), spelling.DidYouMean(ctx, a.str(options.Lang), languages))
 			}
-		}
-		if f := cmd.Flags().Lookup(options.Timeout.Name); f != nil && f.Changed && a.num(options.Timeout) <= 0 {
-			return fmt.Errorf("%s", i18n.T(ctx, "cli.parse.invalid-value", "value", f.Value.String(), "flag", options.Timeout.Flag(),
-				"expected", i18n.T(ctx, "cli.parse.expected-number-positive")))
 		}
 		a.reportPluginFailures(ctx, cmd)
 		return nil
 	}
 	localizeHelp(ctx, root)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return command.FlagError(ctx, err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// "elemctl apps lis --brief": the group's action is what is
+		// mistyped, not the option the group lacks.
+		if words := c.Flags().Args(); c.HasSubCommands() && c != root && len(words) > 0 {
+			return unknownAction(ctx, c, words[0])
+		}
+		return command.FlagErrorAmong(ctx, err, c.Flags())
+	})
 	a.loadPlugins(ctx)
 
 	a.addTree(ctx, root)
 	localizeScaffolding(ctx, root)
+	completeFlagValues(root, options.Lang.Name, languages)
 	return root
 }
 
@@ -359,7 +368,7 @@ func (a *app) newRoot(ctx context.Context) *cobra.Command {
 				if err := a.refuseUnknownWithFailures(ctx, args[0]); err != nil {
 					return err
 				}
-				return fmt.Errorf("%s", i18n.T(ctx, "cli.unknown-command", "name", args[0]))
+				return unknownCommand(ctx, cmd, args[0])
 			}
 			if a.showVersion {
 				io.WriteString(a.stdout, versionLine())
@@ -379,7 +388,8 @@ func (a *app) newRoot(ctx context.Context) *cobra.Command {
 		case options.Switch:
 			a.switches[o.Name] = pf.Bool(o.Name, false, help)
 		case options.Number:
-			a.number[o.Name] = pf.Float64(o.Name, 0, help)
+			a.number[o.Name] = new(float64)
+			pf.Var(&secondsOption{ctx: ctx, dest: a.number[o.Name], name: o.Name}, o.Name, help)
 		default:
 			a.text[o.Name] = pf.String(o.Name, "", help)
 		}
@@ -387,6 +397,34 @@ func (a *app) newRoot(ctx context.Context) *cobra.Command {
 	root.Flags().BoolVar(&a.showVersion, "version", false, i18n.T(ctx, "cli.flag.version"))
 	return root
 }
+
+// secondsOption is a global option that takes a number of seconds above 0
+// (--timeout). Its words are checked as a command's own options are
+// (command.CheckWord), so "0", "-1", "nan" and "inf" get one refusal.
+type secondsOption struct {
+	ctx  context.Context
+	dest *float64
+	name string
+}
+
+func (o *secondsOption) Set(word string) error {
+	v, err := command.CheckWord(o.ctx, command.Argument{Name: o.name, Type: command.Float, Bound: command.Positive}, "--"+o.name, word)
+	if err != nil {
+		return err
+	}
+	*o.dest = v.(float64)
+	return nil
+}
+
+// String is the default help shows: none (the help text names it).
+func (o *secondsOption) String() string {
+	if *o.dest == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(*o.dest, 'g', -1, 64)
+}
+
+func (o *secondsOption) Type() string { return "float64" }
 
 // isCompletion tells a shell's completion request from a command line.
 func isCompletion(args []string) bool {
@@ -430,13 +468,27 @@ func (a *app) groupCommand(ctx context.Context, g command.Group) *cobra.Command 
 			if len(args) == 0 {
 				return fmt.Errorf("%s", i18n.T(ctx, "cli.group-needs-action", "group", g.Name, "actions", strings.Join(actionNames(cmd), ", ")))
 			}
-			return fmt.Errorf("%s", i18n.T(ctx, "cli.unknown-action", "group", g.Name, "name", args[0], "actions", strings.Join(actionNames(cmd), ", ")))
+			return unknownAction(ctx, cmd, args[0])
 		},
 	}
 	if g.Description != "" {
 		gc.Long = i18n.T(ctx, g.Description)
 	}
 	return gc
+}
+
+// unknownCommand refuses a word no command of root's has, naming the
+// nearest one.
+func unknownCommand(ctx context.Context, root *cobra.Command, word string) error {
+	return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-command", "name", word), spelling.DidYouMean(ctx, word, actionNames(root)))
+}
+
+// unknownAction refuses a word no action of the group has, listing them
+// and naming the nearest one.
+func unknownAction(ctx context.Context, group *cobra.Command, word string) error {
+	actions := actionNames(group)
+	return fmt.Errorf("%s%s", i18n.T(ctx, "cli.unknown-action", "group", group.Name(), "name", word, "actions", strings.Join(actions, ", ")),
+		spelling.DidYouMean(ctx, word, actions))
 }
 
 func actionNames(group *cobra.Command) []string {
@@ -491,21 +543,7 @@ func (a *app) leafCommand(ctx context.Context, c *command.Command) *cobra.Comman
 	}
 	declare(cc, c)
 	binder := command.NewWordBinder(ctx, c, cc.Flags())
-	for _, arg := range c.Args {
-		if arg.Positional || arg.Type == command.Bool || len(arg.Choices) == 0 {
-			continue
-		}
-		choices := arg.Choices
-		_ = cc.RegisterFlagCompletionFunc(arg.Name, func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			return choices, cobra.ShellCompDirectiveNoFileComp
-		})
-	}
-	if wantsAppCompletion(c) {
-		cc.ValidArgsFunction = a.completeAppNames
-		if cc.Flags().Lookup("app-id") != nil {
-			_ = cc.RegisterFlagCompletionFunc("app-id", a.completeAppNames)
-		}
-	}
+	a.declareCompletion(cc, c)
 	cc.RunE = func(cmd *cobra.Command, args []string) error {
 		in, err := binder.Bind(ctx, args)
 		var usage *command.UsageError
@@ -626,10 +664,8 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 	for _, line := range answer.Notes {
 		a.progress(line)
 	}
-	if !a.on(options.JSON) {
-		for _, line := range answer.Verdict {
-			a.progress(line)
-		}
+	for _, line := range answer.Verdict {
+		a.progress(line)
 	}
 	if code := answer.ExitCode(); code != 0 {
 		return &exitError{code: code}

@@ -5,16 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
-	"time"
 	"unicode"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/options"
-	"github.com/elemctl/elemctl/internal/platform"
 )
 
 // usageTemplate is cobra's usage text with the catalog's words.
@@ -77,10 +74,87 @@ func globalFlags(c *cobra.Command) *pflag.FlagSet {
 	return out
 }
 
-// flagUsages is a flag set's usage lines with the flag library's
-// "(default …)" in the user's language.
+// flagUsages is a flag set's usage lines, drawn here rather than by the
+// flag library so that nothing in them is the library's English: the
+// value's kind in the user's language, a repeatable key marked, the
+// default in the user's words – and only when the help text does not name
+// one itself.
 func flagUsages(ctx context.Context, fs *pflag.FlagSet) string {
-	return strings.ReplaceAll(fs.FlagUsages(), " (default ", " ("+i18n.T(ctx, "cli.help.default")+" ")
+	type line struct{ left, usage string }
+	var lines []line
+	width := 0
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		left := "      --" + f.Name
+		if f.Shorthand != "" {
+			left = "  -" + f.Shorthand + ", --" + f.Name
+		}
+		if kind := valueKind(ctx, f); kind != "" {
+			if f.NoOptDefVal != "" {
+				left += "[=" + kind + "]"
+			} else {
+				left += " " + kind
+			}
+		}
+		usage := f.Usage
+		if shown := shownDefault(f); shown != "" && !namesDefault(ctx, usage) {
+			usage += " (" + i18n.T(ctx, "cli.help.default") + " " + shown + ")"
+		}
+		lines = append(lines, line{left, usage})
+		width = max(width, len([]rune(left)))
+	})
+	var b strings.Builder
+	for _, l := range lines {
+		pad := strings.Repeat(" ", width-len([]rune(l.left))+3)
+		usage := strings.ReplaceAll(l.usage, "\n", "\n"+strings.Repeat(" ", width+3))
+		b.WriteString(l.left + pad + usage + "\n")
+	}
+	return b.String()
+}
+
+// valueKind names what an option takes, in the user's language: "" for a
+// switch; a repeatable key's kind ends in "...".
+func valueKind(ctx context.Context, f *pflag.Flag) string {
+	if f.NoOptDefVal != "" && f.Value.Type() == "bool" {
+		return ""
+	}
+	key := "cli.help.kind-text"
+	switch f.Value.Type() {
+	case "int", "int64", "int32", "uint", "uint64":
+		key = "cli.help.kind-integer"
+	case "float64", "float32":
+		key = "cli.help.kind-number"
+	case "duration":
+		key = "cli.help.kind-duration"
+	case "bool":
+		key = "cli.help.kind-bool"
+	}
+	kind := i18n.T(ctx, key)
+	if r, ok := f.Value.(interface{ Repeatable() bool }); ok && r.Repeatable() {
+		kind += "..."
+	}
+	return kind
+}
+
+// shownDefault is the default help shows: none for a zero value.
+func shownDefault(f *pflag.Flag) string {
+	switch f.DefValue {
+	case "", "0", "false", "0s", "[]":
+		return ""
+	}
+	if f.Value.Type() == "string" {
+		return fmt.Sprintf("%q", f.DefValue)
+	}
+	return f.DefValue
+}
+
+// namesDefault tells a help text that says its default itself ("default:
+// the previous address, else a free port"): the flag's own would
+// contradict it.
+func namesDefault(ctx context.Context, usage string) bool {
+	return strings.Contains(strings.ToLower(usage), strings.ToLower(i18n.T(ctx, "cli.help.default")))
 }
 
 // useLine is a command's usage line with cobra's "[flags]" in the user's
@@ -106,8 +180,15 @@ func localizeScaffolding(ctx context.Context, root *cobra.Command) {
 	}
 	walk(root)
 	for _, c := range root.Commands() {
+		if c.Name() == "help" || c.Name() == "completion" {
+			// They reach no stand: their help lists no connection options.
+			markLocal(c)
+		}
 		if c.Name() == "help" {
+			c.Use = "help " + i18n.T(ctx, "cli.help.command-placeholder")
 			c.Short = i18n.T(ctx, "cli.help.help")
+			c.Long = i18n.T(ctx, "cli.help.help-long")
+			c.Run, c.RunE = nil, func(_ *cobra.Command, args []string) error { return helpOf(ctx, root, args) }
 		}
 		if c.Name() != "completion" {
 			continue
@@ -116,48 +197,52 @@ func localizeScaffolding(ctx context.Context, root *cobra.Command) {
 		c.Long = c.Short
 		for _, shell := range c.Commands() {
 			shell.Short = i18n.T(ctx, "cli.help.completion-shell", "shell", shell.Name())
+			shell.Long = shell.Short + "\n\n" + i18n.T(ctx, "cli.help.completion-"+shell.Name())
+			shell.Args = noArgs(ctx)
+			if f := shell.Flags().Lookup("no-descriptions"); f != nil {
+				f.Usage = i18n.T(ctx, "cli.flag.no-descriptions")
+			}
 		}
 	}
 }
 
-// wantsAppCompletion tells whether a command's first positional is an
-// application.
-func wantsAppCompletion(c *command.Command) bool {
-	for _, arg := range c.Args {
-		if arg.Positional {
-			return arg.KeyName() == "app-id"
-		}
+// helpOf is "elemctl help WORDS": the help of the command they name, or
+// the refusal of the word no command has, with the nearest one.
+func helpOf(ctx context.Context, root *cobra.Command, words []string) error {
+	target, rest, err := root.Find(words)
+	if err != nil {
+		return err
 	}
-	return false
+	switch {
+	case len(rest) == 0:
+		target.InitDefaultHelpFlag()
+		return target.Help()
+	case target == root:
+		return unknownCommand(ctx, root, rest[0])
+	case target.HasSubCommands():
+		return unknownAction(ctx, target, rest[0])
+	}
+	return noArgs(ctx)(target, rest)
 }
 
-// completeAppNames offers the live application names of the configured
-// stand; it stays quiet and quick when the stand cannot be reached.
-func (a *app) completeAppNames(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	if len(args) > 0 {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	a.turnOn(options.Quiet)
-	cl, err := a.platformClient(cmd.Context())
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), 3*time.Second)
-	defer cancel()
-	apps, err := cl.ListApps(ctx)
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	var out []cobra.Completion
-	for _, app := range apps {
-		if platform.IsDeletedApp(app) {
-			continue
+// noArgs refuses any word after a command that takes none, in the user's
+// language.
+func noArgs(ctx context.Context) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return fmt.Errorf("%s", i18n.T(ctx, "cli.too-many-args", "args", strings.Join(args, " ")))
 		}
-		name := platform.AppName(app)
-		if name == "" {
-			continue
-		}
-		out = append(out, cobra.CompletionWithDesc(name, app.Str("status")))
+		return nil
 	}
-	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// markLocal marks a command and those under it as reaching no stand.
+func markLocal(c *cobra.Command) {
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[localAnnotation] = "true"
+	for _, sub := range c.Commands() {
+		markLocal(sub)
+	}
 }

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"math"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -30,7 +33,15 @@ const defaultTokenFile = "mcp-token"
 // mcpHTTPFlags are the options of the HTTP transport.
 type mcpHTTPFlags struct {
 	addr, tokenFile, envDir, tlsCert, tlsKey string
+	allowHosts, allowOrigins                 []string
+	stateless                                bool
+	maxSessions, maxSessionsPerToken         int
+	sessionIdle, maxCalls                    int
 }
+
+// httpOnlyFlags are the options that mean something with --http alone.
+var httpOnlyFlags = []string{"token-file", "env-dir", "tls-cert", "tls-key", "allow-host", "allow-origin", "stateless",
+	"max-sessions", "max-sessions-per-token", "session-idle", "max-calls"}
 
 // mcpCommand serves the catalog to AI agents over stdio, or over
 // streamable HTTP with --http. No configuration is read at startup: each
@@ -39,6 +50,8 @@ type mcpHTTPFlags struct {
 // first, so a typo fails here instead of on every call.
 func (a *app) mcpCommand(ctx context.Context) *cobra.Command {
 	var hf mcpHTTPFlags
+	var readOnly bool
+	var memoryLimit int
 	cmd := &cobra.Command{
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -47,10 +60,14 @@ func (a *app) mcpCommand(ctx context.Context) *cobra.Command {
 					return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.http-only", "flags", strings.Join(given, ", "))}
 				}
 			}
+			if memoryLimit < 0 {
+				return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.memory-limit-bad", "value", memoryLimit)}
+			}
 			wd, err := a.startProtocol(ctx)
 			if err != nil {
 				return err
 			}
+			memory := holdMemoryUnder(int64(memoryLimit) << 20)
 			srv := mcp.New(ctx, mcp.Options{
 				Catalog: a.catalog,
 				// Plugins that did not load (or whose tool name is taken)
@@ -62,10 +79,11 @@ func (a *app) mcpCommand(ctx context.Context) *cobra.Command {
 				EnvFile:        a.str(options.EnvFile),
 				Overrides:      a.overrides(),
 				Stderr:         a.stderr,
+				ReadOnly:       readOnly,
 			})
 			defer srv.Close()
 			if hf.addr != "" {
-				return a.serveMCPOverHTTP(cmd.Context(), srv, hf, wd)
+				return a.serveMCPOverHTTP(cmd.Context(), srv, hf, wd, memory)
 			}
 			if err := srv.Serve(cmd.Context(), a.stdin, a.stdout); err != nil {
 				return &handlerError{err}
@@ -79,13 +97,46 @@ func (a *app) mcpCommand(ctx context.Context) *cobra.Command {
 	f.StringVar(&hf.envDir, "env-dir", "", i18n.T(ctx, "mcp.cli.flag-env-dir"))
 	f.StringVar(&hf.tlsCert, "tls-cert", "", i18n.T(ctx, "mcp.cli.flag-tls-cert"))
 	f.StringVar(&hf.tlsKey, "tls-key", "", i18n.T(ctx, "mcp.cli.flag-tls-key"))
+	f.StringArrayVar(&hf.allowHosts, "allow-host", nil, i18n.T(ctx, "mcp.cli.flag-allow-host"))
+	f.StringArrayVar(&hf.allowOrigins, "allow-origin", nil, i18n.T(ctx, "mcp.cli.flag-allow-origin"))
+	f.BoolVar(&hf.stateless, "stateless", false, i18n.T(ctx, "mcp.cli.flag-stateless"))
+	f.IntVar(&hf.maxSessions, "max-sessions", mcp.DefaultMaxSessions, i18n.T(ctx, "mcp.cli.flag-max-sessions"))
+	f.IntVar(&hf.maxSessionsPerToken, "max-sessions-per-token", mcp.DefaultMaxSessionsPerToken, i18n.T(ctx, "mcp.cli.flag-max-sessions-per-token"))
+	f.IntVar(&hf.sessionIdle, "session-idle", int(mcp.DefaultSessionIdleTTL/time.Minute), i18n.T(ctx, "mcp.cli.flag-session-idle"))
+	f.IntVar(&hf.maxCalls, "max-calls", mcp.DefaultMaxCalls, i18n.T(ctx, "mcp.cli.flag-max-calls"))
+	f.BoolVar(&readOnly, "read-only", false, i18n.T(ctx, "mcp.cli.flag-read-only"))
+	f.IntVar(&memoryLimit, "memory-limit", 0, i18n.T(ctx, "mcp.cli.flag-memory-limit", "default", serverMemoryLimit>>20))
 	return cmd
+}
+
+// holdMemoryUnder sets the memory limit the server states and stays under
+// (0 when there is none): the one given (--memory-limit), else GOMEMLIMIT,
+// else the default of protocol servers. The whole process counts, the
+// program's code mapped from its file too, which the collector's soft
+// limit leaves out: that limit is set lower by the size of the program
+// (at most a quarter of the limit).
+func holdMemoryUnder(given int64) int64 {
+	limit := given
+	if limit <= 0 {
+		limit = debug.SetMemoryLimit(-1)
+	}
+	if limit <= 0 || limit == math.MaxInt64 {
+		return 0
+	}
+	reserve := limit / 4
+	if exe, err := os.Executable(); err == nil {
+		if st, err := os.Stat(exe); err == nil && st.Size() < reserve {
+			reserve = st.Size()
+		}
+	}
+	debug.SetMemoryLimit(limit - reserve)
+	return limit
 }
 
 // httpOnlyGiven lists the HTTP options given without --http.
 func (hf mcpHTTPFlags) httpOnlyGiven(cmd *cobra.Command) []string {
 	var out []string
-	for _, name := range []string{"token-file", "env-dir", "tls-cert", "tls-key"} {
+	for _, name := range httpOnlyFlags {
 		if cmd.Flags().Changed(name) {
 			out = append(out, "--"+name)
 		}
@@ -96,7 +147,7 @@ func (hf mcpHTTPFlags) httpOnlyGiven(cmd *cobra.Command) []string {
 // serveMCPOverHTTP listens, prints where (a JSON answer on stdout, which
 // the HTTP transport leaves free), and serves until interrupted. A second
 // interrupt stops waiting for the cleanup of interrupted calls.
-func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPFlags, wd string) error {
+func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPFlags, wd string, memory int64) error {
 	addr, err := mcp.ParseListenAddress(ctx, hf.addr)
 	if err != nil {
 		return &handlerError{err}
@@ -104,17 +155,30 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 	if (hf.tlsCert == "") != (hf.tlsKey == "") {
 		return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.tls-pair")}
 	}
+	for name, v := range map[string]int{"--max-sessions": hf.maxSessions, "--max-sessions-per-token": hf.maxSessionsPerToken,
+		"--session-idle": hf.sessionIdle, "--max-calls": hf.maxCalls} {
+		if v < 1 {
+			return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.bound-bad", "flag", name, "value", v)}
+		}
+	}
 	tok, err := a.mcpToken(ctx, hf, addr, wd)
 	if err != nil {
 		return &handlerError{err}
 	}
+	allowHosts := hf.allowHosts
+	if addr.Name != "" {
+		allowHosts = append([]string{addr.Name}, allowHosts...)
+	}
 	httpSrv, err := srv.NewHTTP(ctx, mcp.HTTPOptions{
-		Token: tok.value, EnvDir: hf.envDir, TLSCertFile: hf.tlsCert, TLSKeyFile: hf.tlsKey, Force: a.interruptedAgain,
+		Tokens: tok.tokens, EnvDir: hf.envDir, TLSCertFile: hf.tlsCert, TLSKeyFile: hf.tlsKey, Force: a.interruptedAgain,
+		AllowHosts: allowHosts, AllowOrigins: hf.allowOrigins, Stateless: hf.stateless,
+		MaxSessions: hf.maxSessions, MaxSessionsPerToken: hf.maxSessionsPerToken,
+		SessionIdleTTL: time.Duration(hf.sessionIdle) * time.Minute, MaxCalls: hf.maxCalls, MemoryLimit: memory,
 	})
 	if err != nil {
 		return &handlerError{err}
 	}
-	ln, err := net.Listen("tcp", addr.HostPort)
+	ln, err := net.Listen(addr.Network, addr.HostPort)
 	if err != nil {
 		return &handlerError{&platform.Error{Kind: platform.KindGeneral, Err: err,
 			Message: i18n.T(ctx, "mcp.cli.listen-failed", "addr", addr.HostPort, "error", err.Error())}}
@@ -124,13 +188,23 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 		scheme = "https"
 	}
 	url := scheme + "://" + ln.Addr().String() + mcp.EndpointPath
-	answer := jsonx.New("url", url, "loopback", addr.Loopback, "tls", hf.tlsCert != "",
-		"token-source", tok.source, "token-file", nil, "token-created", tok.created, "env-dir", nil)
+	tokens := make([]any, len(tok.tokens))
+	for i, t := range tok.tokens {
+		tokens[i] = jsonx.New("name", t.Name, "scope", string(t.Scope))
+	}
+	answer := jsonx.New("url", url, "listen", ln.Addr().String(), "network", addr.Network, "loopback", addr.Loopback, "tls", hf.tlsCert != "",
+		"token-source", tok.source, "token-file", nil, "token-created", tok.created, "tokens", tokens, "env-dir", nil,
+		"read-only", srv.ReadOnly(), "stateless", hf.stateless,
+		"max-sessions", hf.maxSessions, "max-sessions-per-token", hf.maxSessionsPerToken, "session-idle-minutes", hf.sessionIdle,
+		"max-calls", hf.maxCalls, "memory-limit-mib", nil)
 	if tok.file != "" {
 		answer.Set("token-file", tok.file)
 	}
 	if hf.envDir != "" {
 		answer.Set("env-dir", absFrom(wd, hf.envDir))
+	}
+	if memory > 0 {
+		answer.Set("memory-limit-mib", memory>>20)
 	}
 
 	served := make(chan error, 1)
@@ -144,7 +218,7 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 	if !addr.Loopback && hf.tlsCert == "" {
 		a.progress(i18n.T(ctx, "mcp.cli.plain-http"))
 	}
-	a.progress(i18n.T(ctx, "mcp.cli.serving", "url", url))
+	a.progress(i18n.T(ctx, "mcp.cli.serving", "url", url, "where", addr.Where(ctx, ln.Addr())))
 	err = <-served
 	a.progress(i18n.T(ctx, "mcp.cli.stopped"))
 	if err != nil {
@@ -153,25 +227,27 @@ func (a *app) serveMCPOverHTTP(ctx context.Context, srv *mcp.Server, hf mcpHTTPF
 	return nil
 }
 
-// mcpToken is the bearer token of the HTTP server and where it came from.
+// mcpToken is the bearer tokens of the HTTP server and where they came
+// from.
 type mcpToken struct {
-	value, source, file string
-	created             bool
+	tokens       []mcp.Token
+	source, file string
+	created      bool
 }
 
-// mcpToken chooses the token: --token-file, else ELEMCTL_MCP_TOKEN, else –
-// on loopback only – the token file in elemctl's data directory (created
-// at first use). An address other machines can reach needs a token named
-// on purpose.
+// mcpToken chooses the tokens: --token-file, else ELEMCTL_MCP_TOKEN (one
+// token of full scope), else – on loopback only – the token file in
+// elemctl's data directory (created at first use). An address other
+// machines can reach needs a token named on purpose.
 func (a *app) mcpToken(ctx context.Context, hf mcpHTTPFlags, addr mcp.ListenAddress, wd string) (mcpToken, error) {
 	switch {
 	case hf.tokenFile != "":
 		path := absFrom(wd, hf.tokenFile)
-		value, created, err := mcp.LoadTokenFile(ctx, path)
-		return mcpToken{value: value, source: "file", file: path, created: created}, err
+		tokens, created, err := mcp.LoadTokenFile(ctx, path)
+		return mcpToken{tokens: tokens, source: "file", file: path, created: created}, err
 	case a.getenv(tokenEnv) != "":
 		value := strings.TrimSpace(a.getenv(tokenEnv))
-		return mcpToken{value: value, source: "env"}, mcp.CheckToken(ctx, value, tokenEnv)
+		return mcpToken{tokens: []mcp.Token{{Value: value, Scope: mcp.ScopeFull, Name: tokenEnv}}, source: "env"}, mcp.CheckToken(ctx, value, tokenEnv)
 	case !addr.Loopback:
 		return mcpToken{}, platform.ConfigErrorf(ctx, "mcp.cli.needs-token", "addr", hf.addr)
 	}
@@ -180,8 +256,8 @@ func (a *app) mcpToken(ctx context.Context, hf mcpHTTPFlags, addr mcp.ListenAddr
 		return mcpToken{}, platform.ConfigErrorf(ctx, "mcp.cli.no-token-dir")
 	}
 	path := filepath.Join(dir, defaultTokenFile)
-	value, created, err := mcp.LoadTokenFile(ctx, path)
-	return mcpToken{value: value, source: "file", file: path, created: created}, err
+	tokens, created, err := mcp.LoadTokenFile(ctx, path)
+	return mcpToken{tokens: tokens, source: "file", file: path, created: created}, err
 }
 
 func absFrom(wd, path string) string {
@@ -267,6 +343,9 @@ func (a *app) mcpInstallCommand(ctx context.Context) *cobra.Command {
 	f.StringVar(&command, "command", "", i18n.T(ctx, "mcp.cli.flag-command"))
 	f.StringVar(&launcher, "launcher", "", i18n.T(ctx, "mcp.cli.flag-launcher", "launchers", strings.Join(mcpinstall.Launchers, ", ")))
 	f.BoolVar(&print, "print", false, i18n.T(ctx, "mcp.cli.flag-print"))
+	completeFlagValues(cmd, "client", mcpinstall.Clients)
+	completeFlagValues(cmd, "scope", []string{mcpinstall.ScopeUser, mcpinstall.ScopeProject})
+	completeFlagValues(cmd, "launcher", mcpinstall.Launchers)
 	return cmd
 }
 

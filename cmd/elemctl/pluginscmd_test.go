@@ -325,8 +325,17 @@ func TestPluginsOnTheCLI(t *testing.T) {
 				t.Errorf("%v: exit %d, stderr %q; want exit 2 with %q", args, r.code, r.stderr, want)
 			}
 		}
-		usage(`the key --count takes one value but is repeated with different ones: "1" and "2"`, "echo", "--count", "1", "--count", "2")
-		usage(`the key --mode takes one value but is repeated with different ones: "fast" and "slow"`, "echo", "--mode=fast", "--mode", "slow")
+		// two different values of one option are an error of the call,
+		// as two different values of a positional and its option are
+		refused := func(want string, args ...string) {
+			t.Helper()
+			r := b.run(args...)
+			if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, `"error": "`+want) {
+				t.Errorf("%v: exit %d, stderr %q; want exit 1 with the error %q", args, r.code, r.stderr, want)
+			}
+		}
+		refused(`the key --count takes one value but is repeated with different ones: \"1\" and \"2\"`, "echo", "--count", "1", "--count", "2")
+		refused(`the key --mode takes one value but is repeated with different ones: \"fast\" and \"slow\"`, "echo", "--mode=fast", "--mode", "slow")
 		usage("argument --item: not allowed with argument items", "echo", "a", "--item", "b")
 		usage("argument --page: not allowed with argument page", "pick", "3", "--page", "3", "--stand", "s")
 		usage(`invalid value for --mode: "medium"`, "echo", "--mode", "medium")
@@ -338,7 +347,7 @@ func TestPluginsOnTheCLI(t *testing.T) {
 		// the parser's own refusals are in the user's language here too,
 		// and a plugin's own refusal keeps its text
 		usage("неизвестный ключ: --no-such", "--lang", "ru", "echo", "--no-such")
-		usage(`ключ --count принимает одно значение, а повторен с разными: "1" и "2"`, "--lang", "ru", "echo", "--count", "1", "--count", "2")
+		refused(`ключ --count принимает одно значение, а повторен с разными: \"1\" и \"2\"`, "--lang", "ru", "echo", "--count", "1", "--count", "2")
 
 		if got := oneLine(t, b.ok("echo", "--count", "3", "--count", "03", "--verbose", "--verbose")["arguments"]); !strings.Contains(got, `"count":3`) {
 			t.Errorf("equal repeats: %s", got)
@@ -460,7 +469,7 @@ func TestPluginsAgainstTheStand(t *testing.T) {
 	if ans := b.ok("warm-up", "--stand", demo.AppID, "--force"); ans["restarted"] != true || ans["status-now"] != "Running" {
 		t.Errorf("warm-up --stand ID --force: %v", ans)
 	}
-	if r := b.run("warm-up", "--stand", demo.AppID, "--stand", "other"); r.code != 2 || !strings.Contains(r.stderr, "--stand") {
+	if r := b.run("warm-up", "--stand", demo.AppID, "--stand", "other"); r.code != 1 || !strings.Contains(r.stderr, `"error": "`) || !strings.Contains(r.stderr, "--stand") {
 		t.Errorf("--stand given twice with different values: exit %d\n%s", r.code, r.stderr)
 	}
 	if r := b.run("warm-up", "--help"); !strings.Contains(r.stdout, "--stand") || !strings.Contains(r.stdout, "--force") {
@@ -549,6 +558,9 @@ func TestPluginToolsOverMCP(t *testing.T) {
 	warm, _ := json.Marshal(byName["warm_up"].InputSchema.Properties)
 	if !strings.Contains(string(warm), `"stand":{`) || !strings.Contains(string(warm), `"force":{"default":false`) {
 		t.Errorf("warm_up takes stand and force: %s", warm)
+	}
+	if strings.Contains(string(warm), `"default":null`) {
+		t.Errorf("a string parameter of warm_up declares default null: %s", warm)
 	}
 
 	call := func(tool string, args map[string]any) (string, bool) {

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -141,6 +145,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"standctl": standctl,
+			"archive":  archiveCmd,
 		},
 	})
 }
@@ -159,6 +164,9 @@ func checkNoSecrets(t *testing.T, logDir string) {
 		t.Error(f)
 	}
 	for _, g := range emptyValues(logDir) {
+		t.Error(g)
+	}
+	for _, g := range packageNames(t, logDir) {
 		t.Error(g)
 	}
 	if logs == 0 {
@@ -203,6 +211,44 @@ func emptyValues(logDir string) []string {
 	return found
 }
 
+// packageNames lists the output lines that start a message with the name
+// of one of elemctl's own packages ("jsonx: invalid JSON"): words for the
+// code's readers, not for users.
+func packageNames(t *testing.T, logDir string) []string {
+	var names []string
+	for _, dir := range []string{"../../internal", "../../internal/ops", "../../internal/platform", "../../internal/plugin"} {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			// "hint: …" starts the lines of hints, a word for users.
+			if e.IsDir() && e.Name() != "testdata" && e.Name() != "e2e" && e.Name() != "hint" {
+				names = append(names, regexp.QuoteMeta(e.Name()))
+			}
+		}
+	}
+	// At the start of a message: a line, a JSON string, or after a ": "
+	// that wraps a cause.
+	re := regexp.MustCompile(`(^|"|: )(` + strings.Join(names, "|") + `): `)
+	paths, _ := filepath.Glob(filepath.Join(logDir, "*.log"))
+	var found []string
+	for _, p := range paths {
+		data, _ := os.ReadFile(p)
+		command := ""
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "$ elemctl ") {
+				command = line
+				continue
+			}
+			if m := re.FindStringSubmatch(line); m != nil {
+				found = append(found, fmt.Sprintf("%s: %s: a message names the package %s: %s", filepath.Base(p), command, m[2], strings.TrimSpace(line)))
+			}
+		}
+	}
+	return found
+}
+
 func TestSecretLeaksAreFound(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.log"), []byte("$ elemctl x\n{\"error\": \"bad s3cr3t-value here\"}\n"), 0o600)
@@ -229,7 +275,8 @@ func TestSecretLeaksAreFound(t *testing.T) {
 //	standctl fired RULE N         the rule named RULE fired exactly N times
 //	standctl env FILE [ENCODING]  write a .env for the stand into FILE (CRLF lines), in
 //	                              utf-8 (default), utf-8-bom, utf-16le or utf-16be with
-//	                              a byte-order mark (Notepad's "Unicode"), or utf-32le
+//	                              a byte-order mark (Notepad's "Unicode"), utf-32le, or
+//	                              cp1251 (Notepad's "ANSI", with a Cyrillic ELEMENT_APP_ID)
 //	standctl calls METHOD RE N    the stand answered exactly N METHOD calls whose path matches RE
 //	standctl jsonenv VAR FILE PATH  set VAR to a value of the JSON in FILE (e.g. after
 //	                              "cp stdout FILE"); PATH is dot-separated keys and
@@ -308,12 +355,16 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(s.SetAppDrafts(args[1], onOff(args[2])))
 	case "env":
 		if len(args) < 2 || len(args) > 3 {
-			ts.Fatalf("usage: standctl env FILE [utf-8-bom|utf-16le|utf-16be|utf-32le]")
+			ts.Fatalf("usage: standctl env FILE [utf-8-bom|utf-16le|utf-16be|utf-32le|cp1251]")
 		}
 		text := fmt.Sprintf("ELEMENT_BASE_URL=%s\r\nELEMENT_CLIENT_ID=%s\r\nELEMENT_CLIENT_SECRET=%s\r\n", s.URL(), s.ClientID(), s.ClientSecret())
 		encoding := "utf-8"
 		if len(args) == 3 {
 			encoding = args[2]
+		}
+		if encoding == "cp1251" {
+			// Notepad's "ANSI" matters for letters outside ASCII.
+			text += "ELEMENT_APP_ID=Задачи команды\r\n"
 		}
 		data, err := encodeText(text, encoding)
 		ts.Check(err)
@@ -364,6 +415,86 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// archiveCmd makes and reads build archives in a script:
+//
+//	archive make FILE outside   the demo's archive with entries whose names
+//	                            point outside its folder (../, an absolute path)
+//	archive make FILE bomb      the demo's archive with 70 MiB of zeros in
+//	                            five entries (a few hundred KB packed)
+//	archive list FILE           print the archive's entry names, one a line
+func archiveCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("archive does not fail on purpose")
+	}
+	switch {
+	case len(args) == 3 && args[0] == "make":
+		demo := stand.MakeArchive(stand.ArchiveSpec{Vendor: stand.DemoVendor, Name: stand.DemoName, Version: "1.0-90",
+			ID: stand.DemoConfigurationID, Presentation: stand.DemoPresentation})
+		extra := map[string][]byte{}
+		zeros := 0
+		switch args[2] {
+		case "outside":
+			extra["../outside.xbsl"] = []byte("метод А()\n;\n")
+			extra["/etc/elemctl-absolute.yaml"] = []byte("Имя: x\n")
+		case "bomb":
+			zeros = 5
+		default:
+			ts.Fatalf("usage: archive make FILE outside|bomb")
+		}
+		ts.Check(os.WriteFile(ts.MkAbs(args[1]), withEntries(ts, demo, extra, zeros), 0o644))
+	case len(args) == 2 && args[0] == "list":
+		data, err := os.ReadFile(ts.MkAbs(args[1]))
+		ts.Check(err)
+		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		ts.Check(err)
+		for _, f := range zr.File {
+			fmt.Fprintln(ts.Stdout(), f.Name)
+		}
+	default:
+		ts.Fatalf("usage: archive make FILE outside|bomb | archive list FILE")
+	}
+}
+
+// withEntries copies an archive and adds entries, in sorted order, and
+// zeros entries of 14 MiB of zeros each (compressed once, a few KB).
+func withEntries(ts *testscript.TestScript, data []byte, extra map[string][]byte, zeros int) []byte {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	ts.Check(err)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		ts.Check(zw.Copy(f))
+	}
+	names := make([]string, 0, len(extra))
+	for n := range extra {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		w, err := zw.Create(n)
+		ts.Check(err)
+		_, err = w.Write(extra[n])
+		ts.Check(err)
+	}
+	if zeros > 0 {
+		const size = 14 << 20
+		var packed bytes.Buffer
+		fw, _ := flate.NewWriter(&packed, flate.BestSpeed)
+		_, _ = fw.Write(make([]byte, size))
+		ts.Check(fw.Close())
+		crc := crc32.ChecksumIEEE(make([]byte, size))
+		for i := range zeros {
+			w, err := zw.CreateRaw(&zip.FileHeader{Name: fmt.Sprintf("Acme/Tasks/Ресурсы/zeros%d.bin", i), Method: zip.Deflate,
+				CRC32: crc, CompressedSize64: uint64(packed.Len()), UncompressedSize64: size})
+			ts.Check(err)
+			_, err = w.Write(packed.Bytes())
+			ts.Check(err)
+		}
+	}
+	ts.Check(zw.Close())
+	return buf.Bytes()
+}
+
 // encodeText writes text in one of the encodings Windows editors save .env
 // files in, with its byte-order mark.
 func encodeText(text, encoding string) ([]byte, error) {
@@ -373,6 +504,19 @@ func encodeText(text, encoding string) ([]byte, error) {
 		return []byte(text), nil
 	case "utf-8-bom":
 		return append([]byte("\xef\xbb\xbf"), text...), nil
+	case "cp1251":
+		var b []byte
+		for _, r := range text {
+			switch {
+			case r < 0x80:
+				b = append(b, byte(r))
+			case r >= 'А' && r <= 'я':
+				b = append(b, byte(0xC0+r-'А'))
+			default:
+				return nil, fmt.Errorf("%q is not in the test's Windows-1251 table", r)
+			}
+		}
+		return b, nil
 	case "utf-16le", "utf-32le":
 		order = binary.LittleEndian
 	case "utf-16be":

@@ -62,5 +62,6 @@ func (a *app) selfUpdateCommand(ctx context.Context) *cobra.Command {
 	f.BoolVar(&check, "check", false, i18n.T(ctx, "selfupdate.flag.check"))
 	f.StringVar(&stop, "stop-holders", "", i18n.T(ctx, "selfupdate.flag.stop-holders"))
 	f.Lookup("stop-holders").NoOptDefVal = string(selfupdate.StopServers)
+	completeFlagValues(cmd, "stop-holders", []string{string(selfupdate.StopServers), string(selfupdate.StopAll)})
 	return cmd
 }

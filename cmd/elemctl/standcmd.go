@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -15,8 +16,12 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/spelling"
 	"github.com/elemctl/elemctl/internal/stand"
 )
+
+// standSeeds are the words --seed takes.
+var standSeeds = []string{"demo"}
 
 // standCommand runs the emulated stand on loopback until interrupted.
 func (a *app) standCommand(ctx context.Context) *cobra.Command {
@@ -27,8 +32,9 @@ func (a *app) standCommand(ctx context.Context) *cobra.Command {
 	cmd := &cobra.Command{
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if seed != "" && seed != "demo" {
-				return fmt.Errorf("%s", i18n.T(ctx, "cli.bad-choice", "name", "--seed", "value", seed, "choices", "demo"))
+			if seed != "" && !slices.Contains(standSeeds, seed) {
+				return fmt.Errorf("%s%s", i18n.T(ctx, "cli.bad-choice", "name", "--seed", "value", seed, "choices", strings.Join(standSeeds, ", ")),
+					spelling.DidYouMean(ctx, seed, standSeeds))
 			}
 			for _, n := range []struct {
 				name  string
@@ -133,6 +139,7 @@ func (a *app) standCommand(ctx context.Context) *cobra.Command {
 	f.StringVar(&addr, "addr", "127.0.0.1:0", i18n.T(ctx, "cli.flag.stand-addr"))
 	f.StringVar(&writeEnv, "write-env", "", i18n.T(ctx, "cli.flag.stand-write-env"))
 	f.StringVar(&seed, "seed", "", i18n.T(ctx, "cli.flag.stand-seed"))
+	completeFlagValues(cmd, "seed", standSeeds)
 	f.StringVar(&state, "state", "", i18n.T(ctx, "cli.flag.stand-state"))
 	f.Float64Var(&speed, "speed", 1, i18n.T(ctx, "cli.flag.stand-speed"))
 	f.StringVar(&faultsFile, "faults", "", i18n.T(ctx, "cli.flag.stand-faults"))

@@ -147,3 +147,42 @@ func ParseBool(s string) (bool, bool) {
 	}
 	return false, false
 }
+
+// Bound is the range a number may take.
+type Bound int
+
+const (
+	// Unbounded: any number.
+	Unbounded Bound = iota
+	// NonNegative: 0 or more (a count, a limit).
+	NonNegative
+	// Positive: more than 0 (a timeout).
+	Positive
+)
+
+// Holds tells whether a converted value is within the bound. A number
+// that is no number (NaN) or infinite is within none: Convert never gives
+// one, and a caller holding a float64 from elsewhere is refused it too.
+func (b Bound) Holds(v any) bool {
+	var f float64
+	switch x := v.(type) {
+	case int:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+		f = x
+	default:
+		return true
+	}
+	switch b {
+	case NonNegative:
+		return f >= 0
+	case Positive:
+		return f > 0
+	}
+	return true
+}

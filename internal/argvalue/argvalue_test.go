@@ -2,6 +2,7 @@ package argvalue
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 )
 
@@ -55,6 +56,29 @@ func TestIntegerText(t *testing.T) {
 	for s, want := range map[string]bool{"1": true, "-12": true, "+1_000": true, "1__0": false, "_1": false, "1_": false, "": false, "+": false, "1.5": false, "0x1": false} {
 		if got := isIntText(s); got != want {
 			t.Errorf("isIntText(%q) = %v", s, got)
+		}
+	}
+}
+
+func TestBoundsRefuseWhatIsNoNumber(t *testing.T) {
+	for _, c := range []struct {
+		b    Bound
+		v    any
+		want bool
+	}{
+		{Positive, 0.5, true}, {Positive, 0.0, false}, {Positive, -1.0, false},
+		{Positive, math.NaN(), false}, {Positive, math.Inf(1), false},
+		{NonNegative, 0.0, true}, {NonNegative, int64(-1), false}, {NonNegative, math.Inf(1), false},
+		{Unbounded, -5.0, true}, {Unbounded, math.NaN(), false},
+		{Positive, "text", true}, // not a number: not the bound's business
+	} {
+		if got := c.b.Holds(c.v); got != c.want {
+			t.Errorf("%v.Holds(%v) = %v, want %v", c.b, c.v, got, c.want)
+		}
+	}
+	for _, word := range []string{"nan", "NaN", "inf", "+Inf", "-Infinity", "1e400"} {
+		if v, ok := Convert(Float, word); ok {
+			t.Errorf("Convert(float, %q) = %v: no number of seconds", word, v)
 		}
 	}
 }

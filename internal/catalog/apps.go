@@ -2,12 +2,14 @@ package catalog
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/spelling"
 )
 
 func tokenCommand() *command.Command {
@@ -32,7 +34,7 @@ func appsListCommand() *command.Command {
 		Help: "cli.help.apps-list", ToolHelp: "mcp.help.list-apps", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
 			{Name: "name", Help: "cli.arg.apps-name", Type: command.String},
-			{Name: "status", Help: "cli.arg.apps-status", Type: command.String, Multiple: true},
+			{Name: "status", Help: "cli.arg.apps-status", Type: command.String, Multiple: true, Suggest: platform.AppStatuses},
 			{Name: "include-deleted", Help: "cli.arg.include-deleted", Type: command.Bool},
 			{Name: "brief", Help: "cli.arg.apps-brief", Type: command.Bool},
 		},
@@ -136,8 +138,10 @@ func runAppsList(ctx context.Context, cc *command.Context, in appsListInput) (an
 	// The cards are counted and filtered as the list is read; only those
 	// shown are kept (of thousands, mostly deleted, often a few).
 	total, live := 0, 0
+	seen := map[string]bool{}
 	apps, err := cl.ListAppsKeeping(ctx, func(a *jsonx.Object) bool {
 		total++
+		seen[strings.ToLower(a.Str("status"))] = true
 		deleted := platform.IsDeletedApp(a)
 		if !deleted {
 			live++
@@ -155,6 +159,7 @@ func runAppsList(ctx context.Context, cc *command.Context, in appsListInput) (an
 	if err != nil {
 		return nil, err
 	}
+	warnUnknownStatuses(ctx, cc, statuses, seen)
 	shown := make([]any, len(apps))
 	for i, a := range apps {
 		if in.Brief {
@@ -166,6 +171,20 @@ func runAppsList(ctx context.Context, cc *command.Context, in appsListInput) (an
 	summary := AppsSummary(ctx, live, total, len(shown))
 	return listing{items: shown, key: "applications", notes: []string{summary},
 		counters: jsonx.New("total", total, "live", live, "shown", len(shown), "summary", summary)}, nil
+}
+
+// warnUnknownStatuses says of a --status word that no application shows
+// and the platform is not known to use – a slip, most likely – which
+// statuses there are, the nearest first. It is no refusal: a platform may
+// show a status this list lacks.
+func warnUnknownStatuses(ctx context.Context, cc *command.Context, statuses []string, seen map[string]bool) {
+	for _, s := range statuses {
+		if seen[s] || slices.ContainsFunc(platform.AppStatuses, func(k string) bool { return strings.EqualFold(k, s) }) {
+			continue
+		}
+		cc.Log(i18n.T(ctx, "client.apps-unknown-status", "status", s, "known", strings.Join(platform.AppStatuses, ", "),
+			"suggestion", spelling.DidYouMean(ctx, s, platform.AppStatuses)))
+	}
 }
 
 func anyContains(o *jsonx.Object, needle string, keys ...string) bool {

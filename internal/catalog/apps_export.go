@@ -18,7 +18,7 @@ import (
 func appsExportCommand() *command.Command {
 	return command.Handle(&command.Command{
 		Path: []string{"apps", "export"}, Order: 13, Examples: []string{"elemctl apps export crm-test --output builds/"}, Tool: "export_app",
-		Help: "cli.help.apps-export", ToolHelp: "mcp.help.export-app", ReadOnly: true,
+		Help: "cli.help.apps-export", ToolHelp: "mcp.help.export-app", WritesFiles: true,
 		Args: []command.Argument{
 			AppArg(false),
 			{Name: "output", Help: "cli.arg.export-output", Type: command.String, Metavar: "PATH"},
@@ -33,7 +33,7 @@ func appsExportCommand() *command.Command {
 func appsExportExtensionCommand() *command.Command {
 	return command.Handle(&command.Command{
 		Path: []string{"apps", "export-extension"}, Order: 14, Examples: []string{"elemctl apps export-extension crm-test CrmExtras --output builds/"}, Tool: "export_extension",
-		Help: "cli.help.apps-export-extension", ToolHelp: "mcp.help.export-extension", ReadOnly: true,
+		Help: "cli.help.apps-export-extension", ToolHelp: "mcp.help.export-extension", WritesFiles: true,
 		Args: []command.Argument{
 			AppArg(false),
 			{Name: "extension", Help: "cli.arg.export-extension", Type: command.String, Positional: true, Required: true, Metavar: "EXTENSION"},

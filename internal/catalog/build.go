@@ -10,7 +10,7 @@ import (
 
 func buildCommand() *command.Command {
 	return command.Handle(&command.Command{
-		Path: []string{"build"}, Order: 6, Examples: []string{"elemctl build --project-dir src/Acme/CRM --output dist/", "elemctl build --kind library"}, Help: "cli.help.build", Local: true,
+		Path: []string{"build"}, Order: 6, Examples: []string{"elemctl build --project-dir src/Acme/CRM --output dist/", "elemctl build --kind library"}, Help: "cli.help.build", Local: true, WritesFiles: true,
 		Args: []command.Argument{
 			{Name: "project-dir", Help: "cli.arg.project-dir", Type: command.String, Metavar: "DIR"},
 			{Name: "output", Help: "cli.arg.build-output", Type: command.String, Metavar: "DIR"},
@@ -27,7 +27,7 @@ func buildCommand() *command.Command {
 
 func buildAssemblyTool() *command.Command {
 	return command.Handle(&command.Command{
-		Tool: "build_assembly", ToolHelp: "mcp.help.build-assembly", Local: true, Slow: true,
+		Tool: "build_assembly", ToolHelp: "mcp.help.build-assembly", Local: true, Slow: true, WritesFiles: true,
 		ToolArgs: []command.Argument{
 			{Name: "project_dir", Help: "mcp.arg.project-dir", Type: command.String, Default: ""},
 			{Name: "output_dir", Key: "output", Help: "mcp.arg.build-output-dir", Type: command.String, Default: ""},
@@ -113,7 +113,7 @@ type inspectInput struct {
 
 func runInspect(ctx context.Context, cc *command.Context, in inspectInput) (any, error) {
 	file := in.File
-	out, err := assembly.Inspect(ctx, localPath(cc, file))
+	out, err := assembly.Inspect(ctx, localPath(cc, file), cc.Log)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/elemctl/elemctl/internal/command"
@@ -18,12 +19,13 @@ func buildsListCommand() *command.Command {
 		Help: "cli.help.builds-list", ToolHelp: "mcp.help.list-builds", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
 			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: command.String, Metavar: "PROJECT_ID"},
-			{Name: "limit", Help: "cli.arg.builds-limit", Type: command.Int, Default: 10, Metavar: "N", Bound: command.NonNegative},
+			// N <= 0 lifts the cut, as the reference's scripts pass it.
+			{Name: "limit", Help: "cli.arg.builds-limit", Type: command.Int, Default: 10, Metavar: "N"},
 			{Name: "brief", Help: "cli.arg.builds-brief", Type: command.Bool},
 		},
 		ToolArgs: []command.Argument{
 			{Name: "project_id", Help: "mcp.arg.builds-project-id", Type: command.String, Required: true},
-			{Name: "limit", Help: "mcp.arg.builds-limit", Type: command.Int, Default: 10, Bound: command.NonNegative},
+			{Name: "limit", Help: "mcp.arg.builds-limit", Type: command.Int, Default: 10},
 			{Name: "brief", Help: "mcp.arg.brief", Type: command.Bool, Default: true},
 		},
 	}, runBuildsList)
@@ -40,7 +42,7 @@ func buildsGetCommand() *command.Command {
 		Path: []string{"builds", "get"}, Order: 2, Examples: []string{"elemctl builds get 1.0-12"}, Tool: "get_build",
 		Help: "cli.help.builds-get", ToolHelp: "mcp.help.get-build", ReadOnly: true, Idempotent: true,
 		Args: []command.Argument{
-			{Name: "version", Help: "cli.arg.build-version-ref", Type: command.String, Positional: true, Required: true, Metavar: "VERSION"},
+			{Name: "version", Help: "cli.arg.build-version-ref", Type: command.String, Positional: true, Required: true, Metavar: "VERSION", Complete: command.CompleteBuildVersions},
 			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: command.String, Metavar: "PROJECT_ID"},
 		},
 		ToolArgs: []command.Argument{
@@ -67,7 +69,7 @@ func buildsDeleteCommand() *command.Command {
 		Path: []string{"builds", "delete"}, Order: 4, Examples: []string{"elemctl builds delete 1.0-12 --project-id PROJECT_ID"},
 		Help: "cli.help.builds-delete", Destructive: true,
 		Args: []command.Argument{
-			{Name: "version", Help: "cli.arg.build-version-ref", Type: command.String, Positional: true, Required: true, Metavar: "VERSION"},
+			{Name: "version", Help: "cli.arg.build-version-ref", Type: command.String, Positional: true, Required: true, Metavar: "VERSION", Complete: command.CompleteBuildVersions},
 			{Name: "project-id", Help: "cli.arg.builds-project-id", Type: command.String, Metavar: "PROJECT_ID"},
 		},
 	}, func(ctx context.Context, cc *command.Context, in buildsDeleteInput) (any, error) {
@@ -97,17 +99,43 @@ func buildsProject(ctx context.Context, cc *command.Context, given string) (*pla
 	return cl, project, nil
 }
 
-// projectKind is the kind of project the build cards say they belong to
-// (project-kind), "" when they do not say: builds list reads the list
-// alone, as the reference does, with no second request for the project
-// card.
-func projectKind(cards []*jsonx.Object) string {
-	for _, c := range cards {
-		if k := c.Str("project-kind"); k != "" {
-			return k
+// isExtensionProject tells whether the project is an extension: its card
+// says so, or its build cards do. A card that cannot be read counts as no
+// extension (spec cli.md §2.16).
+func isExtensionProject(card *jsonx.Object, builds []*jsonx.Object) bool {
+	if strings.EqualFold(card.Str("project-kind"), "Extension") {
+		return true
+	}
+	for _, c := range builds {
+		if strings.EqualFold(c.Str("project-kind"), "Extension") {
+			return true
 		}
 	}
-	return ""
+	return false
+}
+
+// listBuildsWithCard reads the build list and the project card at once,
+// so the answer costs one round trip; the card is nil when it could not
+// be read.
+func listBuildsWithCard(ctx context.Context, cl *platform.Client, project string) ([]*jsonx.Object, *jsonx.Object, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cardRead := make(chan *jsonx.Object, 1)
+	go func() {
+		card, err := cl.GetObject(ctx, "/projects/"+url.PathEscape(project))
+		if err != nil {
+			card = nil
+		}
+		cardRead <- card
+	}()
+	builds, err := cl.ListBuilds(ctx, project)
+	if err != nil {
+		// The card is of no use without the list: stop reading it.
+		cancel()
+		<-cardRead
+		return nil, nil, err
+	}
+	return builds, <-cardRead, nil
 }
 
 // buildsListInput are the arguments runBuildsList reads.
@@ -122,7 +150,7 @@ func runBuildsList(ctx context.Context, cc *command.Context, in buildsListInput)
 	if err != nil {
 		return nil, err
 	}
-	cards, err := cl.ListBuilds(ctx, project)
+	cards, projectCard, err := listBuildsWithCard(ctx, cl, project)
 	if err != nil {
 		return nil, err
 	}
@@ -145,8 +173,7 @@ func runBuildsList(ctx context.Context, cc *command.Context, in buildsListInput)
 			out[i] = c
 		}
 	}
-	extension := strings.EqualFold(projectKind(cards), "Extension")
-	summary := buildlist.Summary(ctx, cards, len(shown), extension, project, entries)
+	summary := buildlist.Summary(ctx, cards, len(shown), isExtensionProject(projectCard, cards), project, entries)
 	var notes []string
 	if cut {
 		notes = append(notes, buildlist.CutNote(ctx))

@@ -15,7 +15,7 @@ import (
 func deployCommand() *command.Command {
 	return command.Handle(&command.Command{
 		Path: []string{"deploy"}, Order: 8, Examples: []string{"elemctl deploy --project-dir src/Acme/CRM", "elemctl deploy --app-id crm-test --project-id PROJECT_ID --require-clean"}, Tool: "deploy", LSP: "deploy",
-		Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true, Lens: "lsp.lens-deploy",
+		Help: "cli.help.deploy", ToolHelp: "mcp.help.deploy", Slow: true, Destructive: true, WritesFiles: true, Lens: "lsp.lens-deploy",
 		Args: []command.Argument{
 			{Name: "app-id", Help: "cli.arg.deploy-app-id", Type: command.String, Metavar: "APP_ID"},
 			{Name: "project-id", Help: "cli.arg.deploy-project-id", Type: command.String, Metavar: "PROJECT_ID"},
@@ -56,6 +56,7 @@ func DeployOps(cc *command.Context, cl *platform.Client) *deploy.Ops {
 		Getenv:   cc.Env,
 		Version:  cc.Version,
 		Hint:     cc.Hint,
+		Arg:      cc.ArgToGive,
 	}
 }
 

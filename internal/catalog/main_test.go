@@ -15,9 +15,10 @@ import (
 	"github.com/elemctl/elemctl/internal/ops/schemaguard"
 	"github.com/elemctl/elemctl/internal/ops/upload"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/spelling"
 )
 
 func TestMain(m *testing.M) {
-	i18n.Register(Messages, command.Messages, cards.Messages, platform.Messages, deploy.Messages, assembly.Messages, upload.Messages, registry.Messages, schemaguard.Messages, buildlist.Messages, readback.Messages)
+	i18n.Register(Messages, command.Messages, cards.Messages, platform.Messages, deploy.Messages, assembly.Messages, upload.Messages, registry.Messages, schemaguard.Messages, buildlist.Messages, readback.Messages, spelling.Messages)
 	os.Exit(m.Run())
 }

@@ -31,7 +31,7 @@ func debugAdapterTool() *command.Command {
 // distribution into <output>/<version> and keeps <output>/index.json.
 func debugAdapterExtractCommand() *command.Command {
 	return command.Handle(&command.Command{
-		Path: []string{"debug-adapter", "extract"}, Order: 1, Examples: []string{"elemctl debug-adapter extract ~/Downloads/element-8.0.30.car"}, Help: "cli.help.debug-adapter-extract", Local: true,
+		Path: []string{"debug-adapter", "extract"}, Order: 1, Examples: []string{"elemctl debug-adapter extract ~/Downloads/element-8.0.30.car"}, Help: "cli.help.debug-adapter-extract", Local: true, WritesFiles: true,
 		Args: []command.Argument{
 			{Name: "distro", Help: "cli.arg.adapter-distro", Type: command.String, Positional: true, Required: true, Metavar: "DISTRO"},
 			{Name: "output", Help: "cli.arg.adapter-output", Type: command.String, Metavar: "DIR"},

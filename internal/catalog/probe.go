@@ -14,7 +14,7 @@ import (
 func probeCommand() *command.Command {
 	return command.Handle(&command.Command{
 		Path: []string{"probe"}, Order: 10, Examples: []string{"elemctl probe --project-dir src/Acme/CRM", "elemctl probe --cleanup APP_ID"}, Tool: "probe", LSP: "probe",
-		Help: "cli.help.probe", ToolHelp: "mcp.help.probe", Slow: true, Lens: "lsp.lens-probe",
+		Help: "cli.help.probe", ToolHelp: "mcp.help.probe", Slow: true, WritesFiles: true, Lens: "lsp.lens-probe",
 		Args: []command.Argument{
 			{Name: "project-dir", Help: "cli.arg.project-dir", Type: command.String, Metavar: "DIR"},
 			{Name: "output", Help: "cli.arg.probe-output", Type: command.String, Metavar: "DIR"},

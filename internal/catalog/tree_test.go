@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -494,23 +495,23 @@ func TestMCPRefusalsNameToolParameters(t *testing.T) {
 	}
 }
 
-// builds list asks for the build list alone, as the reference does; an
-// extension project is told by its build cards (project-kind) when the
-// platform puts it there, with no second request.
-func TestBuildsListMakesOneRequest(t *testing.T) {
+// builds list asks for the build list and the project card, the card to
+// tell an extension project (spec cli.md §2.16): two requests, no more.
+func TestBuildsListReadsTheListAndTheCard(t *testing.T) {
 	t.Parallel()
 	s, demo, cl := treeStand(t)
 	ctx := i18n.WithLang(context.Background(), i18n.EN)
-	count := func(run func()) int {
+	count := func(run func()) []string {
 		before := len(s.Calls())
 		run()
-		n := 0
+		var paths []string
 		for _, c := range s.Calls()[before:] {
 			if strings.HasPrefix(c.Path, "/") && !strings.Contains(c.Path, "token") {
-				n++
+				paths = append(paths, c.Method+" "+c.Path)
 			}
 		}
-		return n
+		sort.Strings(paths)
+		return paths
 	}
 	cc := treeContext(command.CLINames, cl, t.TempDir())
 	var answer command.Answer
@@ -524,8 +525,9 @@ func TestBuildsListMakesOneRequest(t *testing.T) {
 		}
 		answer = command.Render(res, command.CLIDialect)
 	})
-	if n != 1 {
-		t.Fatalf("builds list made %d requests, want 1", n)
+	want := []string{"GET /console/api/v2/projects/" + demo.ProjectID, "GET /console/api/v2/projects/" + demo.ProjectID + "/assemblies"}
+	if strings.Join(n, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("builds list made the requests %q, want %q", n, want)
 	}
 	if len(answer.Notes) == 0 || strings.Contains(answer.Notes[len(answer.Notes)-1], "extension project") {
 		t.Fatalf("an application project: %q", answer.Notes)

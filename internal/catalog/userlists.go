@@ -452,9 +452,12 @@ func runCalculationRules(ctx context.Context, cc *command.Context, in calculatio
 			changed = append(changed, k)
 		}
 	}
+	// returned is the rules value as re-read: null while the platform
+	// does not show the rules back (the other fields are judged in
+	// other-fields-changed).
 	var shown any
-	if returned != nil {
-		shown = maskSecrets(returned)
+	if returned.Has(calculationRulesKey) {
+		shown = returned.Value(calculationRulesKey)
 	}
 	return jsonx.New("list-id", listID, "service-id", id, "service-type", typ, "sent", rules, "written", true,
 		"rules-verified", false, "returned", shown, "other-fields-changed", changed,
@@ -516,35 +519,6 @@ func sameJSON(a, b any) bool {
 	ja, errA := jsonx.Compact(a)
 	jb, errB := jsonx.Compact(b)
 	return errA == nil && errB == nil && bytes.Equal(ja, jb)
-}
-
-// maskSecrets copies an account-service entry with the values of secret
-// fields (an OIDC client secret comes back in clear text) replaced, so the
-// answer does not spread them.
-func maskSecrets(o *jsonx.Object) *jsonx.Object {
-	c := o.Clone()
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case *jsonx.Object:
-			for _, k := range x.Keys() {
-				lk := strings.ToLower(k)
-				if strings.Contains(lk, "secret") || strings.Contains(lk, "password") {
-					if s, ok := x.Value(k).(string); ok && s != "" {
-						x.Set(k, "***")
-						continue
-					}
-				}
-				walk(x.Value(k))
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
-	walk(c)
-	return c
 }
 
 // configureUserListInput are the arguments runConfigureUserList reads.

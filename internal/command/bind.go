@@ -212,7 +212,7 @@ func listOf(a Argument, typed []any) any {
 
 // outOfRange refuses a number outside the argument's bound.
 func outOfRange(ctx context.Context, a Argument, v any, called, name string) error {
-	return bindErrorf(ctx, "args.out-of-range", "command", called, "name", name, "want", i18n.T(ctx, a.Bound.expectedKey(a.Type)), "value", choiceText(v))
+	return bindErrorf(ctx, "args.out-of-range", "command", called, "name", name, "want", i18n.T(ctx, expectedKey(a.Bound, a.Type)), "value", choiceText(v))
 }
 
 func wrongType(ctx context.Context, a Argument, got any, called, name string) error {

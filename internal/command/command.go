@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/elemctl/elemctl/internal/argvalue"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
 )
@@ -81,45 +82,56 @@ type Argument struct {
 	// gets Default. A tool fixes this way what a command-line option
 	// chooses (create_app always starts from the newest build).
 	Fixed bool
+	// Suggest are values shell completion offers beyond Choices: words the
+	// argument usually takes without being limited to them.
+	Suggest []string
+	// Complete names where shell completion reads the argument's values
+	// from the stand; an application's or a project's id (app-id,
+	// project-id) needs none declared.
+	Complete Completion
 }
 
-// Bound is the range a number argument may take.
-type Bound int
+// Completion names the values shell completion reads from the stand.
+type Completion string
 
 const (
-	// Unbounded: any number.
-	Unbounded Bound = iota
-	// NonNegative: 0 or more (a count, a limit).
-	NonNegative
-	// Positive: more than 0 (a timeout).
-	Positive
+	// CompleteApps: the names of the stand's applications.
+	CompleteApps Completion = "apps"
+	// CompleteProjects: the ids of the stand's projects, their names
+	// beside them.
+	CompleteProjects Completion = "projects"
+	// CompleteBuildVersions: the versions of the builds of the project the
+	// command line names (--project-id) or the configuration does.
+	CompleteBuildVersions Completion = "build-versions"
 )
 
-// Holds tells whether a converted value is within the bound.
-func (b Bound) Holds(v any) bool {
-	var f float64
-	switch x := v.(type) {
-	case int:
-		f = float64(x)
-	case int64:
-		f = float64(x)
-	case float64:
-		f = x
-	default:
-		return true
+// Completes is where completion reads the argument's values: its Complete,
+// or the stand's applications for an application's id, its projects for a
+// project's.
+func (a Argument) Completes() Completion {
+	switch {
+	case a.Complete != "":
+		return a.Complete
+	case a.KeyName() == "app-id":
+		return CompleteApps
+	case a.KeyName() == "project-id":
+		return CompleteProjects
 	}
-	switch b {
-	case NonNegative:
-		return f >= 0
-	case Positive:
-		return f > 0
-	}
-	return true
+	return ""
 }
+
+// Bound is the range a number argument may take (argvalue's table).
+type Bound = argvalue.Bound
+
+const (
+	Unbounded   = argvalue.Unbounded
+	NonNegative = argvalue.NonNegative
+	Positive    = argvalue.Positive
+)
 
 // expectedKey names what an argument of this type and bound takes, for
 // messages.
-func (b Bound) expectedKey(t Type) string {
+func expectedKey(b Bound, t Type) string {
 	switch {
 	case b == NonNegative && t == Int:
 		return "cli.parse.expected-integer-non-negative"
@@ -166,7 +178,8 @@ type Answer struct {
 	// listing's counters); tools leave them out.
 	Notes []string
 	// Verdict are lines for a person that the CLI prints on stderr after
-	// the answer unless --quiet or --json asks for the answer alone.
+	// the answer unless --quiet asks for the answer alone (--json changes
+	// only what reaches stdout).
 	Verdict []string
 	// Failed makes the CLI exit with 1 unless the value names another
 	// non-zero code.
@@ -268,8 +281,11 @@ type Command struct {
 	// Local commands never talk to the platform: the CLI refuses connection
 	// flags for them and MCP gives them no env_file.
 	Local bool
-	// Annotations for MCP clients.
+	// Annotations for MCP clients (checked by CheckAnnotations).
 	ReadOnly, Destructive, Idempotent bool
+	// WritesFiles commands write files on the machine elemctl runs on (an
+	// archive, an export): they are not read-only.
+	WritesFiles bool
 	// Slow operations take minutes; faces show progress for them, and a
 	// tool's answer carries its log.
 	Slow bool
@@ -321,13 +337,29 @@ type Catalog struct {
 	sorted []*Command // cmds by name, built on demand
 }
 
-// Add registers commands; a duplicate CLI path or tool name, or a typed
-// input that reads an argument the command does not declare, is a
-// programming error.
+// CheckAnnotations refuses annotations that do not tell the truth: a
+// read-only command neither destroys nor writes files (MCP clients and
+// read-scoped tokens trust readOnlyHint to mean "changes nothing").
+func CheckAnnotations(c *Command) error {
+	if c.ReadOnly && c.Destructive {
+		return fmt.Errorf("command %q is declared read-only and destructive", c.Name())
+	}
+	if c.ReadOnly && c.WritesFiles {
+		return fmt.Errorf("command %q is declared read-only but writes files", c.Name())
+	}
+	return nil
+}
+
+// Add registers commands; a duplicate CLI path or tool name, annotations
+// that contradict themselves, or a typed input that reads an argument the
+// command does not declare, are programming errors.
 func (c *Catalog) Add(cmds ...*Command) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, cmd := range cmds {
+		if err := CheckAnnotations(cmd); err != nil {
+			panic("command: " + err.Error())
+		}
 		checkInput(cmd)
 		for _, have := range c.cmds {
 			if len(cmd.Path) > 0 && slices.Equal(have.Path, cmd.Path) {

@@ -102,6 +102,18 @@ func (c *Context) ArgName(key string) string {
 	return c.Naming.ArgName(c.Command, key, false)
 }
 
+// ArgToGive spells giving the argument stored under key the way the
+// caller would, for a message that tells what to pass: "--allow-data-loss"
+// or "--version-id" on the command line, "allow_data_loss=true" or
+// "version_id" for a tool, "allowDataLoss=true" for an LSP command; ok is
+// false when the caller's face has no such argument.
+func (c *Context) ArgToGive(key string) (string, bool) {
+	if c.Command == nil {
+		return "", false
+	}
+	return c.Naming.Giving(c.Command, key)
+}
+
 // ArgUsage is ArgName with the value's placeholder where the command line
 // takes one ("--app APP").
 func (c *Context) ArgUsage(key string) string {

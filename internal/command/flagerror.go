@@ -13,7 +13,11 @@ import (
 // language; a binder's own refusal (a bad value, a key repeated with
 // another value) is already in it and passes as it is, without pflag's
 // wrapping. The result is a UsageError.
-func FlagError(ctx context.Context, err error) error {
+func FlagError(ctx context.Context, err error) error { return FlagErrorAmong(ctx, err, nil) }
+
+// FlagErrorAmong is FlagError for a command whose options are flags: an
+// unknown option is told with the one it was likely meant to be.
+func FlagErrorAmong(ctx context.Context, err error, flags *pflag.FlagSet) error {
 	var (
 		own      *UsageError
 		notExist *pflag.NotExistError
@@ -28,7 +32,8 @@ func FlagError(ctx context.Context, err error) error {
 		if in := notExist.GetSpecifiedShortnames(); in != "" {
 			return usagef(ctx, "cli.parse.unknown-shorthand", "flag", "-"+notExist.GetSpecifiedName(), "in", "-"+in)
 		}
-		return usagef(ctx, "cli.parse.unknown-flag", "flag", "--"+notExist.GetSpecifiedName())
+		typed := "--" + notExist.GetSpecifiedName()
+		return withSuggestion(ctx, usagef(ctx, "cli.parse.unknown-flag", "flag", typed), typed, flagNames(flags))
 	case errors.As(err, &needs):
 		return usagef(ctx, "cli.parse.needs-value", "flag", "--"+needs.GetFlag().Name)
 	case errors.As(err, &invalid):

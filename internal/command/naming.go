@@ -71,6 +71,23 @@ func (n Naming) ArgName(c *Command, key string, usage bool) string {
 	return key
 }
 
+// Giving spells giving the argument stored under key: its name, and for
+// a switch outside the command line "=true" after it; ok is false when
+// this naming has no such argument.
+func (n Naming) Giving(c *Command, key string) (string, bool) {
+	for _, a := range n.Args(c) {
+		if a.KeyName() != key {
+			continue
+		}
+		name := n.Names(a)[0]
+		if a.Type == Bool && n != CLINames {
+			name += "=true"
+		}
+		return name, true
+	}
+	return "", false
+}
+
 // Required tells whether a caller must give the argument. No tool
 // parameter is when the command makes them all optional.
 func (n Naming) Required(c *Command, a Argument) bool {

@@ -38,7 +38,8 @@ type WordBinder struct {
 // NewWordBinder declares c's options on flags: a bool is a switch, other
 // types take a value; every value is checked at once against its type (by
 // the table of argvalue) and choices, a multiple option may be repeated,
-// a single one repeated only with the same value. A positional's CLIAlias is an option of its own.
+// a single one repeated only with the same value (different values are an
+// error of the call, exit 1, not of the command line's shape). A positional's CLIAlias is an option of its own.
 func NewWordBinder(ctx context.Context, c *Command, flags *pflag.FlagSet) *WordBinder {
 	b := &WordBinder{c: c, flags: flags, options: map[string]*wordValue{}, aliases: map[string]*wordValue{}}
 	for _, a := range CLINames.Args(c) {
@@ -78,6 +79,13 @@ func NewWordBinder(ctx context.Context, c *Command, flags *pflag.FlagSet) *WordB
 // Bind reads the parsed options and the positional words.
 func (b *WordBinder) Bind(ctx context.Context, words []string) (Values, error) {
 	in := NewValues()
+	for _, a := range CLINames.Args(b.c) {
+		for _, v := range []*wordValue{b.options[a.KeyName()], b.aliases[a.KeyName()]} {
+			if v != nil && v.conflict != "" {
+				return in, platform.ConfigErrorf(ctx, "args.repeated-different", "option", v.option, "a", v.raw[0], "b", v.conflict)
+			}
+		}
+	}
 	var positionals []Argument
 	for _, a := range CLINames.Args(b.c) {
 		key := a.KeyName()
@@ -172,19 +180,24 @@ func sharePositionals(pos []Argument, words []string) ([][]string, []string) {
 	return out, words[next:]
 }
 
+// CheckWord converts a command-line word for an option declared outside a
+// command – a global option such as --timeout – by the rules of every
+// command's own options: argvalue's table of the type, the bound, the
+// choices. name is the option as the command line spells it.
+func CheckWord(ctx context.Context, a Argument, name, word string) (any, error) {
+	return convertWord(ctx, a, name, word)
+}
+
 // convertWord converts one command-line word to the argument's type and
 // checks it against the choices; name is the option or positional as the
 // command line spells it.
 func convertWord(ctx context.Context, a Argument, name, word string) (any, error) {
 	v, ok := convert(a.Type, word)
-	switch {
-	case !ok:
-		return nil, usagef(ctx, "cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(ctx, Unbounded.expectedKey(a.Type)))
-	case !a.Bound.Holds(v):
-		return nil, usagef(ctx, "cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(ctx, a.Bound.expectedKey(a.Type)))
+	if !ok || !a.Bound.Holds(v) {
+		return nil, usagef(ctx, "cli.parse.invalid-value", "value", word, "flag", name, "expected", i18n.T(ctx, expectedKey(a.Bound, a.Type)))
 	}
 	if !inChoices(a, v) {
-		return nil, usagef(ctx, "cli.bad-choice", "name", name, "value", word, "choices", strings.Join(a.Choices, ", "))
+		return nil, withSuggestion(ctx, usagef(ctx, "cli.bad-choice", "name", name, "value", word, "choices", strings.Join(a.Choices, ", ")), word, a.Choices)
 	}
 	return v, nil
 }
@@ -196,6 +209,10 @@ type wordValue struct {
 	given  bool
 	raw    []string
 	vals   []any
+	// conflict is a second, different value of a single option: Bind
+	// refuses it as an error of the call, the way two different values of
+	// a positional and its option are refused.
+	conflict string
 	// ctx is the binder's: the flag set calls Set without one, and the
 	// refusals speak its language.
 	ctx context.Context
@@ -222,6 +239,13 @@ func (v *wordValue) Type() string {
 	return "string"
 }
 
+// Given are the words the command line gave the option, as typed (shell
+// completion reads the other options of the line it completes).
+func (v *wordValue) Given() []string { return v.raw }
+
+// Repeatable tells help that the key may be given more than once.
+func (v *wordValue) Repeatable() bool { return v.arg.Multiple }
+
 // IsBoolFlag lets a switch stand alone.
 func (v *wordValue) IsBoolFlag() bool { return v.arg.Type == Bool }
 
@@ -236,8 +260,8 @@ func (v *wordValue) Set(s string) error {
 		return nil
 	}
 	if v.given {
-		if choiceText(v.vals[0]) != choiceText(tv) {
-			return usagef(ctx, "args.repeated-different", "option", v.option, "a", v.raw[0], "b", s)
+		if choiceText(v.vals[0]) != choiceText(tv) && v.conflict == "" {
+			v.conflict = s
 		}
 		return nil
 	}

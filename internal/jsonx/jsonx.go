@@ -7,7 +7,7 @@ package jsonx
 
 import (
 	"encoding/json"
-	"fmt"
+	"errors"
 )
 
 // Object is a JSON object that remembers key order. The zero value is an
@@ -202,7 +202,7 @@ func (o *Object) UnmarshalJSON(data []byte) error {
 	}
 	obj, ok := v.(*Object)
 	if !ok {
-		return fmt.Errorf("jsonx: not a JSON object")
+		return errors.New("not a JSON object")
 	}
 	*o = *obj
 	return nil
@@ -238,7 +238,7 @@ func (s *scanner) document(filtered bool) (any, error) {
 	}
 	s.SkipSpace()
 	if s.pos != len(data) {
-		return nil, fmt.Errorf("jsonx: data after the JSON value")
+		return nil, s.failAt(s.pos, "data after the JSON value")
 	}
 	return v, nil
 }

@@ -23,18 +23,28 @@ type Lexer struct {
 // NewLexer reads data from its start.
 func NewLexer(data []byte) Lexer { return Lexer{data: data} }
 
-// SyntaxError is text that is not JSON, and where.
+// SyntaxError is text that is not JSON, and where. Its text reaches
+// users (a plugin's manifest, a rules file): it names the place by line
+// and column, and no package.
 type SyntaxError struct {
-	Offset int    // the byte at which reading stopped
-	What   string // what was wrong there
+	Offset       int    // the byte at which reading stopped
+	Line, Column int    // the same place, from 1 (the column counts bytes)
+	What         string // what was wrong there
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("jsonx: invalid JSON: %s at offset %d", e.What, e.Offset)
+	return fmt.Sprintf("invalid JSON at line %d, column %d: %s", e.Line, e.Column, e.What)
 }
 
 // Fail is a syntax error at the current position.
-func (l *Lexer) Fail(what string) error { return &SyntaxError{Offset: l.pos, What: what} }
+func (l *Lexer) Fail(what string) error { return l.failAt(l.pos, what) }
+
+func (l *Lexer) failAt(pos int, what string) error {
+	before := l.data[:min(pos, len(l.data))]
+	line := 1 + bytes.Count(before, []byte{'\n'})
+	column := 1 + len(before) - (bytes.LastIndexByte(before, '\n') + 1)
+	return &SyntaxError{Offset: pos, Line: line, Column: column, What: what}
+}
 
 // Pos is the offset of the next byte to read.
 func (l *Lexer) Pos() int { return l.pos }

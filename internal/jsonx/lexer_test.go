@@ -144,3 +144,16 @@ func TestSkipValueRefusesDeepNesting(t *testing.T) {
 		t.Error("refused nesting of 100")
 	}
 }
+
+func TestSyntaxErrorNamesLineAndColumn(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"{\"a\": 1,\n  \"b\": }", "invalid JSON at line 2, column 8: unexpected character"},
+		{"[1, 2", "invalid JSON at line 1, column 6: unterminated array"},
+		{"{}\n{}", "invalid JSON at line 2, column 1: data after the JSON value"},
+	} {
+		_, err := Decode([]byte(c.in))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("Decode(%q) = %v, want %q", c.in, err, c.want)
+		}
+	}
+}

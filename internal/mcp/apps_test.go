@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -9,6 +10,8 @@ import (
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/stand"
 )
 
 func TestListAppsCountersAndSummary(t *testing.T) {
@@ -174,11 +177,50 @@ func TestToolErrorsAreResults(t *testing.T) {
 	if n, _ := builds.Int("shown"); n != 2 {
 		t.Errorf("limit \"2\" gave %d builds", n)
 	}
+	// A limit of 0 or less lifts the cut, as on the command line.
+	all := h.ok("list_builds", map[string]any{"project_id": h.demo.ProjectID, "limit": -1})
+	if n, _ := all.Int("shown"); n != 3 {
+		t.Errorf("limit -1 gave %d builds, want every one (3)", n)
+	}
 	if h.call("get_build", map[string]any{"project_id": h.demo.ProjectID, "version": "1.0-3"}).IsError {
 		t.Error("get_build by version failed")
 	}
 
 	if text := h.speaking(i18n.EN).fails("get_app", map[string]any{"app_id": "no-such-app"}); !strings.Contains(text, "not found") {
 		t.Errorf("English error %s", text)
+	}
+}
+
+// An extension project is known by its card, which list_builds reads
+// beside the list: its builds are deleted by hand, never by housekeeping.
+func TestListBuildsOfAnExtensionProject(t *testing.T) {
+	t.Parallel()
+	h := start(t, setup{})
+	needTools(t, h, "list_builds")
+	pc := platformClient(t, h.stand)
+	ctx := context.Background()
+	spec := stand.ArchiveSpec{Vendor: "acme", Name: "CrmExtras", Version: "1.0-1", Kind: "Extension",
+		ID: "e7e7e7e7-0000-4000-8000-0000000000e1", Presentation: "CRM extras"}
+	up, err := pc.Call(ctx, platform.Request{Method: http.MethodPost, Path: "/projects", Raw: stand.MakeArchive(spec)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	project := up.(*jsonx.Object).Obj("artifact").Str("artifact-id")
+	if project == "" {
+		t.Fatalf("no project in the upload answer %v", up)
+	}
+	for range 2 {
+		if _, err := pc.Call(ctx, platform.Request{Method: http.MethodPost, Path: "/projects/" + project + "/assemblies", Raw: stand.MakeArchive(spec)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := pc.Delete(ctx, "/projects/"+project+"/assemblies/1.0-2"); err != nil {
+		t.Fatal(err)
+	}
+	got := h.speaking(i18n.EN).ok("list_builds", map[string]any{"project_id": project})
+	summary := got.Str("summary")
+	if !strings.Contains(summary, "an extension project has no housekeeping, so builds were deleted by hand") ||
+		strings.Contains(summary, "the platform deletes unused builds") {
+		t.Errorf("summary of an extension project with a gap: %q", summary)
 	}
 }

@@ -1,132 +1,146 @@
 package mcp
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"io"
+	"context"
 	"sync"
 )
 
-// cancelled keeps what notifications/cancelled ended on a stdio session, so
-// that nothing more of such a request reaches the client: no response and
-// no progress notification of its token, as MCP asks. The call itself
-// learns of it through its context; its cleanup still runs, and the lines
-// it logs go to the server's stderr (see progress.notify).
-type cancelled struct {
-	mu sync.Mutex
-	// tokens maps a running tools/call's request id to its progress token
-	// (both as JSON text).
-	tokens map[string]string
-	// ids and dropTokens are what was cancelled.
-	ids        map[string]bool
-	dropTokens map[string]bool
+// inflight are the requests in progress that notifications/cancelled can
+// reach: a session's (or the stdio connection's), whose ids are unique,
+// or – without sessions – a token's, whose ids may repeat.
+type inflight struct {
+	mu    sync.Mutex
+	calls map[string][]*call
+	// unique: an id in progress is refused, and a cancellation that
+	// comes before its request (the two raced on their way in) is kept
+	// for it.
+	unique bool
+	early  []string
 }
 
-func newCancelled() *cancelled {
-	return &cancelled{tokens: map[string]string{}, ids: map[string]bool{}, dropTokens: map[string]bool{}}
+// maxEarly bounds the cancellations kept for requests not seen yet.
+const maxEarly = 32
+
+func newInflight(unique bool) *inflight {
+	return &inflight{calls: map[string][]*call{}, unique: unique}
 }
 
-// message is what the filter reads of a JSON-RPC message.
-type message struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
-	Params struct {
-		RequestID     json.RawMessage `json:"requestId"`
-		ProgressToken json.RawMessage `json:"progressToken"`
-		Meta          struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-		} `json:"_meta"`
-	} `json:"params"`
+// call is one request in progress. Whatever is sent of it is sent under
+// mu, so a cancellation falls between two messages: once cancel returns,
+// nothing more of the request leaves the server. The handler learns of
+// the cancellation through its context; its cleanup still runs, and the
+// lines it logs go to the server's stderr (see progress.notify).
+type call struct {
+	key      string
+	mu       sync.Mutex
+	dropped  bool
+	silenced chan struct{}
+	cancel   context.CancelFunc
 }
 
-// watch passes the client's messages on, one per line, noting the
-// progress tokens of tool calls and the requests the client cancels.
-func (c *cancelled) watch(in io.Reader) io.Reader {
-	r, w := io.Pipe()
-	go func() {
-		lines := bufio.NewReader(in)
-		for {
-			line, err := lines.ReadBytes('\n')
-			if len(line) > 0 {
-				c.note(line)
-				if _, werr := w.Write(line); werr != nil {
-					return
-				}
-			}
-			if err != nil {
-				w.CloseWithError(err)
-				return
-			}
-		}
-	}()
-	return r
-}
-
-func (c *cancelled) note(line []byte) {
-	var m message
-	if json.Unmarshal(line, &m) != nil {
-		return
-	}
+// send runs deliver unless the request was cancelled; sent tells whether
+// it ran.
+func (c *call) send(deliver func() error) (sent bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	switch {
-	case m.Method == "tools/call" && len(m.ID) > 0 && len(m.Params.Meta.ProgressToken) > 0:
-		c.tokens[string(compactJSON(m.ID))] = string(compactJSON(m.Params.Meta.ProgressToken))
-	case m.Method == "notifications/cancelled" && len(m.Params.RequestID) > 0:
-		id := string(compactJSON(m.Params.RequestID))
-		c.ids[id] = true
-		if token, ok := c.tokens[id]; ok {
-			c.dropTokens[token] = true
-		}
+	if c.dropped {
+		return false, nil
 	}
+	return true, deliver()
 }
 
-// filter writes the server's messages except those of cancelled requests.
-// The stdio transport writes each message whole, with its newline.
-func (c *cancelled) filter(out io.Writer) io.Writer {
-	return writerFunc(func(p []byte) (int, error) {
-		if c.drop(p) {
-			return len(p), nil
-		}
-		return out.Write(p)
-	})
-}
-
-func (c *cancelled) drop(p []byte) bool {
-	var m message
-	if json.Unmarshal(p, &m) != nil {
-		return false
-	}
+// drop silences the request and cancels its handler.
+func (c *call) drop() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch {
-	case len(m.ID) > 0 && (len(m.Result) > 0 || len(m.Error) > 0):
-		id := string(compactJSON(m.ID))
-		token := c.tokens[id]
-		delete(c.tokens, id)
-		if c.ids[id] {
-			// The call has ended: nothing more of it will come.
-			delete(c.ids, id)
-			delete(c.dropTokens, token)
-			return true
+	if !c.dropped {
+		c.dropped = true
+		close(c.silenced)
+	}
+	c.mu.Unlock()
+	c.cancel()
+}
+
+// begin records a request in progress, which cancel stops. Where ids are
+// unique an id already in progress is refused (ok false), and a request
+// the client cancelled before it arrived begins silenced.
+func (r *inflight) begin(key string, cancel context.CancelFunc) (c *call, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.unique && len(r.calls[key]) > 0 {
+		return nil, false
+	}
+	c = &call{key: key, silenced: make(chan struct{}), cancel: cancel}
+	r.calls[key] = append(r.calls[key], c)
+	for i, k := range r.early {
+		if k == key {
+			r.early = append(r.early[:i], r.early[i+1:]...)
+			c.dropped = true
+			close(c.silenced)
+			cancel()
+			break
 		}
-	case m.Method == "notifications/progress":
-		return c.dropTokens[string(compactJSON(m.Params.ProgressToken))]
 	}
-	return false
+	return c, true
 }
 
-func compactJSON(raw json.RawMessage) []byte {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
-		return raw
+// end forgets a request whose handler returned.
+func (r *inflight) end(c *call) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	list := r.calls[c.key]
+	for i, have := range list {
+		if have == c {
+			list = append(list[:i], list[i+1:]...)
+			break
+		}
 	}
-	return b.Bytes()
+	if len(list) == 0 {
+		delete(r.calls, c.key)
+	} else {
+		r.calls[c.key] = list
+	}
 }
 
-type writerFunc func([]byte) (int, error)
+// cancel drops the request in progress with the id key and returns how
+// many have it. Only a single one is cancelled: two requests without a
+// session may share an id, and then the cancellation cannot tell which
+// one the client meant.
+func (r *inflight) cancel(key string) int {
+	r.mu.Lock()
+	list := append([]*call(nil), r.calls[key]...)
+	if len(list) == 0 && r.unique {
+		if len(r.early) == maxEarly {
+			r.early = r.early[1:]
+		}
+		r.early = append(r.early, key)
+	}
+	r.mu.Unlock()
+	if len(list) == 1 {
+		list[0].drop()
+	}
+	return len(list)
+}
 
-func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+// dropAll silences and cancels every request in progress (a session ends).
+func (r *inflight) dropAll() {
+	r.mu.Lock()
+	var all []*call
+	for _, list := range r.calls {
+		all = append(all, list...)
+	}
+	r.mu.Unlock()
+	for _, c := range all {
+		c.drop()
+	}
+}
+
+// count is how many requests are in progress.
+func (r *inflight) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := 0
+	for _, list := range r.calls {
+		n += len(list)
+	}
+	return n
+}

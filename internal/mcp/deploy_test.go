@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -135,9 +136,16 @@ func TestDeployThroughMCPPassesAllowDataLoss(t *testing.T) {
 	if !strings.Contains(refusal, "ОТКАЗ: применение уничтожит данные") || !strings.Contains(refusal, "длина уменьшается с 200 до 20") {
 		t.Errorf("refusal: %s", refusal)
 	}
+	// The refusal names the tool's parameter, not the command line's flag.
+	if !strings.Contains(refusal, "повторите с allow_data_loss=true") || strings.Contains(refusal, "--allow-data-loss") {
+		t.Errorf("the refusal should name allow_data_loss=true: %s", refusal)
+	}
 	allowed := h.ok("deploy", args(true))
 	if allowed.Value("schema-check") != "allowed" || !allowed.Bool("ok") || allowed.Value("schema-commit-source") != "platform" {
 		t.Fatalf("allowed deploy: %v", allowed)
+	}
+	if log := fmt.Sprint(allowed.Value("log")); !strings.Contains(log, "внимание: allow_data_loss=true – применение уничтожит данные") || strings.Contains(log, "--allow-data-loss") {
+		t.Errorf("the warning should name allow_data_loss=true: %s", log)
 	}
 	if warnings, _ := allowed.Value("schema-warnings").([]any); len(warnings) != 1 {
 		t.Errorf("schema-warnings %v", allowed.Value("schema-warnings"))
@@ -183,7 +191,12 @@ func TestProbeThroughMCP(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("probe keep: %v %s", err, textOf(res))
 	}
-	kept := decodeText(t, textOf(res)).(*jsonx.Object).Str("app-id")
+	keptReport := decodeText(t, textOf(res)).(*jsonx.Object)
+	kept := keptReport.Str("app-id")
+	// The log names the tool's keep parameter, not the command line's --keep.
+	if log := fmt.Sprint(keptReport.Value("log")); !strings.Contains(log, "уборка выключена (keep=true)") || strings.Contains(log, "--keep") {
+		t.Errorf("the kept probe's log should name keep=true: %s", log)
+	}
 	res, err = h.callWith(ctx, "probe_cleanup", map[string]any{"app_id": []any{kept, h.demo.AppName}}, nil)
 	if err != nil {
 		t.Fatal(err)

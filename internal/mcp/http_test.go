@@ -642,26 +642,26 @@ func TestNewHTTPRefusesBadOptions(t *testing.T) {
 func TestParseListenAddress(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
-		in       string
-		hostPort string
-		loopback bool
+		in, network, hostPort string
+		loopback              bool
 	}{
-		{"8080", "127.0.0.1:8080", true},
-		{"0", "127.0.0.1:0", true},
-		{"localhost:8080", "127.0.0.1:8080", true},
-		{"LocalHost:1", "127.0.0.1:1", true},
-		{"127.0.0.1:8080", "127.0.0.1:8080", true},
-		{"127.1.2.3:8080", "127.1.2.3:8080", true},
-		{"[::1]:8080", "[::1]:8080", true},
-		{":8080", ":8080", false},
-		{"0.0.0.0:8080", "0.0.0.0:8080", false},
-		{"[::]:8080", "[::]:8080", false},
-		{"192.168.1.5:8080", "192.168.1.5:8080", false},
-		{"build-host:8080", "build-host:8080", false},
+		{"8080", "tcp4", "127.0.0.1:8080", true},
+		{"0", "tcp4", "127.0.0.1:0", true},
+		{"localhost:8080", "tcp4", "127.0.0.1:8080", true},
+		{"LocalHost:1", "tcp4", "127.0.0.1:1", true},
+		{"127.0.0.1:8080", "tcp4", "127.0.0.1:8080", true},
+		{"127.1.2.3:8080", "tcp4", "127.1.2.3:8080", true},
+		{"[::1]:8080", "tcp6", "[::1]:8080", true},
+		{":8080", "tcp", ":8080", false},
+		{"0.0.0.0:8080", "tcp4", "0.0.0.0:8080", false},
+		{"[::]:8080", "tcp6", "[::]:8080", false},
+		{"[::ffff:10.0.0.1]:8080", "tcp4", "10.0.0.1:8080", false},
+		{"192.168.1.5:8080", "tcp4", "192.168.1.5:8080", false},
+		{"build-host:8080", "tcp", "build-host:8080", false},
 	} {
 		got, err := ParseListenAddress(ctx, c.in)
-		if err != nil || got.HostPort != c.hostPort || got.Loopback != c.loopback {
-			t.Errorf("%q: %+v %v, want %s loopback=%v", c.in, got, err, c.hostPort, c.loopback)
+		if err != nil || got.Network != c.network || got.HostPort != c.hostPort || got.Loopback != c.loopback {
+			t.Errorf("%q: %+v %v, want %s %s loopback=%v", c.in, got, err, c.network, c.hostPort, c.loopback)
 		}
 	}
 	for _, bad := range []string{"", "host", "host:port", "70000", ":70000", "-1", "1.2.3.4"} {
@@ -675,10 +675,11 @@ func TestLoadTokenFile(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "sub", "token")
-	token, created, err := LoadTokenFile(ctx, path)
-	if err != nil || !created || len(token) < MinTokenLength {
-		t.Fatalf("a new token file: %q %v %v", token, created, err)
+	tokens, created, err := LoadTokenFile(ctx, path)
+	if err != nil || !created || len(tokens) != 1 || len(tokens[0].Value) < MinTokenLength || tokens[0].Scope != ScopeFull {
+		t.Fatalf("a new token file: %v %v %v", tokens, created, err)
 	}
+	token := tokens[0].Value
 	if runtime.GOOS != "windows" {
 		st, _ := os.Stat(path)
 		if st.Mode().Perm() != 0o600 {
@@ -686,10 +687,10 @@ func TestLoadTokenFile(t *testing.T) {
 		}
 	}
 	again, created, err := LoadTokenFile(ctx, path)
-	if err != nil || created || again != token {
-		t.Errorf("the token file read again: %q %v %v", again, created, err)
+	if err != nil || created || len(again) != 1 || again[0].Value != token {
+		t.Errorf("the token file read again: %v %v %v", again, created, err)
 	}
-	if other, _, _ := LoadTokenFile(ctx, filepath.Join(dir, "other")); other == token {
+	if other, _, _ := LoadTokenFile(ctx, filepath.Join(dir, "other")); len(other) != 1 || other[0].Value == token {
 		t.Error("two new token files hold the same token")
 	}
 
@@ -706,6 +707,45 @@ func TestLoadTokenFile(t *testing.T) {
 		_, _, err := LoadTokenFile(ctx, shared)
 		if err == nil || !strings.Contains(err.Error(), "chmod 600") || strings.Contains(err.Error(), testToken) {
 			t.Errorf("a token file others may read: %v", err)
+		}
+	}
+}
+
+// TestTokenFileFormat: several tokens, each with a scope and a name; one
+// token alone (the original file) is full scope; mistakes name the line
+// and never the token.
+func TestTokenFileFormat(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	anna, ci := "anna-token-0123456789abcdef", "ci-token-0123456789abcdef"
+	path := writeFile(t, filepath.Join(dir, "tokens"), "# team tokens\n\n"+anna+" full anna\n  "+ci+"   READ   dashboard  \n"+testToken+"\n")
+	tokens, _, err := LoadTokenFile(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Token{{anna, ScopeFull, "anna"}, {ci, ScopeRead, "dashboard"}, {testToken, ScopeFull, "line-5"}}
+	if len(tokens) != len(want) {
+		t.Fatalf("tokens: %v", tokens)
+	}
+	for i := range want {
+		if tokens[i] != want[i] {
+			t.Errorf("token %d: %+v, want %+v", i, tokens[i], want[i])
+		}
+	}
+	for _, c := range []struct{ text, want string }{
+		{anna + " admin\n", "строка 1"},
+		{anna + " full a\n" + anna + " read b\n", "строке 1"},
+		{anna + " full a\n" + ci + " read a\n", "имя a"},
+		{anna + " full a extra\n", "ТОКЕН [full|read] [ИМЯ]"},
+		{"# nothing\n", "нет ни одного токена"},
+		{"short read x\n", "слишком короткий"},
+	} {
+		_, _, err := LoadTokenFile(ctx, writeFile(t, filepath.Join(dir, "bad"), c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
+		if err != nil && (strings.Contains(err.Error(), anna) || strings.Contains(err.Error(), ci)) {
+			t.Errorf("%q: the error shows a token: %v", c.text, err)
 		}
 	}
 }

@@ -7,15 +7,42 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
 // ListenAddress is where the HTTP transport is to listen.
 type ListenAddress struct {
-	// HostPort is what net.Listen gets.
-	HostPort string
+	// Network and HostPort are what net.Listen gets: "tcp4" for an IPv4
+	// address (0.0.0.0 is every IPv4 address, not IPv6 too), "tcp6" for
+	// an IPv6 one ([::] is every IPv6 address only), "tcp" for every
+	// interface of both (":PORT") and for a host name.
+	Network, HostPort string
 	// Loopback tells that only this machine can connect.
 	Loopback bool
+	// Name is the host name asked for (not an IP literal, not localhost),
+	// which clients send as Host.
+	Name string
+}
+
+// Where says where a listener on ln listens, for people: the address and
+// which families it takes.
+func (a ListenAddress) Where(ctx context.Context, ln net.Addr) string {
+	switch a.Network {
+	case "tcp4":
+		if strings.HasPrefix(a.HostPort, "0.0.0.0:") {
+			return i18n.T(ctx, "mcp.http.where-all-v4", "addr", ln.String())
+		}
+	case "tcp6":
+		if strings.HasPrefix(a.HostPort, "[::]:") {
+			return i18n.T(ctx, "mcp.http.where-all-v6", "addr", ln.String())
+		}
+	default:
+		if strings.HasPrefix(a.HostPort, ":") {
+			return i18n.T(ctx, "mcp.http.where-all", "addr", ln.String())
+		}
+	}
+	return i18n.T(ctx, "mcp.http.where", "addr", ln.String())
 }
 
 // ParseListenAddress reads --http ADDR:
@@ -25,7 +52,8 @@ type ListenAddress struct {
 //     a hosts file cannot turn it into something else);
 //   - an IP literal listens there, and is loopback when it is 127.0.0.0/8 or
 //     ::1 ("[::1]:PORT");
-//   - ":PORT", "0.0.0.0:PORT" and "[::]:PORT" listen on every interface;
+//   - ":PORT" listens on every interface, IPv4 and IPv6; "0.0.0.0:PORT" on
+//     every IPv4 address only, "[::]:PORT" on every IPv6 address only;
 //   - any other host name listens where it resolves, and counts as
 //     reachable from other machines.
 //
@@ -40,7 +68,7 @@ func ParseListenAddress(ctx context.Context, addr string) (ListenAddress, error)
 		if port < 0 || port > 65535 {
 			return ListenAddress{}, bad
 		}
-		return ListenAddress{HostPort: net.JoinHostPort("127.0.0.1", addr), Loopback: true}, nil
+		return ListenAddress{Network: "tcp4", HostPort: net.JoinHostPort("127.0.0.1", addr), Loopback: true}, nil
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -50,13 +78,17 @@ func ParseListenAddress(ctx context.Context, addr string) (ListenAddress, error)
 		return ListenAddress{}, bad
 	}
 	if strings.EqualFold(host, "localhost") {
-		return ListenAddress{HostPort: net.JoinHostPort("127.0.0.1", port), Loopback: true}, nil
+		return ListenAddress{Network: "tcp4", HostPort: net.JoinHostPort("127.0.0.1", port), Loopback: true}, nil
 	}
 	if host == "" {
-		return ListenAddress{HostPort: net.JoinHostPort("", port)}, nil
+		return ListenAddress{Network: "tcp", HostPort: net.JoinHostPort("", port)}, nil
 	}
 	if ip, err := netip.ParseAddr(host); err == nil {
-		return ListenAddress{HostPort: net.JoinHostPort(ip.String(), port), Loopback: ip.IsLoopback()}, nil
+		network := "tcp6"
+		if ip.Is4() || ip.Is4In6() {
+			ip, network = ip.Unmap(), "tcp4"
+		}
+		return ListenAddress{Network: network, HostPort: net.JoinHostPort(ip.String(), port), Loopback: ip.IsLoopback()}, nil
 	}
-	return ListenAddress{HostPort: net.JoinHostPort(host, port)}, nil
+	return ListenAddress{Network: "tcp", HostPort: net.JoinHostPort(host, port), Name: host}, nil
 }

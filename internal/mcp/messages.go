@@ -52,4 +52,12 @@ var messages = []i18n.Message{
 		EN: "the call of {tool} was cancelled by the client; it ended with: {error}",
 	},
 	{Key: "mcp.server.owner-core", RU: "ядро", EN: "the core"},
+	{Key: "mcp.server.stdio-stopping",
+		RU: "остановка: вызовов в работе – {count}, они прерваны; жду их уборку до {seconds} с",
+		EN: "stopping: {count} calls in progress are interrupted; waiting up to {seconds} s for their cleanup",
+	},
+	{Key: "mcp.server.stdio-timeout",
+		RU: "вызовы не закончили уборку за {seconds} с; сервер завершается без них",
+		EN: "the calls did not finish their cleanup within {seconds} s; the server ends without them",
+	},
 }

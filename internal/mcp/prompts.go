@@ -68,6 +68,16 @@ var prompts = []prompt{
 	},
 }
 
+// promptNamed is the prompt of that name, or nil.
+func promptNamed(name string) *prompt {
+	for i := range prompts {
+		if prompts[i].name == name {
+			return &prompts[i]
+		}
+	}
+	return nil
+}
+
 // quote puts a value the caller gave in double quotes, as the tool
 // arguments are written in the texts.
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -76,16 +77,92 @@ func (s *Server) addResources(ctx context.Context, hooks *server.Hooks) {
 // address, percent-decoded (an application may be named, not only
 // numbered).
 func uriID(ctx context.Context, uri, prefix, suffix string) (string, error) {
+	if id, shaped := uriSegment(uri, prefix, suffix); shaped {
+		if decoded, err := url.PathUnescape(id); err == nil && validID(decoded) {
+			return decoded, nil
+		}
+	}
+	return "", platform.ConfigErrorf(ctx, "mcp.resource.bad-uri", "uri", clip(uri, 120))
+}
+
+// uriSegment is the raw segment between prefix and suffix when uri has
+// that shape (one segment, no slash).
+func uriSegment(uri, prefix, suffix string) (string, bool) {
 	rest, ok := strings.CutPrefix(uri, prefix)
 	if ok {
 		rest, ok = strings.CutSuffix(rest, suffix)
 	}
-	if ok && rest != "" && !strings.Contains(rest, "/") {
-		if id, err := url.PathUnescape(rest); err == nil && strings.TrimSpace(id) != "" {
-			return id, nil
+	if !ok || rest == "" || strings.Contains(rest, "/") {
+		return "", false
+	}
+	return rest, true
+}
+
+// checkResourceURI refuses, before any work, an address shaped like one
+// of the templates whose id cannot name anything: empty, badly escaped,
+// over maxIDLength or with control characters. Addresses of another shape
+// are left to the templates (no match is "resource not found").
+func (s *Server) checkResourceURI(ctx context.Context, uri string) error {
+	for _, t := range []struct{ prefix, suffix string }{{appURIPrefix, ""}, {projectURIPrefix, buildsURISuffix}} {
+		if _, shaped := uriSegment(uri, t.prefix, t.suffix); shaped {
+			_, err := uriID(ctx, uri, t.prefix, t.suffix)
+			return err
 		}
 	}
-	return "", platform.ConfigErrorf(ctx, "mcp.resource.bad-uri", "uri", uri)
+	return nil
+}
+
+// clip keeps a value the client sent short and on one line in a message:
+// control characters go, and past keep bytes the rest is "…".
+func clip(v string, keep int) string {
+	v = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, v)
+	if len(v) <= keep {
+		return v
+	}
+	for keep > 0 && !utf8.RuneStart(v[keep]) {
+		keep--
+	}
+	return v[:keep] + "…"
+}
+
+// toolError is a tool's failure as a resource read sees it: the message
+// and the error object of the answer.
+type toolError struct {
+	message string
+	answer  *jsonx.Object
+}
+
+func (e *toolError) Error() string { return e.message }
+
+// isNotFound tells whether a resource's tool failed because the id it was
+// given names nothing: the platform's 404, or no application of that name.
+func isNotFound(ctx context.Context, err error, args map[string]any) bool {
+	te, ok := err.(*toolError)
+	if !ok {
+		return false
+	}
+	if te.answer != nil {
+		if status, ok := te.answer.Int("status"); ok && status == 404 {
+			return true
+		}
+	}
+	ref, _ := args["app_id"].(string)
+	return ref != "" && te.message == i18n.T(ctx, "client.app-not-found", "ref", ref)
+}
+
+// resourceNotFoundCode is the code of "resource not found": -32002, or
+// invalid params for clients of the protocol without sessions, whose
+// revision says so.
+func resourceNotFoundCode(ctx context.Context) int {
+	if mcpgo.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
+		return mcpgo.INVALID_PARAMS
+	}
+	return mcpgo.RESOURCE_NOT_FOUND
 }
 
 // readTool reads a resource as the answer of a tool with the arguments
@@ -99,6 +176,9 @@ func (s *Server) readTool(tool string, args func(ctx context.Context, uri string
 		}
 		answer, err := s.toolAnswer(ctx, tool, in)
 		if err != nil {
+			if isNotFound(ctx, err, in) {
+				failWith(ctx, resourceNotFoundCode(ctx))
+			}
 			return nil, err
 		}
 		text, err := jsonText(answer)
@@ -133,7 +213,7 @@ func (s *Server) toolAnswer(ctx context.Context, tool string, args map[string]an
 		if obj != nil && obj.Str("error") != "" {
 			msg = obj.Str("error")
 		}
-		return nil, &platform.Error{Kind: platform.KindGeneral, Message: msg}
+		return nil, &toolError{message: msg, answer: obj}
 	}
 	if obj == nil {
 		return nil, nil

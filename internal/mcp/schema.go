@@ -70,7 +70,10 @@ func typeSchema(a command.Argument) *jsonx.Object {
 // localized help.
 func propertySchema(ctx context.Context, c *command.Command, a command.Argument) *jsonx.Object {
 	p := typeSchema(a)
-	if def, ok := command.ToolNames.Default(c, a); ok {
+	// A null default is shown only where the type admits null: a plugin's
+	// string without a default is simply optional (its handler still gets
+	// null when it is left out).
+	if def, ok := command.ToolNames.Default(c, a); ok && (def != nil || a.Nullable) {
 		p.Set("default", def)
 	}
 	p.Set("title", title(command.ParamName(a)))

@@ -7,10 +7,8 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"log"
 	"os"
 	"sort"
 	"strings"
@@ -60,6 +58,9 @@ type Options struct {
 	// Stderr receives diagnostics: plugin failures, recovered panics,
 	// transport warnings. nil means os.Stderr.
 	Stderr io.Writer
+	// ReadOnly serves the read-only tools alone (--read-only): a call of
+	// any other tool is refused with the reason.
+	ReadOnly bool
 }
 
 // PluginFailure is a plugin (or one of its tools) that is unavailable.
@@ -81,6 +82,8 @@ type Server struct {
 	toolsMu  sync.Mutex
 	tools    map[string]*command.Command
 	failures []PluginFailure
+	// withheld are the tools ReadOnly leaves out.
+	withheld map[string]bool
 }
 
 // New builds a server: core tools first, then plugin tools; clashes are
@@ -99,7 +102,7 @@ func New(ctx context.Context, o Options) *Server {
 	if o.Dir == "" {
 		o.Dir, _ = os.Getwd()
 	}
-	s := &Server{opts: o, lang: i18n.LangOf(ctx), tools: map[string]*command.Command{}}
+	s := &Server{opts: o, lang: i18n.LangOf(ctx), tools: map[string]*command.Command{}, withheld: map[string]bool{}}
 	if s.opts.ClientOptions.Warn == nil {
 		s.opts.ClientOptions.Warn = s.diagnostic
 	}
@@ -124,6 +127,9 @@ func New(ctx context.Context, o Options) *Server {
 			plugins = append(plugins, c)
 		}
 	}
+	if o.ReadOnly {
+		core, plugins = s.withhold(core), s.withhold(plugins)
+	}
 	// Instructions speak of the tools this server actually has.
 	planned := append(append([]*command.Command(nil), core...), plugins...)
 	hooks := &server.Hooks{}
@@ -134,6 +140,8 @@ func New(ctx context.Context, o Options) *Server {
 		server.WithPromptCapabilities(false),
 		server.WithHooks(hooks),
 		server.WithInstructions(Instructions(ctx, planned)),
+		server.WithToolFilter(s.visibleTools),
+		server.WithPromptFilter(s.visiblePrompts),
 	)
 	for _, f := range o.PluginFailures {
 		s.reportFailure(ctx, f)
@@ -147,6 +155,20 @@ func New(ctx context.Context, o Options) *Server {
 	return s
 }
 
+// withhold keeps the read-only commands of cmds and notes the others as
+// withheld, so that a call names the reason.
+func (s *Server) withhold(cmds []*command.Command) []*command.Command {
+	var out []*command.Command
+	for _, c := range cmds {
+		if readOnly(c) {
+			out = append(out, c)
+		} else {
+			s.withheld[c.Tool] = true
+		}
+	}
+	return out
+}
+
 // AddCommands registers plugin commands as tools. A tool name already
 // taken (by the core or by an earlier plugin) is skipped: the failure is
 // printed on Stderr and returned; every other tool keeps working.
@@ -154,6 +176,12 @@ func (s *Server) AddCommands(ctx context.Context, cmds ...*command.Command) []Pl
 	var failed []PluginFailure
 	for _, c := range cmds {
 		if c == nil || c.Tool == "" || c.Run == nil {
+			continue
+		}
+		if s.opts.ReadOnly && !readOnly(c) {
+			s.toolsMu.Lock()
+			s.withheld[c.Tool] = true
+			s.toolsMu.Unlock()
 			continue
 		}
 		s.toolsMu.Lock()
@@ -246,20 +274,7 @@ func declaration(ctx context.Context, c *command.Command) mcpgo.Tool {
 	return t
 }
 
-// Serve speaks MCP over a pair of streams (stdin/stdout) until the input
-// ends or ctx is cancelled. Diagnostics go to Stderr, never to out.
-func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	stdio := server.NewStdioServer(s.mcp)
-	stdio.SetErrorLogger(log.New(lineWriter{s}, "", 0))
-	c := newCancelled()
-	err := stdio.Listen(ctx, c.watch(in), c.filter(out))
-	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
-		return nil
-	}
-	return err
-}
-
-// lineWriter sends the stdio transport's own log lines to the server log.
+// lineWriter sends the HTTP server's own log lines to the server log.
 type lineWriter struct{ s *Server }
 
 func (w lineWriter) Write(p []byte) (int, error) {
@@ -269,6 +284,9 @@ func (w lineWriter) Write(p []byte) (int, error) {
 
 // Close closes the cached clients.
 func (s *Server) Close() { s.cache.Close() }
+
+// ReadOnly tells whether the server serves the read-only tools alone.
+func (s *Server) ReadOnly() bool { return s.opts.ReadOnly }
 
 // ClientBuilds is how many platform clients the server has built so far.
 func (s *Server) ClientBuilds() int64 { return s.cache.Builds() }

@@ -467,6 +467,10 @@ func TestAnnotationsTellWhatAToolDoes(t *testing.T) {
 			if !c.Destructive {
 				t.Errorf("%s must be destructive", name)
 			}
+		case strings.HasPrefix(name, "export_") || name == "build_assembly":
+			if c.ReadOnly || !c.WritesFiles {
+				t.Errorf("%s writes a file: it is not read-only", name)
+			}
 		}
 		if c.ReadOnly && c.Destructive {
 			t.Errorf("%s is read-only and destructive at once", name)

@@ -24,6 +24,7 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/spelling"
 	"github.com/elemctl/elemctl/internal/userdir"
 )
 
@@ -242,7 +243,8 @@ func Install(ctx context.Context, o Options) (Result, error) {
 	}
 	c, ok := clients[o.Client]
 	if !ok {
-		return Result{}, platform.ConfigErrorf(ctx, "mcpinstall.unknown-client", "client", o.Client, "clients", strings.Join(Clients, ", "))
+		return Result{}, platform.ConfigErrorf(ctx, "mcpinstall.unknown-client", "client", o.Client,
+			"suggestion", spelling.DidYouMean(ctx, o.Client, Clients), "clients", strings.Join(Clients, ", "))
 	}
 	if o.Scope != ScopeUser && o.Scope != ScopeProject {
 		return Result{}, platform.ConfigErrorf(ctx, "mcpinstall.bad-scope", "scope", o.Scope)

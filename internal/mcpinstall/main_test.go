@@ -6,9 +6,10 @@ import (
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/platform"
+	"github.com/elemctl/elemctl/internal/spelling"
 )
 
 func TestMain(m *testing.M) {
-	i18n.Register(Messages, platform.Messages)
+	i18n.Register(Messages, platform.Messages, spelling.Messages)
 	os.Exit(m.Run())
 }

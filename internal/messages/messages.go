@@ -23,6 +23,7 @@ import (
 	"github.com/elemctl/elemctl/internal/plugin/adapter"
 	"github.com/elemctl/elemctl/internal/plugin/manifest"
 	"github.com/elemctl/elemctl/internal/selfupdate"
+	"github.com/elemctl/elemctl/internal/spelling"
 )
 
 // Operations are the tables of everything the faces run: the client, the
@@ -34,6 +35,6 @@ func Operations() [][]i18n.Message {
 		registry.Messages, schemaguard.Messages, upload.Messages,
 		command.Messages, catalog.Messages,
 		plugin.Messages, manifest.Messages, adapter.Messages,
-		selfupdate.Messages, mcpinstall.Messages,
+		selfupdate.Messages, mcpinstall.Messages, spelling.Messages,
 	}
 }

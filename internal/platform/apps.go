@@ -22,6 +22,11 @@ const (
 	StatusUnknown = "UNKNOWN"
 )
 
+// AppStatuses are the statuses an application card shows: the settled
+// ones, then those of a change under way.
+var AppStatuses = []string{StatusRunning, StatusStopped, StatusError,
+	"Starting", "Stopping", "Initializing", "Updating", "Frozen", "Creating", "Deleting", StatusDeleted}
+
 // IsDeletedApp tells a tombstone (status Deleted, any case).
 func IsDeletedApp(card *jsonx.Object) bool {
 	return strings.EqualFold(card.Str("status"), StatusDeleted)

@@ -94,17 +94,21 @@ func NewClient(ctx context.Context, cfg *Config, opts ClientOptions) (*Client, e
 	if opts.RetryAfterLimit <= 0 {
 		opts.RetryAfterLimit = DefaultRetryAfterLimit
 	}
-	warnTLSOff(ctx, cfg, opts)
+	warnConfig(ctx, cfg, opts)
 	return &Client{cfg: cfg, http: hc, opts: opts}, nil
 }
 
-// warnTLSOff says, once per client, that certificates go unchecked.
-func warnTLSOff(ctx context.Context, cfg *Config, opts ClientOptions) {
+// warnConfig says, once per client, what is odd in the .env it was made
+// from and that certificates go unchecked.
+func warnConfig(ctx context.Context, cfg *Config, opts ClientOptions) {
+	warn := opts.Warn
+	if warn == nil {
+		warn = func(s string) { fmt.Fprintln(os.Stderr, s) }
+	}
+	for _, w := range cfg.Warnings {
+		warn(w)
+	}
 	if !cfg.TLSVerify {
-		warn := opts.Warn
-		if warn == nil {
-			warn = func(s string) { fmt.Fprintln(os.Stderr, s) }
-		}
 		warn(i18n.T(ctx, "transport.tls-off"))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/argvalue"
 	"github.com/elemctl/elemctl/internal/i18n"
 )
 
@@ -47,6 +48,12 @@ type Config struct {
 	EnvFile string
 	// ExplicitEnvFile is the --env-file value as the user gave it, or "".
 	ExplicitEnvFile string
+	// EnvDir is the directory whose ./.env was looked for when no file was
+	// named ("" when one was).
+	EnvDir string
+	// Warnings are the lines of the .env that parse but were hardly meant
+	// so, said when a client is made from the configuration.
+	Warnings []string
 }
 
 // EnvFilePath resolves which .env file a configuration reads: the explicit
@@ -62,7 +69,14 @@ func EnvFilePath(ctx context.Context, explicit, dir string) (string, error) {
 			abs = filepath.Join(dir, explicit)
 		}
 		st, err := os.Stat(abs)
-		if err != nil || st.IsDir() {
+		switch {
+		case err == nil && st.IsDir():
+			inside := filepath.Join(abs, ".env")
+			if st, err := os.Stat(inside); err == nil && !st.IsDir() {
+				return "", ConfigErrorf(ctx, "config.env-file-is-dir-with-env", "path", explicit, "absolute", abs, "inside", inside)
+			}
+			return "", ConfigErrorf(ctx, "config.env-file-is-dir", "path", explicit, "absolute", abs)
+		case err != nil:
 			return "", ConfigErrorf(ctx, "config.env-file-missing", "path", explicit, "absolute", abs, "cwd", dir)
 		}
 		return abs, nil
@@ -114,6 +128,12 @@ func LoadConfig(ctx context.Context, o LoadOptions) (*Config, error) {
 		v, _ := file.Get(name)
 		return v
 	}
+	envDir := ""
+	if o.EnvFile == "" {
+		if envDir = o.Dir; envDir == "" {
+			envDir, _ = os.Getwd()
+		}
+	}
 	c := &Config{
 		BaseURL:         strings.TrimRight(strings.TrimSpace(lookup("ELEMENT_BASE_URL", o.Overrides.BaseURL)), "/"),
 		ClientID:        lookup("ELEMENT_CLIENT_ID", o.Overrides.ClientID),
@@ -125,6 +145,8 @@ func LoadConfig(ctx context.Context, o LoadOptions) (*Config, error) {
 		Timeout:         DefaultTimeout,
 		EnvFile:         path,
 		ExplicitEnvFile: o.EnvFile,
+		EnvDir:          envDir,
+		Warnings:        dotEnvWarnings(ctx, path, file.Notes),
 	}
 	if c.BaseURL != "" && !strings.HasPrefix(c.BaseURL, "http://") && !strings.HasPrefix(c.BaseURL, "https://") {
 		return nil, ConfigErrorf(ctx, "config.invalid-base-url", "url", c.BaseURL)
@@ -136,7 +158,7 @@ func LoadConfig(ctx context.Context, o LoadOptions) (*Config, error) {
 		return nil, err
 	}
 	c.NoProxy = PermissiveBool(lookup("ELEMCTL_NO_PROXY", ""))
-	if o.Overrides.Timeout < 0 {
+	if o.Overrides.Timeout != 0 && !argvalue.Positive.Holds(o.Overrides.Timeout) {
 		return nil, ConfigErrorf(ctx, "config.invalid-timeout", "value", o.Overrides.Timeout)
 	}
 	if o.Overrides.Timeout > 0 {
@@ -159,9 +181,38 @@ func (c *Config) Require(ctx context.Context) error {
 		missing = append(missing, "ELEMENT_CLIENT_SECRET")
 	}
 	if len(missing) > 0 {
-		return ConfigErrorf(ctx, "config.missing", "names", strings.Join(missing, ", "))
+		var where string
+		switch {
+		case c.EnvFile != "":
+			where = i18n.T(ctx, "config.missing-read", "path", c.EnvFile)
+		case c.EnvDir != "":
+			where = i18n.T(ctx, "config.missing-no-env", "dir", c.EnvDir)
+		default: // a configuration made without a .env in mind
+			return ConfigErrorf(ctx, "config.missing", "names", strings.Join(missing, ", "))
+		}
+		return ConfigErrorf(ctx, "config.missing-where", "names", strings.Join(missing, ", "), "where", where)
 	}
 	return nil
+}
+
+// dotEnvWarnings says what is odd in the lines of the .env at path that
+// set elemctl's own variables (ELEMENT_*, ELEMCTL_*); the file may serve
+// other tools too, whose grammar is theirs. No value is shown: it may be a
+// secret.
+func dotEnvWarnings(ctx context.Context, path string, notes []DotEnvNote) []string {
+	var out []string
+	for _, n := range notes {
+		if !strings.HasPrefix(n.Key, "ELEMENT_") && !strings.HasPrefix(n.Key, "ELEMCTL_") {
+			continue
+		}
+		switch n.Kind {
+		case InlineComment:
+			out = append(out, i18n.T(ctx, "config.env-inline-comment", "path", path, "line", n.Line, "name", n.Key))
+		case Duplicate:
+			out = append(out, i18n.T(ctx, "config.env-duplicate", "path", path, "line", n.Line, "name", n.Key, "earlier", n.Earlier))
+		}
+	}
+	return out
 }
 
 // strictBool accepts 1/true/yes/on and 0/false/no/off in any case; anything

@@ -205,3 +205,101 @@ func TestConfigRefusesAUTF32EnvFileNamingTheEncoding(t *testing.T) {
 		t.Errorf("an encoding problem reported as missing parameters: %v", err)
 	}
 }
+
+// The README's own example once carried a comment after a value: the .env
+// grammar has none, so the comment became part of the application's name.
+// Such a line, and a key set twice, are said – for elemctl's variables
+// only, and without their values (a secret may be among them).
+func TestConfigWarnsOfInlineCommentsAndDuplicates(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
+	dir := t.TempDir()
+	p := writeFile(t, dir, ".env", "ELEMENT_BASE_URL=https://stand.example\n"+
+		"ELEMENT_CLIENT_SECRET=top-secret #1\n"+
+		"ELEMENT_APP_ID=crm-test          # optional defaults\n"+
+		"ELEMENT_PROJECT_ID=\"p # quoted\"\n"+
+		"COMPOSE_PROJECT=web # another tool's grammar\n"+
+		"ELEMENT_APP_ID=crm\n"+
+		"OTHER=1\nOTHER=2\n")
+	cfg, err := LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"warning: " + p + ", line 2: the value of ELEMENT_CLIENT_SECRET holds \" #\"",
+		"warning: " + p + ", line 3: the value of ELEMENT_APP_ID holds \" #\" – .env has no comments after a value, everything after = is the value; move the comment to a line of its own",
+		"warning: " + p + ", line 6: ELEMENT_APP_ID is set on line 3 already; the last value wins (line 6)",
+	}
+	if len(cfg.Warnings) != len(want) {
+		t.Fatalf("warnings %q, want %d", cfg.Warnings, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(cfg.Warnings[i], w) {
+			t.Errorf("warning %d = %q, want it to start with %q", i, cfg.Warnings[i], w)
+		}
+		if strings.Contains(cfg.Warnings[i], "top-secret") {
+			t.Errorf("a warning shows a value: %q", cfg.Warnings[i])
+		}
+	}
+	if cfg.AppID != "crm" || cfg.ProjectID != "p # quoted" {
+		t.Errorf("the last value wins and a quoted # is the value's: %q, %q", cfg.AppID, cfg.ProjectID)
+	}
+	// The client says them, once, where the transport's warnings go.
+	var said []string
+	cfg.ClientID = "id"
+	cl, err := NewClient(ctx, cfg, ClientOptions{Warn: func(s string) { said = append(said, s) }, TokenCacheDir: "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.Close()
+	if strings.Join(said, "\n") != strings.Join(cfg.Warnings, "\n") {
+		t.Errorf("the client said %q", said)
+	}
+}
+
+func TestConfigNamesWhereTheEnvFileWasLookedFor(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
+	dir := t.TempDir()
+	cfg, err := LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = cfg.Require(ctx)
+	if err == nil || !strings.Contains(err.Error(), "there is no .env in the current directory "+dir+": elemctl reads the .env of the directory it runs in, not the project's") {
+		t.Errorf("Require: %v", err)
+	}
+	p := writeFile(t, dir, ".env", "ELEMENT_BASE_URL=https://stand.example\n")
+	if cfg, err = LoadConfig(ctx, LoadOptions{Dir: dir, Getenv: envMap(nil)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Require(ctx); err == nil || !strings.Contains(err.Error(), "ELEMENT_CLIENT_ID, ELEMENT_CLIENT_SECRET (environment variables, the .env file or CLI flags; the file read was "+p+")") {
+		t.Errorf("Require: %v", err)
+	}
+}
+
+func TestConfigEnvFileThatIsADirectory(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "stand"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadConfig(ctx, LoadOptions{Dir: dir, EnvFile: "stand", Getenv: envMap(nil)})
+	if err == nil || !IsConfig(err) || err.Error() != "--env-file stand is a directory ("+filepath.Join(dir, "stand")+"), not a file: name the .env file itself" {
+		t.Errorf("got %v", err)
+	}
+	inside := writeFile(t, filepath.Join(dir, "stand"), ".env", "A=1\n")
+	_, err = LoadConfig(ctx, LoadOptions{Dir: dir, EnvFile: "stand", Getenv: envMap(nil)})
+	if err == nil || !strings.HasSuffix(err.Error(), "name the file itself, e.g. --env-file "+inside) {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestConfigNamesTheCodePageOfAnEnvFile(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
+	dir := t.TempDir()
+	// ELEMENT_APP_ID=Задачи as Notepad's "ANSI" writes it on a Russian Windows
+	p := writeFile(t, dir, "ansi.env", "ELEMENT_APP_ID=\xc7\xe0\xe4\xe0\xf7\xe8\r\n")
+	_, err := LoadConfig(ctx, LoadOptions{Dir: dir, EnvFile: p, Getenv: envMap(nil)})
+	if err == nil || !strings.Contains(err.Error(), p+" is saved in Windows-1251 (ANSI), and elemctl reads UTF-8 and UTF-16: save it as UTF-8") {
+		t.Errorf("got %v", err)
+	}
+}

@@ -179,3 +179,22 @@ func FuzzParseDotEnv(f *testing.F) {
 func utf8ValidNoNUL(text string) bool {
 	return strings.ToValidUTF8(text, "\uFFFD") == text && !strings.ContainsRune(text, 0)
 }
+
+func TestParseDotEnvNotesOddLines(t *testing.T) {
+	env, err := ParseDotEnv([]byte("# head\nA=1 # c\nB=x#y\nC=\"q # q\"\nD=v\t# tab\r\nA=2\nA=3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []DotEnvNote{
+		{Kind: InlineComment, Key: "A", Line: 2},
+		{Kind: InlineComment, Key: "D", Line: 5},
+		{Kind: Duplicate, Key: "A", Line: 6, Earlier: 2},
+		{Kind: Duplicate, Key: "A", Line: 7, Earlier: 6},
+	}
+	if !reflect.DeepEqual(env.Notes, want) {
+		t.Errorf("notes %+v, want %+v", env.Notes, want)
+	}
+	if env.Values["A"] != "3" || env.Values["D"] != "v\t# tab" {
+		t.Errorf("values %q", env.Values)
+	}
+}

@@ -33,7 +33,7 @@ func NewFetcher(ctx context.Context, cfg *Config, opts ClientOptions) (*Fetcher,
 	if opts.RetryAfterLimit <= 0 {
 		opts.RetryAfterLimit = DefaultRetryAfterLimit
 	}
-	warnTLSOff(ctx, cfg, opts)
+	warnConfig(ctx, cfg, opts)
 	return following(cfg, hc, opts), nil
 }
 

@@ -79,13 +79,29 @@ func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	out := &exchange{}
 	// The call is recorded before the client can see anything of the
-	// answer (a test reading Calls after its request sees it); the log
-	// line, which counts what was sent, after.
+	// answer (a test reading Calls after its request sees it). The log
+	// line, which counts what was sent, is written just before the answer
+	// ends for the client – before the connection is dropped or the last
+	// byte sent – so a client sending one request after another finds them
+	// in the log in that order; an answer that ends only when the handler
+	// returns is logged by the deferred call.
 	answered := func(status int) {
 		out.status = status
 		s.recordCall(Call{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Status: status, At: arrived, Fault: plan.fired()})
 	}
-	defer func() { s.logExchange(r, arrived, in.n, out, &plan) }()
+	logged := false
+	logExchange := func(sent int64) {
+		if !logged {
+			logged = true
+			out.bytes = sent
+			s.logExchange(r, arrived, in.n, out, &plan)
+		}
+	}
+	defer func() { logExchange(out.bytes) }()
+	drop := func(reset bool) {
+		logExchange(0)
+		dropConnection(w, reset)
+	}
 
 	if plan.delay > 0 || !s.faults.silentUntil(arrived).IsZero() {
 		// The body is read before the request is held, so the platform acts
@@ -93,7 +109,7 @@ func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 		sp, err := s.readSpool(r.Body, s.opts.Limits.UploadSize)
 		if err != nil {
 			answered(0)
-			dropConnection(w, true)
+			drop(true)
 			return
 		}
 		defer sp.Close()
@@ -102,18 +118,18 @@ func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.holdWhileSilent() != nil || s.hold(plan.delay) != nil || s.holdWhileSilent() != nil {
 		answered(0)
-		dropConnection(w, true)
+		drop(true)
 		return
 	}
 	if a := plan.answer; a != nil {
 		switch a.Effect {
 		case EffectResetBefore:
 			answered(0)
-			dropConnection(w, true)
+			drop(true)
 			return
 		case EffectStatus:
 			answered(a.Status)
-			out.bytes = writeProxyStatus(w, a.Status, a.RetryAfter)
+			writeProxyStatus(w, a.Status, a.RetryAfter, logExchange)
 			return
 		}
 	}
@@ -134,7 +150,7 @@ func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch effect {
 	case EffectLoseAnswer:
-		dropConnection(w, false)
+		drop(false)
 	case EffectTruncate:
 		// Declare the whole length and send half of it: the server then
 		// closes the connection and the client reads a truncated body.
@@ -147,15 +163,32 @@ func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 		n, _ := w.Write(body[:len(body)/2])
 		out.bytes = int64(n)
 	case EffectSlowBody:
-		out.bytes = s.writeSlowly(w, rec.status, body, plan.answer.Delay)
+		s.writeSlowly(w, rec.status, body, plan.answer.Delay, logExchange)
 	default:
 		if rec.status != http.StatusNoContent && rec.status != http.StatusNotModified {
 			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		}
 		w.WriteHeader(rec.status)
-		n, _ := w.Write(body)
-		out.bytes = int64(n)
+		writeEnding(w, body, logExchange)
 	}
+}
+
+// writeEnding writes the last part of an answer, its last byte held back
+// until beforeLast (given the bytes the answer will have sent) returned:
+// until then the client has not the whole answer. On a failed write
+// beforeLast is given what was sent.
+func writeEnding(w http.ResponseWriter, body []byte, beforeLast func(sent int64)) {
+	if len(body) == 0 {
+		beforeLast(0)
+		return
+	}
+	n, err := w.Write(body[:len(body)-1])
+	if err != nil {
+		beforeLast(int64(n))
+		return
+	}
+	beforeLast(int64(n) + 1)
+	_, _ = w.Write(body[len(body)-1:])
 }
 
 // planKey carries a request's fault plan to the handlers.
@@ -224,7 +257,7 @@ func dropConnection(w http.ResponseWriter, reset bool) {
 
 // writeProxyStatus answers as a proxy in front of the console does when it
 // gives up on it: the status, Retry-After when set, an HTML page.
-func writeProxyStatus(w http.ResponseWriter, status int, retryAfter time.Duration) int64 {
+func writeProxyStatus(w http.ResponseWriter, status int, retryAfter time.Duration, beforeLast func(sent int64)) {
 	if retryAfter > 0 {
 		secs := int64((retryAfter + time.Second - 1) / time.Second)
 		w.Header().Set("Retry-After", strconv.FormatInt(max(secs, 1), 10))
@@ -235,18 +268,21 @@ func writeProxyStatus(w http.ResponseWriter, status int, retryAfter time.Duratio
 	w.Header().Set("Content-Type", "text/html")
 	w.Header().Set("Content-Length", strconv.Itoa(len(page)))
 	w.WriteHeader(status)
-	n, _ := io.WriteString(w, page)
-	return int64(n)
+	writeEnding(w, []byte(page), beforeLast)
 }
 
 // slowPieces is how many pieces a slow body is sent in.
 const slowPieces = 16
 
 // writeSlowly sends the headers at once and the body in pieces spread over
-// d, flushing each.
-func (s *Stand) writeSlowly(w http.ResponseWriter, status int, body []byte, d time.Duration) int64 {
+// d, flushing each; beforeLast as in writeEnding.
+func (s *Stand) writeSlowly(w http.ResponseWriter, status int, body []byte, d time.Duration, beforeLast func(sent int64)) {
 	if status != http.StatusNoContent && status != http.StatusNotModified {
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	if len(body) == 0 {
+		// The headers are the whole answer.
+		beforeLast(0)
 	}
 	w.WriteHeader(status)
 	rc := http.NewResponseController(w)
@@ -258,13 +294,18 @@ func (s *Stand) writeSlowly(w http.ResponseWriter, status int, body []byte, d ti
 			break
 		}
 		from, to := len(body)*i/pieces, len(body)*(i+1)/pieces
+		if i == pieces-1 {
+			writeEnding(w, body[from:to], func(n int64) { beforeLast(sent + n) })
+			_ = rc.Flush()
+			return
+		}
 		n, err := w.Write(body[from:to])
 		sent += int64(n)
 		if err != nil || rc.Flush() != nil {
 			break
 		}
 	}
-	return sent
+	beforeLast(sent)
 }
 
 func (s *Stand) route(w http.ResponseWriter, r *http.Request) {

@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Encodings as messages name them.
@@ -21,10 +22,16 @@ const (
 	UTF32LE = "UTF-32 LE"
 	UTF32BE = "UTF-32 BE"
 	Binary  = "binary (NUL bytes)"
+	// Text that is no UTF-8, named by the code page its letters fit
+	// (Windows-1251 is Notepad's "ANSI" on a Russian Windows).
+	Windows1251 = "Windows-1251 (ANSI)"
+	KOI8R       = "KOI8-R"
+	CP866       = "CP866 (OEM)"
+	CodePage    = "ANSI/OEM (8-bit)"
 )
 
 // Error is text in an encoding elemctl does not read: UTF-32, damaged
-// UTF-16, or not text at all.
+// UTF-16, an 8-bit code page, or not text at all.
 type Error struct{ Encoding string }
 
 func (e *Error) Error() string { return "the file is in " + e.Encoding + ", not UTF-8 or UTF-16" }
@@ -39,9 +46,11 @@ var (
 
 // Decode turns file bytes into text without a byte-order mark and names
 // the encoding they were in. UTF-16 without a mark is recognised by the
-// zero bytes of its ASCII characters. UTF-32 and bytes with NUL that are
-// not UTF-16 are refused with their encoding named (*Error), so a user
-// learns why the file was not understood.
+// zero bytes of its ASCII characters. UTF-32, bytes with NUL that are not
+// UTF-16, and text that is no valid UTF-8 (Notepad's "ANSI", Windows-1251
+// on a Russian Windows) are refused with their encoding named (*Error),
+// so a user learns why the file was not understood instead of meeting
+// U+FFFD in a value.
 func Decode(data []byte) (text, encoding string, err error) {
 	switch {
 	case bytes.HasPrefix(data, bomUTF32LE):
@@ -56,6 +65,10 @@ func Decode(data []byte) (text, encoding string, err error) {
 		return decodeUTF16(data[2:], binary.BigEndian, UTF16BE)
 	}
 	if bytes.IndexByte(data, 0) < 0 {
+		if !utf8.Valid(data) {
+			cp := codePage(data)
+			return "", cp, &Error{cp}
+		}
 		return string(data), UTF8, nil
 	}
 	// No mark but zero bytes: UTF-16 when the first character is ASCII,
@@ -69,6 +82,40 @@ func Decode(data []byte) (text, encoding string, err error) {
 		}
 	}
 	return "", Binary, &Error{Binary}
+}
+
+// codePage names the 8-bit code page non-UTF-8 text most likely is in, by
+// where its Cyrillic letters fall: mostly lower case, they sit at E0–FF in
+// Windows-1251, at C0–DF in KOI8-R, at A0–AF and E0–EF in CP866.
+func codePage(data []byte) string {
+	var high, c0df, e0ff, dos int
+	for _, b := range data {
+		switch {
+		case b < 0x80:
+			continue
+		case b >= 0xE0:
+			e0ff++
+		case b >= 0xC0:
+			c0df++
+		case b == 0xA8 || b == 0xB8: // Ё, ё of Windows-1251
+			e0ff++
+		}
+		if b >= 0x80 && b < 0xB0 || b >= 0xE0 && b < 0xF0 {
+			dos++
+		}
+		high++
+	}
+	switch {
+	case high == 0:
+		return CodePage
+	case 4*(c0df+e0ff) >= 3*high && e0ff >= c0df:
+		return Windows1251
+	case 4*(c0df+e0ff) >= 3*high:
+		return KOI8R
+	case 4*dos >= 3*high:
+		return CP866
+	}
+	return CodePage
 }
 
 func decodeUTF16(data []byte, order binary.ByteOrder, encoding string) (string, string, error) {

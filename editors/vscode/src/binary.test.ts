@@ -1,13 +1,17 @@
 // node --test out/vscode/src/binary.test.js (run by scripts/editors.sh).
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ensureExecutable, resolveElemctl } from './binary';
 
+// Every folder the tests make lives under one, removed when they end.
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'elemctl-ext-'));
+after(() => fs.rmSync(root, { recursive: true, force: true }));
+
 function extensionDir(withBinary: string | undefined): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'elemctl-ext-'));
+  const dir = fs.mkdtempSync(path.join(root, 'extension-'));
   if (withBinary) {
     fs.mkdirSync(path.join(dir, 'bin'));
     fs.writeFileSync(path.join(dir, 'bin', withBinary), '#!/bin/sh\necho elemctl 0.0.0\n', { mode: 0o644 });

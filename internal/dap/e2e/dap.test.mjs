@@ -81,7 +81,8 @@ const clients = [];
 function startClient(extraEnv = {}) {
   const dc = new DebugClient(proxyBin, 'dap', 'elemctl', {
     cwd: projectDir,
-    env: { ...process.env, ELEMCTL_DEBUG_ADAPTER: adapterDir, ELEMCTL_LANG: 'en', ...extraEnv },
+    // The token cache goes with the work directory.
+    env: { ...process.env, TMPDIR: work, ELEMCTL_DEBUG_ADAPTER: adapterDir, ELEMCTL_LANG: 'en', ...extraEnv },
   });
   dc.defaultTimeout = 20000;
   clients.push(dc);

@@ -69,6 +69,8 @@ before(async () => {
       ELEMCTL_LANG: 'en',
       ELEMCTL_POLL_SCALE: '0.001',
       ELEMCTL_DATA_DIR: path.join(work, 'data'),
+      // The token cache goes with the work directory.
+      TMPDIR: work,
       ELEMCTL_NO_PLUGINS: '1',
       ELEMCTL_NO_PROXY: '1',
     },

@@ -7,7 +7,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, copyFileSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, mkdirSync, copyFileSync, rmSync, existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -260,6 +260,16 @@ function suite(kind) {
       await assert.rejects(client.getPrompt({ name: "why_rolled_back", arguments: {} }), /app/);
     });
 
+    test("the spec's error codes: resource not found -32002, invalid params -32602", async () => {
+      await assert.rejects(client.readResource({ uri: "elemctl://apps/no-such-application" }), (err) => err.code === -32002);
+      await assert.rejects(client.readResource({ uri: `elemctl://apps/${"x".repeat(1 << 20)}` }), (err) => {
+        assert.equal(err.code, -32602);
+        assert.ok(err.message.length < 1000, "the refusal does not repeat the id");
+        return true;
+      });
+      await assert.rejects(client.getPrompt({ name: "why_rolled_back", arguments: {} }), (err) => err.code === -32602);
+    });
+
     test("deploy reports ok with its log and sends progress", async (t) => {
       if (!(await hasTool("deploy"))) {
         t.skip("the catalog has no deploy tool");
@@ -281,6 +291,9 @@ function suite(kind) {
       assert.ok(Array.isArray(report.log) && report.log.length > 0, "deploy carries its log");
       assert.ok(progress.length > 0, "progress notifications arrived");
       assert.equal(progress[0].message, report.log[0]);
+      for (let i = 1; i < progress.length; i++) {
+        assert.ok(progress[i].progress > progress[i - 1].progress, `progress ${progress.map((p) => p.progress)} must increase`);
+      }
     });
 
     test("probe compiles in a temporary application and cleans up", async (t) => {
@@ -330,6 +343,190 @@ function suite(kind) {
           requestInit: { headers: { Authorization: `Bearer ${token}x` } },
         });
         await assert.rejects(wrong.connect(transport), (err) => err.code === 401);
+      });
+
+      // watched is a client whose HTTP traffic the test sees: the messages
+      // of each stream (the GET stream's and each POST's), as they come.
+      async function watched(headers = { Authorization: `Bearer ${token}` }) {
+        const seen = { get: [], getOpen: false, posts: [] };
+        const fetchAndWatch = async (input, init) => {
+          const res = await fetch(input, init);
+          if (!res.body || !(res.headers.get("content-type") ?? "").startsWith("text/event-stream")) return res;
+          const [mine, theirs] = res.body.tee();
+          const post = init?.method === "POST" ? { request: JSON.parse(init.body), messages: [], ended: false } : null;
+          if (post) seen.posts.push(post);
+          else seen.getOpen = true;
+          (async () => {
+            const text = new TextDecoder();
+            let buffer = "";
+            for await (const chunk of mine) {
+              buffer += text.decode(chunk, { stream: true });
+              let end;
+              while ((end = buffer.indexOf("\n\n")) >= 0) {
+                const event = buffer.slice(0, end);
+                buffer = buffer.slice(end + 2);
+                for (const line of event.split("\n")) {
+                  if (line.startsWith("data: ")) (post ? post.messages : seen.get).push(JSON.parse(line.slice(6)));
+                }
+              }
+            }
+            if (post) post.ended = true;
+          })().catch(() => {
+            if (post) post.ended = true;
+          });
+          return new Response(theirs, { status: res.status, statusText: res.statusText, headers: res.headers });
+        };
+        const c = new Client({ name: "watched", version: "1" });
+        await c.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetchAndWatch, requestInit: { headers } }));
+        await until(() => seen.getOpen, "the GET stream to open");
+        return { client: c, seen };
+      }
+
+      async function until(cond, what, ms = 30000) {
+        const end = Date.now() + ms;
+        while (!cond()) {
+          if (Date.now() > end) throw new Error(`no ${what} within ${ms} ms`);
+          await new Promise((r) => setTimeout(r, 10));
+        }
+      }
+
+      test("with the GET stream open a call's progress comes on its own stream, increasing", async () => {
+        const { client: c, seen } = await watched();
+        try {
+          const progress = [];
+          const res = await c.callTool(
+            {
+              name: "deploy",
+              arguments: {
+                app_id: demo["app-id"],
+                project_id: demo["project-id"],
+                project_dir: path.join(repo, "examples", "demo", "Acme", "Tasks"),
+              },
+            },
+            undefined,
+            { timeout: 120000, onprogress: (p) => progress.push(p.progress) },
+          );
+          assert.equal(res.isError ?? false, false, JSON.stringify(res.content));
+          assert.ok(progress.length > 1, "progress arrived");
+          for (let i = 1; i < progress.length; i++) assert.ok(progress[i] > progress[i - 1], `progress ${progress}`);
+          const post = seen.posts.find((p) => p.request.method === "tools/call");
+          const notes = post.messages.filter((m) => m.method === "notifications/progress");
+          assert.deepEqual(notes.map((m) => m.params.progress), progress, "every progress came on the call's POST stream");
+          assert.equal(post.messages.at(-1).id, post.request.id, "the response comes last");
+          assert.deepEqual(seen.get, [], "the GET stream carried none of it");
+        } finally {
+          await c.close();
+        }
+      });
+
+      test("after notifications/cancelled the call is never answered", async () => {
+        // A stand ten times slower than the platform, reached through
+        // --env-dir: the deploy waits for minutes.
+        const slowEnv = path.join(envDir, "slow.env");
+        const slow = await startJSON(["stand", "--seed", "demo", "--speed", "10", "--write-env", slowEnv], env, work, "the slow stand");
+        const { client: c, seen } = await watched();
+        try {
+          const abort = new AbortController();
+          const progress = [];
+          const call = c.callTool(
+            {
+              name: "deploy",
+              arguments: {
+                app_id: slow.info["app-id"],
+                project_id: slow.info["project-id"],
+                project_dir: path.join(repo, "examples", "demo", "Acme", "Tasks"),
+                env_file: "slow.env",
+              },
+            },
+            undefined,
+            { timeout: 120000, signal: abort.signal, onprogress: (p) => progress.push(p) },
+          );
+          await until(() => progress.length > 0, "progress of the deploy");
+          abort.abort("the user changed their mind");
+          await assert.rejects(call);
+          const post = seen.posts.find((p) => p.request.method === "tools/call");
+          await until(() => post.ended, "the end of the call's stream");
+          await until(() => serverLog().includes("вызов deploy отменён клиентом"), "the end of the call in the server log");
+          assert.ok(!post.messages.some((m) => m.id === post.request.id), "the cancelled call was answered");
+          assert.deepEqual(seen.get, [], "the GET stream carried something of it");
+          // The session goes on.
+          assert.equal((await c.callTool({ name: "list_apps", arguments: {} })).isError ?? false, false);
+        } finally {
+          await c.close();
+          await stopped(slow.process, "SIGTERM");
+        }
+      });
+
+      test("a foreign Origin or Host is refused with 403 and one line", async () => {
+        const evil = await raw({ Authorization: `Bearer ${token}`, Origin: "http://evil.example" });
+        const reason = await evil.text();
+        assert.equal(evil.status, 403);
+        assert.match(reason, /^[^\n]*evil\.example[^\n]*\n$/);
+        const local = await raw({ Authorization: `Bearer ${token}`, Origin: "http://localhost:6274" });
+        assert.equal(local.status, 200);
+        const { request } = await import("node:http");
+        const status = await new Promise((resolve, reject) => {
+          const u = new URL(url);
+          const req = request(
+            { host: u.hostname, port: u.port, path: u.pathname, method: "POST", headers: { Host: "evil.example", Authorization: `Bearer ${token}`, "Content-Type": "application/json" } },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode);
+            },
+          );
+          req.on("error", reject);
+          req.end("{}");
+        });
+        assert.equal(status, 403);
+      });
+
+      test("a body over the limit is 413", async () => {
+        const res = await fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: `Bearer ${token}` },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { padding: "x".repeat(5 << 20) } }),
+        });
+        assert.equal(res.status, 413);
+        assert.match(await res.text(), /4 MiB/);
+      });
+
+      test("a read token calls read-only tools alone; --read-only serves them alone", async () => {
+        const reader = "reader-" + token;
+        const tokenFile = path.join(work, "tokens");
+        writeFileSync(tokenFile, `${token} full me\n${reader} read dashboard\n`, { mode: 0o600 });
+        const team = await startJSON(["--env-file", envFile, "mcp", "--http", "127.0.0.1:0", "--token-file", tokenFile], env, work, "the team server");
+        const readOnly = await startJSON(["--env-file", envFile, "mcp", "--http", "127.0.0.1:0", "--read-only"], { ...env, ELEMCTL_MCP_TOKEN: token }, work, "the read-only server");
+        const connect = async (where, tok) => {
+          const c = new Client({ name: "scoped", version: "1" });
+          await c.connect(new StreamableHTTPClientTransport(new URL(where), { requestInit: { headers: { Authorization: `Bearer ${tok}` } } }));
+          return c;
+        };
+        const clients = [];
+        try {
+          for (const [where, tok, refusal] of [
+            [team.info.url, reader, /dashboard.*read|read.*dashboard/],
+            [readOnly.info.url, token, /--read-only/],
+          ]) {
+            const c = await connect(where, tok);
+            clients.push(c);
+            const { tools } = await c.listTools();
+            assert.ok(tools.length > 5 && tools.every((t) => t.annotations.readOnlyHint === true), tools.map((t) => t.name).join(","));
+            assert.ok(!tools.some((t) => t.name === "deploy" || t.name === "export_app"));
+            const refused = await c.callTool({ name: "delete_app", arguments: { app_id: demo["app-id"] } });
+            assert.equal(refused.isError, true);
+            assert.match(refused.content[0].text, refusal);
+            assert.equal((await c.callTool({ name: "list_apps", arguments: {} })).isError ?? false, false);
+            assert.ok((await c.listResources()).resources.length > 0);
+          }
+          const full = await connect(team.info.url, token);
+          clients.push(full);
+          assert.ok((await full.listTools()).tools.some((t) => t.name === "deploy"), "the full token sees deploy");
+        } finally {
+          for (const c of clients) await c.close();
+          await stopped(team.process);
+          await stopped(readOnly.process);
+        }
+        assert.ok(!team.log().includes(reader), "the read token never appears in the log");
       });
 
       test("env_file reaches only the files under --env-dir", async () => {

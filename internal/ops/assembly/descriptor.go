@@ -68,6 +68,18 @@ type ProjectRef struct{ Vendor, Name string }
 
 func (r ProjectRef) String() string { return r.Vendor + "/" + r.Name }
 
+// IDKey is how the descriptor spells its Ид/Id key: the key it carries,
+// else Id in a descriptor that names the project with Name.
+func (d *Descriptor) IDKey() string {
+	switch {
+	case d.Fields.Has("Ид"):
+		return "Ид"
+	case d.Fields.Has("Id"), d.English:
+		return "Id"
+	}
+	return "Ид"
+}
+
 // ParseDescriptor reads descriptor text without judging it: a descriptor
 // taken from an archive or from git history may lack fields that a build
 // needs. path is recorded as is.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 )
 
@@ -134,13 +135,19 @@ func (a *Archive) Elements(ctx context.Context) ([]Element, []Subsystem, error) 
 }
 
 // Inspect reads the archive at file and describes it: the `inspect`
-// answer, keys in their documented order.
-func Inspect(ctx context.Context, file string) (*jsonx.Object, error) {
+// answer, keys in their documented order. warn (nil: dropped) gets a line
+// for each of the archive's Refusals: what an upload refuses.
+func Inspect(ctx context.Context, file string, warn func(string)) (*jsonx.Object, error) {
 	a, err := ReadArchiveFile(ctx, file)
 	if err != nil {
 		return nil, err
 	}
 	defer a.Close()
+	if warn != nil {
+		for _, r := range a.Refusals(ctx) {
+			warn(i18n.T(ctx, "inspect.warning", "problem", r.Error()))
+		}
+	}
 	return inspectArchive(ctx, a, file)
 }
 

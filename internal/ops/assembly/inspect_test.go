@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"context"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -50,7 +51,7 @@ const testManifest = "ManifestVersion: 1.0\nProjectKind: Application\nVendor: Ac
 func TestInspectDemoProject(t *testing.T) {
 	ctx := context.Background()
 	r := buildIn(t, filepath.Join("..", "..", "..", "examples", "demo"), BuildOptions{})
-	got, err := Inspect(ctx, r.File)
+	got, err := Inspect(ctx, r.File, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestInspectElements(t *testing.T) {
 		t.Errorf("subsystems %q, want %q", gotSubs, wantSubs)
 	}
 
-	out, err := Inspect(ctx, writeFile(t, data))
+	out, err := Inspect(ctx, writeFile(t, data), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,19 +235,19 @@ func TestInspectErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Inspect(ctx, c.path)
+			_, err := Inspect(ctx, c.path, nil)
 			if errKey(err) != c.key {
 				t.Fatalf("got %v, want %s", err, c.key)
 			}
 			inLang(t, i18n.EN, func(ctx context.Context) {
-				_, err := Inspect(ctx, c.path)
+				_, err := Inspect(ctx, c.path, nil)
 				if want := strings.ReplaceAll(c.en, "{file}", c.path); err.Error() != want {
 					t.Errorf("got %q, want %q", err, want)
 				}
 			})
 		})
 	}
-	_, err := Inspect(ctx, filepath.Join(dir, "nope.xasm"))
+	_, err := Inspect(ctx, filepath.Join(dir, "nope.xasm"), nil)
 	if !strings.HasPrefix(err.Error(), "не найден: ") {
 		t.Errorf("ru by default: %q", err)
 	}
@@ -272,7 +273,7 @@ func TestArchiveHostileNames(t *testing.T) {
 				zipFile{"Acme/Tasks/X/ok.yaml", "ВидЭлемента: Справочник\nОбластьВидимости: Глобально\n"},
 				zipFile{"", "nameless"},
 			)
-			out, err := Inspect(ctx, writeFile(t, data))
+			out, err := Inspect(ctx, writeFile(t, data), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -341,12 +342,12 @@ func TestArchiveBombs(t *testing.T) {
 	t.Run("absurd declared size", func(t *testing.T) {
 		absurd := honest("Acme/Tasks/X/a.yaml", []byte("x"), 1)
 		absurd.declared = 1 << 40
-		_, err := Inspect(ctx, writeFile(t, rawZip(t, manifest, descriptor, absurd)))
+		_, err := Inspect(ctx, writeFile(t, rawZip(t, manifest, descriptor, absurd)), nil)
 		if errKey(err) != "inspect.entry-too-large" {
 			t.Fatalf("got %v", err)
 		}
 		inLang(t, i18n.EN, func(ctx context.Context) {
-			_, err := Inspect(ctx, writeFile(t, rawZip(t, manifest, descriptor, absurd)))
+			_, err := Inspect(ctx, writeFile(t, rawZip(t, manifest, descriptor, absurd)), nil)
 			if !strings.Contains(err.Error(), "the entry Acme/Tasks/X/a.yaml is too large to read (1099511627776 bytes") {
 				t.Errorf("got %q", err)
 			}
@@ -364,7 +365,7 @@ func TestArchiveBombs(t *testing.T) {
 	t.Run("size that lies", func(t *testing.T) {
 		liar := honest("Acme/Tasks/X/a.yaml", zeros, 20)
 		liar.declared = 100
-		_, err := Inspect(ctx, writeFile(t, rawZip(t, manifest, descriptor, liar)))
+		_, err := Inspect(ctx, writeFile(t, rawZip(t, manifest, descriptor, liar)), nil)
 		if k := errKey(err); k != "inspect.bad-entry" && k != "inspect.size-mismatch" {
 			t.Fatalf("got %v", err)
 		}
@@ -376,7 +377,7 @@ func TestArchiveBombs(t *testing.T) {
 		for i := range 20 {
 			entries = append(entries, honest("Acme/Tasks/X/e"+string(rune('a'+i))+".yaml", zeros, 1))
 		}
-		_, err := Inspect(ctx, writeFile(t, rawZip(t, entries...)))
+		_, err := Inspect(ctx, writeFile(t, rawZip(t, entries...)), nil)
 		if errKey(err) != "inspect.too-much-data" {
 			t.Fatalf("got %v", err)
 		}
@@ -395,7 +396,7 @@ func TestArchiveBombs(t *testing.T) {
 	t.Run("bad checksum", func(t *testing.T) {
 		bad := honest("Acme/Tasks/X/a.yaml", []byte("ВидЭлемента: Справочник\n"), 1)
 		bad.crc++
-		if _, err := Inspect(ctx, writeFile(t, rawZip(t, manifest, descriptor, bad))); errKey(err) != "inspect.bad-entry" {
+		if _, err := Inspect(ctx, writeFile(t, rawZip(t, manifest, descriptor, bad)), nil); errKey(err) != "inspect.bad-entry" {
 			t.Fatalf("got %v", err)
 		}
 	})
@@ -415,4 +416,86 @@ func TestBuildThenOpenArchive(t *testing.T) {
 	if a.Kind() != KindLibrary || !a.Manifest().Has("Release") || a.ID(ctx) != "7c1e5a40-3d2b-4f6a-9e81-0a4b6c2d8f10" || a.Presentation(ctx) != "Задачи команды" {
 		t.Errorf("manifest %v", a.Manifest())
 	}
+}
+
+// The platform's refusals come from the directory of entries: the declared
+// sizes, the names. Each kind has its key; a clean archive has none.
+func TestRefusals(t *testing.T) {
+	ctx := context.Background()
+	manifest := honest("Assembly.yaml", []byte(testManifest), 1)
+	descriptor := honest("Acme/Tasks/Проект.yaml", []byte("Имя: Tasks\nПоставщик: Acme\n"), 1)
+	declared := func(name string, size uint64) rawEntry {
+		e := honest(name, []byte("x"), 1)
+		e.declared = size
+		return e
+	}
+	keys := func(t *testing.T, entries ...rawEntry) []string {
+		t.Helper()
+		a, err := OpenArchive(ctx, "x.xasm", rawZip(t, append([]rawEntry{manifest, descriptor}, entries...)...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range a.Refusals(ctx) {
+			out = append(out, errKey(r))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name    string
+		entries []rawEntry
+		want    []string
+	}{
+		{"clean", []rawEntry{honest("Acme/Tasks/X/a.yaml", []byte("Имя: a\n"), 1)}, nil},
+		{"parent", []rawEntry{honest("../a.xbsl", []byte("x"), 1)}, []string{"archive.outside-entries"}},
+		{"parent inside", []rawEntry{honest("Acme/../../a.xbsl", []byte("x"), 1)}, []string{"archive.outside-entries"}},
+		{"absolute", []rawEntry{honest("/etc/a.yaml", []byte("x"), 1)}, []string{"archive.outside-entries"}},
+		{"drive", []rawEntry{honest("C:/a.yaml", []byte("x"), 1)}, []string{"archive.outside-entries"}},
+		{"backslash", []rawEntry{honest(`Acme\..\..\a.yaml`, []byte("x"), 1)}, []string{"archive.outside-entries"}},
+		{"one entry past the limit", []rawEntry{declared("Acme/Tasks/Ресурсы/big.bin", PlatformEntrySize+1)}, []string{"archive.entry-unpacks-past-limit"}},
+		{"one entry at the limit", []rawEntry{declared("Acme/Tasks/Ресурсы/big.bin", PlatformEntrySize)}, nil},
+		{"all past the limit", []rawEntry{
+			declared("Acme/Tasks/Ресурсы/a.bin", PlatformEntrySize), declared("Acme/Tasks/Ресурсы/b.bin", PlatformEntrySize),
+			declared("Acme/Tasks/Ресурсы/c.bin", PlatformEntrySize), declared("Acme/Tasks/Ресурсы/d.bin", PlatformEntrySize),
+		}, []string{"archive.unpacks-past-limit"}},
+		{"outside and a bomb", []rawEntry{honest("../a", []byte("x"), 1), declared("../b", 1<<40)},
+			[]string{"archive.outside-entries", "archive.entry-unpacks-past-limit"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := keys(t, c.entries...); !slices.Equal(got, c.want) {
+				t.Errorf("refusals %v, want %v", got, c.want)
+			}
+		})
+	}
+	t.Run("too many entries", func(t *testing.T) {
+		defer func(was int) { platformEntries = was }(platformEntries)
+		platformEntries = 10 // the real limit is 100 000; the same code with a smaller archive
+		files := []zipFile{{"Assembly.yaml", testManifest}}
+		for i := range platformEntries {
+			files = append(files, zipFile{fmt.Sprintf("Acme/Tasks/Ресурсы/%d", i), ""})
+		}
+		a, err := OpenArchive(ctx, "x", makeZip(t, files...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := a.Refusals(ctx); len(r) != 1 || errKey(r[0]) != "archive.too-many-entries" {
+			t.Errorf("refusals %v", r)
+		}
+	})
+	t.Run("the names are listed, five at most", func(t *testing.T) {
+		var entries []rawEntry
+		for i := range 7 {
+			entries = append(entries, honest(fmt.Sprintf("../%d.xbsl", i), []byte("x"), 1))
+		}
+		inLang(t, i18n.EN, func(ctx context.Context) {
+			a, err := OpenArchive(ctx, "x.xasm", rawZip(t, append([]rawEntry{manifest}, entries...)...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := a.Refusals(ctx)
+			if len(r) != 1 || !strings.Contains(r[0].Error(), "(7): ../0.xbsl, ../1.xbsl, ../2.xbsl, ../3.xbsl, ../4.xbsl and 2 more – the platform") {
+				t.Errorf("got %v", r)
+			}
+		})
+	})
 }

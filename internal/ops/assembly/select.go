@@ -92,8 +92,8 @@ type projectFile struct {
 
 // collectProject lists the files of the project in dir: the ones to pack
 // (entries under entryPrefix) and the skipped ones (named under
-// reportPrefix). Symbolic links to files are followed; links to directories
-// and special files are left out.
+// reportPrefix). Symbolic links to files are followed; links to directories,
+// broken links and special files are left out and reported as skipped.
 func collectProject(dir, entryPrefix, reportPrefix string) (files []projectFile, skipped []string, err error) {
 	var walk func(abs, rel string) error
 	walk = func(abs, rel string) error {
@@ -124,6 +124,11 @@ func collectProject(dir, entryPrefix, reportPrefix string) (files []projectFile,
 			}
 			st, err := os.Stat(childAbs) // follows a link to its target
 			if err != nil || !st.Mode().IsRegular() {
+				// A link to a folder, a broken link or a special file:
+				// never packed, and said, unless its name is excluded.
+				if !excludedFile(name) && !(err == nil && st.IsDir() && ExcludedDir(name)) {
+					skipped = append(skipped, reportPrefix+childRel)
+				}
 				continue
 			}
 			switch selectFile(childRel) {

@@ -62,8 +62,10 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 		projectID = src.Str("image-id")
 	}
 	// report tells what the cleanup did: builds lists the builds it removed
-	// or tried to (one already gone is not claimed), project-deleted is
-	// null when nothing was tried on the project.
+	// or tried to (one already gone is not claimed); project-deleted is
+	// true once the project is gone (now or before), false when deleting
+	// it failed, and null when it was kept on purpose (project-kept says
+	// why) or never tried.
 	report := func(appDeleted bool, builds []any, projectDeleted, kept any) *jsonx.Object {
 		var project any
 		if projectID != "" {
@@ -137,8 +139,9 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 	}
 
 	if projectGone {
-		// An earlier cleanup removed it: nothing was tried.
-		return report(true, builds, nil, nil), nil
+		// An earlier cleanup removed it: the project is gone.
+		o.logf(ctx, "probe.cleanup-project-already", "project", projectID)
+		return report(true, builds, true, nil), nil
 	}
 	projects, err := o.listProjects(ctx)
 	if err != nil {
@@ -147,12 +150,13 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 	}
 	for _, p := range projects {
 		if p.Str("id") == projectID && platform.IsDeletedProject(p) {
-			return report(true, builds, nil, nil), nil
+			o.logf(ctx, "probe.cleanup-project-already", "project", projectID)
+			return report(true, builds, true, nil), nil
 		}
 	}
 	if kept := o.projectKeptReason(ctx, projectID, guard, apps, appID); kept != "" {
 		o.logf(ctx, "probe.cleanup-project-kept", "project", projectID, "reason", kept)
-		return report(true, builds, false, kept), nil
+		return report(true, builds, nil, kept), nil
 	}
 	if _, err := o.Client.Delete(ctx, "/projects/"+url.PathEscape(projectID)); err != nil && !platform.IsAPIStatus(err, http.StatusNotFound) {
 		problem("probe.cleanup-project-failed", "project", projectID, "error", err)

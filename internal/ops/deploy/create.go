@@ -77,7 +77,7 @@ func (o *Ops) SelectSource(ctx context.Context, opts CreateOptions) (Source, err
 			return Source{}, err
 		}
 		if len(cards) == 0 {
-			return Source{}, platform.ConfigErrorf(ctx, "cli.source-no-builds", "project", project)
+			return Source{}, platform.ConfigErrorf(ctx, "cli.source-no-builds", "project", project, "version", o.argOr("version-id"))
 		}
 		buildlist.Sort(cards)
 		return Source{BuildID: buildlist.ID(cards[0]), Version: buildlist.Version(cards[0])}, nil
@@ -116,19 +116,20 @@ func (o *Ops) checkBuildSource(ctx context.Context, opts CreateOptions, project,
 			return Source{BuildID: version}, nil
 		}
 		return Source{}, platform.ConfigErrorf(ctx, "cli.source-other-project-flag", "build", version, "project", project,
-			"name", ownerName, "owner", ownerID)
+			"name", ownerName, "owner", ownerID, "flag", o.argOr("project-id"))
 	}
 	parts := []string{i18n.T(ctx, "cli.source-not-listed", "build", version, "project", project)}
 	if app, id, ver := o.runningBuildOf(ctx, project); id != "" {
-		parts = append(parts, i18n.T(ctx, "cli.source-offer-running", "app", app, "id", id, "version", ver))
+		parts = append(parts, i18n.T(ctx, "cli.source-offer-running", "app", app, "id", id, "version", ver,
+			"arg", o.argOr("version-id"), "latest", o.latestBuildArg(ctx)))
 	} else {
-		parts = append(parts, i18n.T(ctx, "cli.source-offer-latest"))
+		parts = append(parts, i18n.T(ctx, "cli.source-offer-latest", "latest", o.latestBuildArg(ctx)))
 	}
 	switch {
 	case searched:
 		parts = append(parts, i18n.T(ctx, "cli.source-nowhere"))
 	case opts.ProjectFromEnv:
-		parts = append(parts, i18n.T(ctx, "cli.source-env-project"))
+		parts = append(parts, i18n.T(ctx, "cli.source-env-project", "flag", o.argOr("project-id")))
 	}
 	return Source{}, &platform.Error{Kind: platform.KindConfig, Message: strings.Join(parts, ". ")}
 }
@@ -222,8 +223,9 @@ func (o *Ops) Create(ctx context.Context, opts CreateOptions, src Source) (*Crea
 	if err == nil {
 		out.Card = ready
 		if verify {
-			out.Verify, err = o.Verify(ctx, VerifyRequest{AppID: id, Card: ready, ExpectedID: src.BuildID,
-				ExpectedVersion: src.Version, Since: before})
+			// The check is by the build id alone; the report's version
+			// stays "" as the reference has it: a create names no version.
+			out.Verify, err = o.Verify(ctx, VerifyRequest{AppID: id, Card: ready, ExpectedID: src.BuildID, Since: before})
 		}
 	}
 	if err != nil {
@@ -405,15 +407,37 @@ func (o *Ops) Ensure(ctx context.Context, opts CreateOptions) (answer *jsonx.Obj
 	case state.unverifiable:
 		o.logf(ctx, "cli.ensure.extension-unverifiable", "build", want, "error", state.err)
 	case state.extension == nil && state.label != "":
-		o.logf(ctx, "cli.ensure.extension-missing", "build", want, "extension", state.label, "app", id)
+		o.log(i18n.T(ctx, "cli.ensure.extension-missing", "build", want, "extension", state.label,
+			"apply", o.hint(ctx, applyHint(id, want))) + o.ensureAgain(ctx))
 	case state.extension != nil:
-		o.logf(ctx, "cli.ensure.extension-differs", "build", want, "extension", state.label,
-			"running", strOrDash(state.runningVersion), "app", id)
+		o.log(i18n.T(ctx, "cli.ensure.extension-differs", "build", want, "extension", state.label,
+			"running", strOrDash(state.runningVersion), "apply", o.hint(ctx, applyHint(id, want))) + o.ensureAgain(ctx))
 	default:
-		o.logf(ctx, "cli.ensure.differs", "running", strOrDash(state.runningID), "build", want, "app", id)
+		o.log(i18n.T(ctx, "cli.ensure.differs", "running", strOrDash(state.runningID), "build", want,
+			"apply", o.hint(ctx, applyHint(id, want))) + o.ensureAgain(ctx))
 	}
 	state.fill(answer)
 	return answer, false, nil
+}
+
+// ensureAgain is the tail of the line that offers ensure's own apply
+// switch, when the caller's face has one; "" leaves the apply command
+// alone.
+func (o *Ops) ensureAgain(ctx context.Context) string {
+	if flag, ok := o.arg("apply"); ok {
+		return i18n.T(ctx, "cli.ensure.again", "flag", flag)
+	}
+	return ""
+}
+
+// latestBuildArg is how the caller asks for the project's newest build:
+// --latest-build on the command line, an empty version_id for a tool that
+// takes the newest build unless one is named.
+func (o *Ops) latestBuildArg(ctx context.Context) string {
+	if flag, ok := o.arg("latest-build"); ok {
+		return flag
+	}
+	return i18n.T(ctx, "cli.source-latest-empty", "version", o.argOr("version-id"))
 }
 
 // DefaultSinceMinutes is how far back verify-deploy looks for failed

@@ -259,7 +259,7 @@ func (o *Ops) logOutcome(ctx context.Context, r *Report, extension bool, schemaR
 		return
 	}
 	o.log(verdict[0])
-	if schemaReason != "" {
+	if schemaReason != "" && !nothingToCompareYet(schemaReason) {
 		o.logf(ctx, "deploy.schema-not-checked", "reason", schemaReason)
 	}
 	if removals > 0 {
@@ -275,11 +275,12 @@ func Verdict(ctx context.Context, r *Report) []string {
 	}
 	var out []string
 	for _, p := range r.Problems {
+		// The lines read as problems-lines has them: tabs expanded.
 		lines := strings.Split(p, "\n")
-		out = append(out, i18n.T(ctx, "deploy.problem", "text", lines[0]))
+		out = append(out, i18n.T(ctx, "deploy.problem", "text", problemLine(lines[0])))
 		for _, l := range lines[1:] {
-			if strings.TrimSpace(l) != "" {
-				out = append(out, "    "+strings.TrimRight(l, " \r"))
+			if l = problemLine(l); strings.TrimSpace(l) != "" {
+				out = append(out, "    "+l)
 			}
 		}
 	}

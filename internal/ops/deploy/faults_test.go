@@ -124,31 +124,18 @@ func TestDeployThroughGatewayFailures(t *testing.T) {
 // applied and how to apply the uploaded build, not that the platform goes
 // on with anything.
 func TestDeployInterruptedWhileBusySaysTheBuildIsNotApplied(t *testing.T) {
-	s := standtest.Start(t, stand.Options{Speed: 0.01, Durations: stand.Durations{Stop: 10 * time.Minute}})
-	demo, err := s.SeedDemo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ops, log := opsFor(t, s, nil)
-	// The application stops for six seconds of real time: busy.
-	if _, err := ops.Client.Put(context.Background(), "/applications/"+demo.AppID+"/status/stop", nil); err != nil {
-		t.Fatal(err)
-	}
+	s, demo, ops, log := busyDemo(t)
 	before := appBuild(t, s, demo.AppID)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() {
-		for ctx.Err() == nil {
-			for _, c := range s.Calls() {
-				if c.Method == "POST" && strings.HasSuffix(c.Path, "/project/update") && c.Status == http.StatusNotFound {
-					cancel()
-					return
-				}
-			}
-			time.Sleep(5 * time.Millisecond)
+	// The interruption comes while deploy waits between two refused
+	// applies: its status line after a refusal, before the pause.
+	ops.Status = func(string) {
+		if refusedApplies(s) > 0 {
+			cancel()
 		}
-	}()
-	_, err = ops.Deploy(ctx, deploy.DeployOptions{AppRef: demo.AppID, ProjectID: demo.ProjectID,
+	}
+	_, err := ops.Deploy(ctx, deploy.DeployOptions{AppRef: demo.AppID, ProjectID: demo.ProjectID,
 		ProjectDir: demoCopy(t, nil), AppIDSource: deploy.SourceFlag, ProjectIDSource: deploy.SourceFlag})
 	var ie *deploy.InterruptedError
 	if !errors.As(err, &ie) || !errors.Is(err, context.Canceled) {
@@ -163,6 +150,77 @@ func TestDeployInterruptedWhileBusySaysTheBuildIsNotApplied(t *testing.T) {
 	if after := appBuild(t, s, demo.AppID); after != before {
 		t.Errorf("the application went from build %s to %s", before, after)
 	}
+}
+
+// Interrupted while a repeated apply request is under way – the earlier
+// ones refused as busy – a deploy cannot know whether this one reached the
+// platform: it says so and how to check, never that nothing was applied.
+func TestDeployInterruptedWhileARepeatedApplyIsUnderWaySaysItMayHaveReached(t *testing.T) {
+	s, demo, ops, log := busyDemo(t)
+	// The second apply is held at the stand (until it closes) while the
+	// deploy is interrupted.
+	if err := s.AddFault(stand.Fault{Method: "POST", Path: "/console/api/v2/applications/*/project/update", Nth: 2,
+		Effect: stand.EffectDelay, Delay: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	arrivals, stop := s.Watch("POST", "/console/api/v2/applications/*/project/update")
+	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for n := 0; n < 2; n++ {
+			select {
+			case <-arrivals:
+			case <-ctx.Done():
+				return
+			}
+		}
+		cancel()
+	}()
+	_, err := ops.Deploy(ctx, deploy.DeployOptions{AppRef: demo.AppID, ProjectID: demo.ProjectID,
+		ProjectDir: demoCopy(t, nil), AppIDSource: deploy.SourceFlag, ProjectIDSource: deploy.SourceFlag})
+	var ie *deploy.InterruptedError
+	if !errors.As(err, &ie) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("want an interruption, got %v\n%s", err, log)
+	}
+	uploaded := newestBuild(t, s, demo.ProjectID)
+	hint := "elemctl verify-deploy " + demo.AppID + " --version-id " + uploaded
+	want := i18n.T(ctx, "deploy.interrupted-apply-under-way", "app", demo.AppID, "command", hint)
+	if ie.Message != want || ie.Hint != hint {
+		t.Errorf("message:\n got %s\nwant %s\nhint %q", ie.Message, want, ie.Hint)
+	}
+	if refused := refusedApplies(s); refused != 1 {
+		t.Errorf("%d applies refused before the interruption, want 1: the held one was answered", refused)
+	}
+}
+
+// busyDemo is a stand with the demo whose application is stopping for
+// longer than any test runs, so every apply is refused as busy until the
+// test interrupts the deploy.
+func busyDemo(t *testing.T) (*stand.Stand, stand.DemoInfo, *deploy.Ops, *lines) {
+	t.Helper()
+	s := standtest.Start(t, stand.Options{Speed: 0.01, Durations: stand.Durations{Stop: 1000 * time.Hour}})
+	demo, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, log := opsFor(t, s, nil)
+	if _, err := ops.Client.Put(context.Background(), "/applications/"+demo.AppID+"/status/stop", nil); err != nil {
+		t.Fatal(err)
+	}
+	return s, demo, ops, log
+}
+
+// refusedApplies counts the apply requests the stand refused as busy (a
+// call is recorded before its answer is sent).
+func refusedApplies(s *stand.Stand) int {
+	n := 0
+	for _, c := range s.Calls() {
+		if c.Method == "POST" && strings.HasSuffix(c.Path, "/project/update") && c.Status == http.StatusNotFound {
+			n++
+		}
+	}
+	return n
 }
 
 func appBuild(t *testing.T, s *stand.Stand, appID string) string {

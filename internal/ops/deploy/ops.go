@@ -64,11 +64,33 @@ type Ops struct {
 	// finish a cleanup, to apply what was not applied) for the face that
 	// runs them, with the user's connection options; nil spells them plain.
 	Hint hint.Renderer
+	// Arg spells giving an argument of the running command (by its key)
+	// the way its caller would, for the messages that tell what to pass;
+	// ok is false when the caller's face lacks it. Nil spells the command
+	// line's option.
+	Arg func(key string) (string, bool)
 	// ServerStart is how long a request refused with "console not found"
 	// is repeated per outage; 0 fails at once (only deploy waits).
 	ServerStart time.Duration
 
 	outage time.Time // start of the current server-start outage
+}
+
+// arg spells giving the argument stored under key for the caller (see
+// Ops.Arg); ok is false when the caller's face lacks it.
+func (o *Ops) arg(key string) (string, bool) {
+	if o.Arg == nil {
+		return "--" + key, true
+	}
+	return o.Arg(key)
+}
+
+// argOr is arg, or the command line's option when the face lacks it.
+func (o *Ops) argOr(key string) string {
+	if a, ok := o.arg(key); ok {
+		return a
+	}
+	return "--" + key
 }
 
 func (o *Ops) clock() Clock {
@@ -188,7 +210,7 @@ func (o *Ops) call(ctx context.Context, fn func(ctx context.Context) error) erro
 		waited := now.Sub(o.outage)
 		if waited >= o.ServerStart {
 			return &serverStartTimeout{platform.NewError(ctx, platform.KindGeneral, "deploy.server-start-timeout",
-				"seconds", seconds(o.ServerStart), "console", o.Client.Config().BaseURL+"/console")}
+				"seconds", seconds(o.ServerStart), "console", o.Client.Config().BaseURL+"/console", "option", o.argOr("server-start-timeout"))}
 		}
 		if backoff == nil {
 			backoff = o.policy().Start()

@@ -42,13 +42,18 @@ type ProbeCleanup struct {
 
 // JSON renders the cleanup object.
 func (c *ProbeCleanup) JSON() *jsonx.Object {
-	var cmd any
+	var cmd, steps any
 	if c.Command != "" {
 		cmd = c.Command
 	}
+	// steps are null when nothing is left to do by hand: a cleanup that
+	// went through, or one that never started.
+	if c.Steps != nil {
+		steps = c.Steps
+	}
 	return jsonx.New("kept", c.Kept, "app-deleted", boolOrNil(c.AppDeleted), "assembly-deleted", boolOrNil(c.AssemblyDeleted),
 		"project-deleted", boolOrNil(c.ProjectDeleted), "problems", emptyIfNil(c.Problems), "command", cmd,
-		"steps", emptyIfNil(c.Steps))
+		"steps", steps)
 }
 
 // ProbeReport is the answer of a probe run (spec cli.md §4.6).
@@ -376,7 +381,7 @@ func (o *Ops) keepProbe(ctx context.Context, r *ProbeReport) {
 	c.Kept = true
 	o.locateLeftovers(ctx, r)
 	c.Command, c.Steps = o.cleanupCommands(ctx, r, false, false)
-	o.logf(ctx, "probe.kept")
+	o.logf(ctx, "probe.kept", "flag", o.argOr("keep"))
 	o.logCleanupCommands(ctx, c)
 }
 
@@ -472,17 +477,16 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport) {
 			c.AssemblyDeleted = ptr(true)
 		}
 	}
-	if r.ProjectCreated != nil && *r.ProjectCreated {
-		if !buildGone {
-			c.ProjectDeleted = ptr(false)
-		} else if err := o.deleteProject(ctx, r.ProjectID); err != nil {
+	// project-deleted stays null for a project this run did not create, or
+	// could not try to delete while its build stays; false is a deletion
+	// that failed.
+	if r.ProjectCreated != nil && *r.ProjectCreated && buildGone {
+		if err := o.deleteProject(ctx, r.ProjectID); err != nil {
 			c.ProjectDeleted = ptr(false)
 			problem("probe.cleanup-project-failed", "project", r.ProjectID, "error", err)
 		} else {
 			c.ProjectDeleted = ptr(true)
 		}
-	} else {
-		c.ProjectDeleted = ptr(false)
 	}
 	if len(c.Problems) > 0 {
 		c.Command, c.Steps = o.cleanupCommands(ctx, r, appGone, buildGone)

@@ -42,13 +42,18 @@ func ProblemLines(problems []string) []string {
 	out := []string{}
 	for _, p := range problems {
 		for _, line := range strings.Split(p, "\n") {
-			line = strings.TrimRight(strings.ReplaceAll(line, "\t", "    "), " \r")
-			if line != "" {
+			if line = problemLine(line); line != "" {
 				out = append(out, line)
 			}
 		}
 	}
 	return out
+}
+
+// problemLine is one line of a problem as a person reads it: tabs
+// expanded to four spaces, the right end trimmed.
+func problemLine(line string) string {
+	return strings.TrimRight(strings.ReplaceAll(line, "\t", "    "), " \r")
 }
 
 func strOrNil(p *string) any {

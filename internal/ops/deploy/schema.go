@@ -55,8 +55,25 @@ type schemaOutcome struct {
 // skip ends the guard with a reason, telling it.
 func (o *Ops) schemaSkip(ctx context.Context, out *schemaOutcome, reason string, detail string) *schemaOutcome {
 	out.check, out.reason = SchemaSkipped+reason, reason
-	o.logf(ctx, "deploy.schema-skipped", "reason", reason, "detail", detail)
+	key := "deploy.schema-skipped"
+	if nothingToCompareYet(reason) {
+		key = "deploy.schema-not-yet"
+	}
+	o.logf(ctx, key, "reason", reason, "detail", detail)
 	return out
+}
+
+// nothingToCompareYet tells the skips of an application's first deploys
+// – it runs no build of the project yet, or one whose commit nobody
+// recorded – from those that need the user's attention: the check starts
+// by itself once a deploy from a git repository has recorded its commit,
+// so the report says it once, calmly, and not again after the verdict.
+func nothingToCompareYet(reason string) bool {
+	switch reason {
+	case SkipNoAppliedBuild, SkipNoAppliedExtension, SkipNoCommitID:
+		return true
+	}
+	return false
 }
 
 // schemaGuard compares the project's metadata with the commit of the build
@@ -161,12 +178,12 @@ func (o *Ops) schemaGuard(ctx context.Context, opts DeployOptions, appID string)
 			o.logf(ctx, "deploy.schema-removal", "line", l)
 		}
 		return nil, platform.NewError(ctx, platform.KindGeneral, "deploy.schema-refused",
-			"count", len(changes), "findings", listFindings(ctx, changes))
+			"count", len(changes), "findings", listFindings(ctx, changes), "flag", o.argOr("allow-data-loss"))
 	}
 	switch {
 	case len(changes) > 0:
 		out.check = SchemaAllowed
-		o.logf(ctx, "deploy.schema-allowed", "count", len(changes), "findings", listFindings(ctx, changes))
+		o.logf(ctx, "deploy.schema-allowed", "count", len(changes), "findings", listFindings(ctx, changes), "flag", o.argOr("allow-data-loss"))
 	case len(removals) > 0:
 		out.check = SchemaWarned
 	default:

@@ -15,7 +15,7 @@ import (
 // to: from the answer's artifact when it names one, else by searching the
 // build lists for the new build.
 func landedProject(ctx context.Context, cl *platform.Client, answer *jsonx.Object, res *Result, snapshot map[string]string, opts Options) *Landed {
-	l := &Landed{}
+	l := &Landed{DescriptorFile: res.DescriptorFile, IDKey: res.IDKey}
 	art := answer.Obj("artifact")
 	l.ID = firstString(art, "artifact-id", "project-id", "id")
 	if l.ID == "" {

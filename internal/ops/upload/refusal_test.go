@@ -3,7 +3,11 @@ package upload_test
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"context"
+	"fmt"
+	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +24,8 @@ func zipFile(t *testing.T, name string, entries map[string][]byte) string {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
+	// The fastest compression: the bombs are megabytes of one byte.
+	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) { return flate.NewWriter(out, flate.BestSpeed) })
 	for n, data := range entries {
 		w, err := zw.Create(n)
 		if err != nil {
@@ -28,6 +34,37 @@ func zipFile(t *testing.T, name string, entries map[string][]byte) string {
 		if _, err := w.Write(data); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// zerosBomb writes an archive of a manifest and n entries of size zeros
+// each – a zip bomb of a few kilobytes. The zeros are compressed once.
+func zerosBomb(t *testing.T, name string, manifest []byte, n, size int) string {
+	t.Helper()
+	var packed bytes.Buffer
+	fw, _ := flate.NewWriter(&packed, flate.BestSpeed)
+	fw.Write(make([]byte, size))
+	fw.Close()
+	crc := crc32.ChecksumIEEE(make([]byte, size))
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	w, _ := zw.Create("Assembly.yaml")
+	w.Write(manifest)
+	for i := range n {
+		w, err := zw.CreateRaw(&zip.FileHeader{Name: fmt.Sprintf("Acme/Tasks/Ресурсы/%d", i), Method: zip.Deflate,
+			CRC32: crc, CompressedSize64: uint64(packed.Len()), UncompressedSize64: uint64(size)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(packed.Bytes())
 	}
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
@@ -70,13 +107,18 @@ func TestUploadRefusesWhatInspectRefusesBeforeSendingAnything(t *testing.T) {
 		"Acme/Tasks/Проект.yaml": bytes.Repeat([]byte("#"), 17<<20),
 	})
 	noManifest := zipFile(t, "bare.xasm", map[string][]byte{"Acme/Tasks/Проект.yaml": []byte("Ид: x\n")})
+	demoManifest := []byte("ManifestVersion: 1.0\nVendor: Acme\nName: Tasks\nVersion: 1.0-1\n")
+	outside := zipFile(t, "outside.xasm", map[string][]byte{"Assembly.yaml": demoManifest, "../Задача.xbsl": []byte("метод А()\n;\n")})
+	bomb := zerosBomb(t, "zeros.xasm", demoManifest, 5, 13<<20)
 
 	for _, c := range []struct{ file, want string }{
 		{garbage, "the file is not a build archive: " + garbage + ". Nothing was uploaded"},
 		{huge, "is too large: 268435457 bytes, the limit is 268435456. Nothing was uploaded"},
 		{manifestBomb, "the entry Assembly.yaml is too large to read (17825792 bytes, the limit is 16777216)"},
-		{descriptorBomb, "the entry Acme/Tasks/Проект.yaml is too large to read"},
+		{descriptorBomb, "the entry Acme/Tasks/Проект.yaml unpacks to 17825792 bytes, and the platform unpacks at most 16777216 bytes of one entry"},
 		{noManifest, "has no manifest Assembly.yaml. Nothing was uploaded"},
+		{outside, "entries whose paths point outside the archive's folder (../, an absolute path, a drive or a backslash) (1): ../Задача.xbsl – the platform does not take such an archive. Nothing was uploaded"},
+		{bomb, "unpacks to 68157501 bytes, and the platform unpacks at most 67108864 bytes of an archive – a zip bomb or a damaged archive. Nothing was uploaded"},
 	} {
 		for _, project := range []string{demo.ProjectID, ""} {
 			_, err := upload.Upload(ctx, cl, upload.Options{File: c.file, ProjectID: project, GuardRename: true})

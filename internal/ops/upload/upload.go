@@ -102,6 +102,9 @@ type Result struct {
 	Manifest *jsonx.Object
 	// Presentation and ConfigurationID come from the archive's descriptor.
 	Presentation, ConfigurationID string
+	// DescriptorFile and IDKey are how the descriptor spells its file and
+	// its Ид/Id key; "" when it could not be read.
+	DescriptorFile, IDKey string
 	// File is the archive's absolute path ("" when it had none).
 	File string
 	// RenamedFrom is the project's former name after a forced rename of
@@ -130,6 +133,10 @@ type Landed struct {
 	RenamedFrom *string
 	// FoundBy is "response" or "build-list" ("" when not found).
 	FoundBy string
+	// DescriptorFile and IDKey are the descriptor's own spelling of its
+	// file and its Ид/Id key, which the lines name; "" takes the
+	// spelling of the message's language.
+	DescriptorFile, IDKey string
 }
 
 // JSON is the "project" object of the builds upload answer.
@@ -158,17 +165,24 @@ func (l *Landed) JSON() *jsonx.Object {
 
 // Line is the one stderr line that tells the user where the build landed.
 func (l *Landed) Line(ctx context.Context) string {
+	file, key := l.DescriptorFile, l.IDKey
+	if file == "" {
+		file = i18n.T(ctx, "upload.descriptor-file")
+	}
+	if key == "" {
+		key = i18n.T(ctx, "upload.descriptor-id-key")
+	}
 	switch {
 	case l.ID == "":
-		return i18n.T(ctx, "upload.landed-unknown")
+		return i18n.T(ctx, "upload.landed-unknown", "key", key, "file", file)
 	case l.Created == nil:
 		return i18n.T(ctx, "upload.landed-unsure", "project", l.ID, "name", l.Name)
 	case *l.Created:
 		return i18n.T(ctx, "upload.landed-created", "project", l.ID, "name", l.Name)
 	case l.RenamedFrom != nil:
-		return i18n.T(ctx, "upload.landed-renamed", "project", l.ID, "from", *l.RenamedFrom, "name", l.Name, "cid", l.ConfigurationID)
+		return i18n.T(ctx, "upload.landed-renamed", "project", l.ID, "from", *l.RenamedFrom, "name", l.Name, "key", key, "cid", l.ConfigurationID)
 	}
-	return i18n.T(ctx, "upload.landed-existing", "project", l.ID, "name", l.Name, "cid", l.ConfigurationID)
+	return i18n.T(ctx, "upload.landed-existing", "project", l.ID, "name", l.Name, "key", key, "cid", l.ConfigurationID)
 }
 
 // Upload sends the archive by the route opts name and reports what
@@ -195,12 +209,16 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 		}
 	}
 	// What `inspect` refuses – not a ZIP, no manifest, a manifest or
-	// descriptor too large to read, too many entries – is refused here,
-	// before anything is sent: the platform would refuse it too, or worse,
-	// take it.
+	// descriptor too large to read, too many entries – and what it warns
+	// of – entries outside the archive's folder, a zip bomb – is refused
+	// here, before anything is sent: the platform would refuse it too, or
+	// worse, take it.
 	arch, err := assembly.OpenArchive(ctx, opts.File, data)
 	if err != nil {
 		return nil, refused(ctx, opts.File, err)
+	}
+	if refusals := arch.Refusals(ctx); len(refusals) > 0 {
+		return nil, refused(ctx, opts.File, refusalList(refusals))
 	}
 	if _, ok := arch.DescriptorEntry(); ok {
 		if _, err := arch.Descriptor(ctx); err != nil {
@@ -210,6 +228,7 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 	res.Manifest = arch.Manifest()
 	res.Presentation = arch.Presentation(ctx)
 	res.ConfigurationID = arch.ID(ctx)
+	res.DescriptorFile, res.IDKey = arch.DescriptorSpelling(ctx)
 	res.ArchiveVersion = res.Manifest.Str("Version")
 
 	var snapshot map[string]string
@@ -331,6 +350,19 @@ func readArchiveFile(ctx context.Context, path string) ([]byte, error) {
 func refused(ctx context.Context, file string, cause error) error {
 	return &platform.Error{Kind: platform.KindGeneral, Message: i18n.T(ctx, "upload.refused", "error", cause.Error()), Err: cause}
 }
+
+// refusalList is the archive's Refusals as one error, in one line.
+type refusalList []error
+
+func (l refusalList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func (l refusalList) Unwrap() []error { return l }
 
 func uploadRequest(opts Options, manifestCommit string, data []byte) platform.Request {
 	req := platform.Request{Method: http.MethodPost, Raw: data}
