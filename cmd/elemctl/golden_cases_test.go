@@ -29,6 +29,10 @@ type goldenCase struct {
 	// own gives each case a stand of its own: the command changes what
 	// other cases read.
 	own bool
+	// server: the command serves until stopped; its success answer is
+	// the JSON it prints on stdout once it listens, then it is
+	// interrupted and its exit code recorded.
+	server bool
 	// env changes the binary's environment ("" removes a variable).
 	env map[string]string
 	// failEnv is the environment of the failure when it differs.
@@ -98,7 +102,7 @@ func findCommand(name string) *command.Command {
 // demo), {home} (the case's directory, the current one), {project-dir}
 // (the demo project copied there), {broken-dir} (the same with a compile
 // error), {panel} (the control panel's user list), {wrong-env} (an .env
-// with a wrong secret).
+// with a wrong secret), {stand-host} (the stand's host:port).
 const goldenUnknownID = "01900000-0000-7000-8000-0000000000aa"
 
 // Preparing steps shared by cases.
@@ -332,6 +336,16 @@ var goldenCases = []goldenCase{
 	{command: "self-update", setup: releaseFeed,
 		ok:   goldenCall{cli: "self-update --check"},
 		fail: goldenCall{cli: "self-update --check"}},
+	// The servers' answer when they listen: where, and how to reach
+	// them. A loopback MCP server makes its token file; an address other
+	// machines reach is refused without a token named on purpose.
+	{command: "mcp", server: true,
+		ok:   goldenCall{cli: "mcp --http 127.0.0.1:0"},
+		fail: goldenCall{cli: "mcp --http 0.0.0.0:0"}},
+	{command: "stand", server: true,
+		ok:   goldenCall{cli: "stand --seed demo --write-env {home}/stand.env"},
+		// The address is taken: the golden stand listens there.
+		fail: goldenCall{cli: "stand --addr {stand-host}"}},
 	{command: "mcp install",
 		ok:   goldenCall{cli: "mcp install --client cursor --scope project --print --command elemctl"},
 		fail: goldenCall{cli: "mcp install --client emacs"}},

@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -126,11 +128,11 @@ func TestGoldenCoversCatalog(t *testing.T) {
 
 // goldenExempt are the catalog commands that have no JSON answer to pin,
 // with the reason.
+// (The servers that print where they listen – mcp --http, stand – are
+// pinned by that answer; the MCP server's tools are pinned one by one.)
 var goldenExempt = map[string]string{
-	"mcp":   "a server: speaks MCP on stdio or HTTP until stopped; its tools are pinned here one by one",
-	"lsp":   "a server: speaks LSP on stdio until stopped",
-	"dap":   "a server: forwards DAP frames between an editor and the debug adapter",
-	"stand": "a server: the emulated stand itself",
+	"lsp": "a server: speaks LSP on stdio until stopped, with no answer of its own",
+	"dap": "a server: forwards DAP frames between an editor and the debug adapter, with no answer of its own",
 }
 
 // TestGoldenComparisonCatchesShapeChanges proves the comparison fails on
@@ -198,7 +200,11 @@ func TestGolden(t *testing.T) {
 					var got *jsonx.Object
 					switch face {
 					case "cli":
-						got = run.runCLI(t, call.cli)
+						if c.server && kind == "ok" {
+							got = run.runServer(t, call.cli)
+						} else {
+							got = run.runCLI(t, call.cli)
+						}
 					case "mcp":
 						m := sharedMCP
 						if own {
@@ -371,6 +377,9 @@ var (
 	goldenTempDir = regexp.MustCompile(`\b(elemctl-[a-z-]+?-)\d+\b`)
 	// goldenSeconds: the waits a log line measures ("(0.1 s)").
 	goldenSeconds = regexp.MustCompile(`\(\d+(\.\d+)? s\)`)
+	// goldenPort: the port a server was given by the system (":0"),
+	// on a loopback address.
+	goldenPort = regexp.MustCompile(`\b(127\.0\.0\.1|localhost|\[::1\]):\d{4,5}\b`)
 )
 
 // goldenMeasured are keys whose values are measured or random; their
@@ -475,6 +484,7 @@ func (n *goldenNormaliser) text(s string) string {
 	})
 	s = goldenTempDir.ReplaceAllString(s, "${1}<n>")
 	s = goldenSeconds.ReplaceAllString(s, "(<n> s)")
+	s = goldenPort.ReplaceAllString(s, "${1}:<port>")
 	return goldenTempName.ReplaceAllString(s, ".<n>.tmp")
 }
 
@@ -585,6 +595,7 @@ func (g *goldenStand) prepare(t *testing.T, home, kind string, env map[string]st
 		"app": g.demo.AppID, "app-name": g.demo.AppName, "project": g.demo.ProjectID, "space": g.demo.SpaceID,
 		"home": home, "project-dir": filepath.Join(demo, "Acme", "Tasks"), "fresh-dir": filepath.Join(home, "fresh", "Globex", "Fresh"), "broken-dir": filepath.Join(broken, "Acme", "Tasks"),
 		"panel": "Список пользователей панели управления", "wrong-env": filepath.Join(home, "wrong.env"),
+		"stand-host": strings.TrimPrefix(g.stand.URL(), "http://"),
 	}, env: map[string]string{}, bin: g.bin, marks: map[string]string{}}
 	for name, value := range env {
 		r.env[name] = expandVars(value, r.vars)
@@ -662,6 +673,80 @@ func (r *goldenRun) runCLI(t *testing.T, words string) *jsonx.Object {
 		t.Fatalf("elemctl %s: the error on stderr is not JSON: %v\n%s", strings.Join(args, " "), err, stderr)
 	}
 	return got.Set("stderr", errObj)
+}
+
+// runServer starts `elemctl --json ARGS`, a server, takes the JSON it
+// prints on stdout once it listens, interrupts it as Ctrl-C does and
+// returns {"exit", "stdout"}.
+func (r *goldenRun) runServer(t *testing.T, words string) *jsonx.Object {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("a server is stopped by an interrupt, which Windows does not send to another process")
+	}
+	args := append([]string{"--json"}, expandWords(words, r.vars)...)
+	cmd := exec.Command(r.bin, args...)
+	cmd.Env = r.g.environ(r.home, r.env)
+	cmd.Dir = r.home
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	stop := func() {
+		_ = cmd.Process.Kill()
+		<-waited
+	}
+	type first struct {
+		raw json.RawMessage
+		err error
+	}
+	read := make(chan first, 1)
+	go func() {
+		var raw json.RawMessage
+		err := json.NewDecoder(stdout).Decode(&raw)
+		read <- first{raw, err}
+		// What follows the answer (nothing, for a server) is drained so
+		// the server never blocks on a full pipe.
+		_, _ = io.Copy(io.Discard, stdout)
+		waited <- cmd.Wait()
+	}()
+	var answer any
+	select {
+	case f := <-read:
+		if f.err != nil {
+			stop()
+			t.Fatalf("elemctl %s printed no JSON answer: %v\n%s", strings.Join(args, " "), f.err, stderr.String())
+		}
+		if answer, err = jsonx.Decode(f.raw); err != nil {
+			stop()
+			t.Fatal(err)
+		}
+	case <-time.After(2 * time.Minute):
+		stop()
+		t.Fatalf("elemctl %s printed no answer in time\n%s", strings.Join(args, " "), stderr.String())
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		stop()
+		t.Fatal(err)
+	}
+	var code int
+	select {
+	case err := <-waited:
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		stop()
+		t.Fatalf("elemctl %s did not stop when interrupted\n%s", strings.Join(args, " "), stderr.String())
+	}
+	return jsonx.New("exit", code, "stdout", answer)
 }
 
 // goldenMCP is `elemctl mcp` over stdio, spoken to line by line so the
