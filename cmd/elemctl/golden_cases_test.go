@@ -123,7 +123,9 @@ var goldenCases = []goldenCase{
 	// Applications.
 	{command: "apps list",
 		ok:   goldenCall{"apps list", `{}`},
-		fail: goldenCall{"apps list --env-file {wrong-env}", `{"env_file":"{wrong-env}"}`}},
+		fail: goldenCall{"apps list --env-file {wrong-env}", `{"env_file":"{wrong-env}"}`},
+		// The brief cards (list_apps gives them by default).
+		more: []goldenMore{{kind: "brief", call: goldenCall{cli: "apps list --brief"}}}},
 	{command: "apps get",
 		ok:   goldenCall{"apps get {app}", `{"app_id":"{app}"}`},
 		fail: goldenCall{"apps get no-such-app", `{"app_id":"no-such-app"}`}},
@@ -187,7 +189,10 @@ var goldenCases = []goldenCase{
 		ok: goldenCall{"deploy --app-id {app} --project-id {project} --project-dir {project-dir} --output {home}/dist",
 			`{"app_id":"{app}","project_id":"{project}","project_dir":"{project-dir}"}`},
 		fail: goldenCall{"deploy --app-id {app} --project-id {project} --project-dir {broken-dir} --output {home}/dist",
-			`{"app_id":"{app}","project_id":"{project}","project_dir":"{broken-dir}"}`}},
+			`{"app_id":"{app}","project_id":"{project}","project_dir":"{broken-dir}"}`},
+		// --dry-run builds only: the build's answer and the target.
+		more: []goldenMore{{kind: "dry-run",
+			call: goldenCall{cli: "deploy --dry-run --app-id {app} --project-id {project} --project-dir {project-dir} --output {home}/dist"}}}},
 	{command: "probe", own: true,
 		ok:   goldenCall{"probe --project-dir {project-dir} --output {home}/dist", `{"project_dir":"{project-dir}"}`},
 		fail: goldenCall{"probe --project-dir {broken-dir} --output {home}/dist", `{"project_dir":"{broken-dir}"}`},
@@ -198,6 +203,8 @@ var goldenCases = []goldenCase{
 			{kind: "cleanup", prep: []goldenStep{stepKeptProbe}, call: goldenCall{cli: "probe --cleanup {probe-app}"}},
 			{kind: "cleanup-created", prep: []goldenStep{stepFreshProbe}, call: goldenCall{cli: "probe --cleanup {probe-app}"}},
 			{kind: "cleanup-again", prep: []goldenStep{stepFreshProbe, {cli: "probe --cleanup {probe-app}"}}, call: goldenCall{cli: "probe --cleanup {probe-app}"}},
+			// Several at once: one report each, a refusal among them.
+			{kind: "cleanup-several", prep: []goldenStep{stepKeptProbe}, call: goldenCall{cli: "probe --cleanup {probe-app} --cleanup {app}"}},
 			// --keep leaves it all and says how to remove it.
 			{kind: "keep", call: goldenCall{"probe --project-dir {project-dir} --output {home}/dist --keep", `{"project_dir":"{project-dir}","keep":true}`}},
 			// A probe of a project the stand does not know creates it and
@@ -226,9 +233,14 @@ var goldenCases = []goldenCase{
 	{command: "builds list",
 		ok:   goldenCall{"builds list --project-id {project}", `{"project_id":"{project}"}`},
 		fail: goldenCall{"builds list --project-id " + goldenUnknownID, `{"project_id":"` + goldenUnknownID + `"}`},
-		// An extension project's builds are deleted by hand only.
-		more: []goldenMore{{kind: "extension", prep: []goldenStep{stepExtProject},
-			call: goldenCall{"builds list --project-id {ext-project}", `{"project_id":"{ext-project}"}`}}}},
+		more: []goldenMore{
+			// An extension project's builds are deleted by hand only.
+			{kind: "extension", prep: []goldenStep{stepExtProject},
+				call: goldenCall{"builds list --project-id {ext-project}", `{"project_id":"{ext-project}"}`}},
+			// The brief cards (list_builds gives them by default), every
+			// build (a limit of 0 or below cuts nothing).
+			{kind: "brief", call: goldenCall{"builds list --project-id {project} --brief --limit -1", `{"project_id":"{project}","limit":-1}`}},
+		}},
 	{command: "builds get",
 		ok:   goldenCall{"builds get 1.0-3 --project-id {project}", `{"project_id":"{project}","version":"1.0-3"}`},
 		fail: goldenCall{"builds get 9.9-9 --project-id {project}", `{"project_id":"{project}","version":"9.9-9"}`}},
@@ -343,7 +355,7 @@ var goldenCases = []goldenCase{
 		ok:   goldenCall{cli: "mcp --http 127.0.0.1:0"},
 		fail: goldenCall{cli: "mcp --http 0.0.0.0:0"}},
 	{command: "stand", server: true,
-		ok:   goldenCall{cli: "stand --seed demo --write-env {home}/stand.env"},
+		ok: goldenCall{cli: "stand --seed demo --write-env {home}/stand.env"},
 		// The address is taken: the golden stand listens there.
 		fail: goldenCall{cli: "stand --addr {stand-host}"}},
 	{command: "mcp install",
