@@ -214,7 +214,11 @@ func deployDryRun(ctx context.Context, cc *command.Context, in deployInput, proj
 		defer func() {
 			// Said only once the folder is really gone.
 			if remove() && err == nil {
-				cc.Log(i18n.T(ctx, "deploy.temp-archive-removed"))
+				if param, ok := cc.ArgToGive("output"); ok && cc.Naming != command.CLINames {
+					cc.Log(i18n.T(ctx, "deploy.temp-archive-removed-param", "parameter", param))
+				} else {
+					cc.Log(i18n.T(ctx, "deploy.temp-archive-removed"))
+				}
 			}
 		}()
 		output = tmp

@@ -66,6 +66,11 @@ func TestDeployThroughMCPReportsWithLogAndProgress(t *testing.T) {
 	if len(log) == 0 {
 		t.Errorf("the deploy report carries its log: %s", textOf(res))
 	}
+	target := fmt.Sprint(log...)
+	if !strings.Contains(target, "(задано параметром app_id), проект "+h.demo.ProjectID+" (задано параметром project_id)") ||
+		strings.Contains(target, "флагом") {
+		t.Errorf("the target line names the tool's parameters, not a flag: %v", log)
+	}
 	waitFor(t, "progress of the deploy", func() bool { return len(h.progressNotes()) > 0 })
 	if first := h.progressNotes()[0]; first["message"] != log[0] {
 		t.Errorf("progress follows the log: %v vs %v", first["message"], log[0])
