@@ -51,6 +51,8 @@ func TestDeployThroughMCPReportsWithLogAndProgress(t *testing.T) {
 	defer cancel()
 	res, err := h.callWith(ctx, "deploy", map[string]any{
 		"app_id": h.demo.AppName, "project_id": h.demo.ProjectID, "project_dir": demoProject(t),
+		// A negative wait for a starting server is no wait, as 0 is.
+		"server_start_timeout": -1,
 	}, &mcpgo.Meta{ProgressToken: "deploy"})
 	if err != nil {
 		t.Fatal(err)
