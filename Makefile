@@ -9,7 +9,7 @@ VERSION  ?= $(or $(shell git describe --tags --exact-match 2>/dev/null | sed "s/
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 export CGO_ENABLED ?= 0
 
-.PHONY: build test faults deps demo bench lint cross e2e editors editors-platforms editors-publish dist dist-unsigned packages print-version fuzz clean
+.PHONY: build test golden faults deps demo bench lint cross e2e editors editors-platforms editors-publish dist dist-unsigned packages print-version fuzz clean
 
 build:
 	@echo "building $(BIN) with $(GO) build: the first build compiles every dependency (a minute or two on 2 cores), later ones take seconds"
@@ -35,6 +35,11 @@ test: deps
 	$(MAKE) --no-print-directory lint cross build
 	GO=$(GO) ./scripts/test-go.sh
 	./scripts/private-tmp.sh e2e ./scripts/e2e.sh
+
+# Rewrite the golden answers (cmd/elemctl/testdata/golden) from a run
+# against the stand; review the diff before committing it.
+golden:
+	$(GO) test -count=1 ./cmd/elemctl -run Golden -update
 
 # The whole fault matrix and 200 interrupts per command (make test runs a
 # sample of both); see docs/faults.md.

@@ -190,7 +190,10 @@ func (a *app) stopOnSignals(parent context.Context) (context.Context, func()) {
 		}
 	}()
 	return ctx, func() {
-		signal.Stop(signals)
+		// The signals stay caught up to the exit (no signal.Stop): one that
+		// comes as elemctl ends must not kill it by the signal instead of
+		// its exit code. The channel's buffer takes them and the runtime
+		// drops what does not fit.
 		close(done)
 		cancel()
 	}

@@ -117,6 +117,7 @@ var cliMessages = []i18n.Message{
 		EN: "the stand serves at {url}; stop it with Ctrl-C",
 	},
 	{Key: "cli.stand-stopped", RU: "стенд остановлен", EN: "the stand stopped"},
+	{Key: "cli.stand-listen-failed", RU: "стенд не может слушать {address}: {error}", EN: "the stand cannot listen on {address}: {error}"},
 	{Key: "cli.flag.stand-faults",
 		RU: "правила сбоев: файл JSON или YAML (docs/stand.md); пока стенд работает, их меняет /stand/faults на локальном адресе",
 		EN: "fault rules: a JSON or YAML file (docs/stand.md); while the stand runs, /stand/faults on its loopback address changes them",

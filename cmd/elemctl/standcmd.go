@@ -219,7 +219,12 @@ func listenStand(ctx context.Context, s *stand.Stand, addr string, explicit bool
 		}
 		progress(i18n.T(ctx, "cli.stand-address-taken", "address", last))
 	}
-	return s.Listen(addr)
+	base, err := s.Listen(addr)
+	if err != nil {
+		return "", &platform.Error{Kind: platform.KindGeneral, Err: err,
+			Message: i18n.T(ctx, "cli.stand-listen-failed", "address", addr, "error", err.Error())}
+	}
+	return base, nil
 }
 
 // writeStandEnv writes a ready .env for the stand; the file holds the

@@ -27,7 +27,7 @@ func deployCommand() *command.Command {
 			{Name: "dry-run", Help: "cli.arg.deploy-dry-run", Type: command.Bool},
 			{Name: "require-clean", Help: "cli.arg.require-clean", Type: command.Bool},
 			{Name: "allow-data-loss", Help: "cli.arg.allow-data-loss", Type: command.Bool},
-			{Name: "server-start-timeout", Help: "cli.arg.server-start-timeout", Type: command.Float, Default: 900.0, Metavar: "SECONDS", Bound: command.NonNegative},
+			{Name: "server-start-timeout", Help: "cli.arg.server-start-timeout", Type: command.Float, Default: 900.0, Metavar: "SECONDS"},
 		},
 		ToolArgs: []command.Argument{
 			{Name: "app_id", Help: "mcp.arg.deploy-app-id", Type: command.String, Required: true},
@@ -36,7 +36,7 @@ func deployCommand() *command.Command {
 			{Name: "version", Key: "build-version", Help: "mcp.arg.deploy-version", Type: command.String, Default: ""},
 			{Name: "branch", Help: "mcp.arg.branch", Type: command.String, Default: ""},
 			{Name: "allow_data_loss", Help: "mcp.arg.allow-data-loss", Type: command.Bool, Default: false},
-			{Name: "server_start_timeout", Help: "mcp.arg.server-start-timeout", Type: command.Int, Default: 900, Bound: command.NonNegative},
+			{Name: "server_start_timeout", Help: "mcp.arg.server-start-timeout", Type: command.Int, Default: 900},
 		},
 	}, runDeploy)
 }
@@ -214,7 +214,11 @@ func deployDryRun(ctx context.Context, cc *command.Context, in deployInput, proj
 		defer func() {
 			// Said only once the folder is really gone.
 			if remove() && err == nil {
-				cc.Log(i18n.T(ctx, "deploy.temp-archive-removed"))
+				if param, ok := cc.ArgToGive("output"); ok && cc.Naming != command.CLINames {
+					cc.Log(i18n.T(ctx, "deploy.temp-archive-removed-param", "parameter", param))
+				} else {
+					cc.Log(i18n.T(ctx, "deploy.temp-archive-removed"))
+				}
 			}
 		}()
 		output = tmp

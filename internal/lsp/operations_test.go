@@ -368,3 +368,19 @@ func TestDebugAdapterCommand(t *testing.T) {
 		t.Errorf("debugAdapter: %v", out)
 	}
 }
+
+// A dry run from the editor tells how to keep the archive by the command's
+// own parameter, not by the command line's --output.
+func TestDryRunNamesTheEditorsParameter(t *testing.T) {
+	t.Parallel()
+	s := start(t, setup{})
+	s.initialize()
+	out := s.run(commandID(t, "deploy"), map[string]any{"cwd": s.ws, "projectDir": s.project, "dryRun": true})
+	said := fmt.Sprint(out)
+	for _, m := range append(s.messages("window/logMessage"), s.messages("$/progress")...) {
+		said += "\n" + string(m)
+	}
+	if !strings.Contains(said, "передайте каталог в output") || strings.Contains(said, "--output") {
+		t.Errorf("the dry run should name the parameter output, not --output: %s", said)
+	}
+}

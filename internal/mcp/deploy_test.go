@@ -51,6 +51,8 @@ func TestDeployThroughMCPReportsWithLogAndProgress(t *testing.T) {
 	defer cancel()
 	res, err := h.callWith(ctx, "deploy", map[string]any{
 		"app_id": h.demo.AppName, "project_id": h.demo.ProjectID, "project_dir": demoProject(t),
+		// A negative wait for a starting server is no wait, as 0 is.
+		"server_start_timeout": -1,
 	}, &mcpgo.Meta{ProgressToken: "deploy"})
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +67,11 @@ func TestDeployThroughMCPReportsWithLogAndProgress(t *testing.T) {
 	log, _ := report.Value("log").([]any)
 	if len(log) == 0 {
 		t.Errorf("the deploy report carries its log: %s", textOf(res))
+	}
+	target := fmt.Sprint(log...)
+	if !strings.Contains(target, "(задано параметром app_id), проект "+h.demo.ProjectID+" (задано параметром project_id)") ||
+		strings.Contains(target, "флагом") {
+		t.Errorf("the target line names the tool's parameters, not a flag: %v", log)
 	}
 	waitFor(t, "progress of the deploy", func() bool { return len(h.progressNotes()) > 0 })
 	if first := h.progressNotes()[0]; first["message"] != log[0] {

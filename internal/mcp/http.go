@@ -444,6 +444,13 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
+	h.serveRequest(ctx, w, r, cl, m, opened, false)
+}
+
+// serveRequest runs one request through the gate of heavy calls and answers
+// it on its own stream. A session the request opened ends when the request
+// is refused or its answer cannot be sent.
+func (h *HTTPServer) serveRequest(ctx context.Context, w http.ResponseWriter, r *http.Request, cl *clientState, m *message, opened *httpSession, modern bool) {
 	if heavy(m.Method) {
 		leave, refused := h.gate.enter(ctx)
 		if refused != nil {
@@ -456,7 +463,7 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 		}
 		defer leave()
 	}
-	out := newHTTPSender(w, r, false)
+	out := newHTTPSender(w, r, modern)
 	if opened != nil {
 		out.sessionID = opened.id
 		out.failed = func() { h.sessions.end(opened.id) }
@@ -500,18 +507,7 @@ func (h *HTTPServer) postModern(ctx context.Context, w http.ResponseWriter, r *h
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	if heavy(m.Method) {
-		leave, refused := h.gate.enter(ctx)
-		if refused != nil {
-			h.logRefusal(refused)
-			refused.write(w)
-			return
-		}
-		defer leave()
-	}
-	out := newHTTPSender(w, r, true)
-	h.s.request(ctx, cl, m, out, &h.running)
-	out.finish()
+	h.serveRequest(ctx, w, r, cl, m, nil, true)
 }
 
 // bodyTimeout bounds the reading of a request body.

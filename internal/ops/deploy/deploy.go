@@ -57,8 +57,8 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 		return nil, err
 	}
 	started := o.now().UTC()
-	o.logf(ctx, "deploy.target", "app", appID, "app_source", sourceWords(ctx, opts.AppIDSource),
-		"project", opts.ProjectID, "project_source", sourceWords(ctx, opts.ProjectIDSource))
+	o.logf(ctx, "deploy.target", "app", appID, "app_source", o.sourceWords(ctx, opts.AppIDSource, "app-id"),
+		"project", opts.ProjectID, "project_source", o.sourceWords(ctx, opts.ProjectIDSource, "project-id"))
 
 	schema, err := o.schemaGuard(ctx, opts, appID)
 	if err != nil {
@@ -225,9 +225,15 @@ func (o *Ops) lastBuild(ctx context.Context, projectID, base string, schema *sch
 	return best, builds, read
 }
 
-func sourceWords(ctx context.Context, source string) string {
+// sourceWords tells where the target's part stored under key came from:
+// the command line's flag, the parameter a tool or an editor command was
+// given (named as that face spells it), or the environment.
+func (o *Ops) sourceWords(ctx context.Context, source, key string) string {
 	switch source {
 	case SourceFlag:
+		if given, ok := o.arg(key); ok && !strings.HasPrefix(given, "-") {
+			return i18n.T(ctx, "deploy.source-parameter", "parameter", given)
+		}
 		return i18n.T(ctx, "deploy.source-flag")
 	case SourceEnv:
 		return i18n.T(ctx, "deploy.source-env")

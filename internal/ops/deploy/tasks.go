@@ -47,14 +47,24 @@ func failedTasks(tasks []*jsonx.Object, since time.Time) []*jsonx.Object {
 		if !isFailedTask(t) {
 			continue
 		}
-		if !since.IsZero() {
-			if start, ok := parseStamp(t.Str("start-date")); ok && start.Before(since) {
-				continue
-			}
+		if startedBefore(t, since) {
+			continue
 		}
 		out = append(out, t)
 	}
 	return out
+}
+
+// startedBefore tells a task whose start date is readable and earlier
+// than since. The platform stamps to the millisecond, our clock finer: a
+// task of the apply sent in the same millisecond as since is stamped
+// before it, so since is cut to the millisecond first.
+func startedBefore(t *jsonx.Object, since time.Time) bool {
+	if since.IsZero() {
+		return false
+	}
+	start, ok := parseStamp(t.Str("start-date"))
+	return ok && start.Before(since.Truncate(time.Millisecond))
 }
 
 // tasksSince are the tasks started at or after since (a task without a
@@ -62,7 +72,7 @@ func failedTasks(tasks []*jsonx.Object, since time.Time) []*jsonx.Object {
 func tasksSince(tasks []*jsonx.Object, since time.Time) []*jsonx.Object {
 	var out []*jsonx.Object
 	for _, t := range tasks {
-		if start, ok := parseStamp(t.Str("start-date")); ok && !since.IsZero() && start.Before(since) {
+		if startedBefore(t, since) {
 			continue
 		}
 		out = append(out, t)
