@@ -58,7 +58,9 @@ func TestRequestLogLineComesBeforeTheAnswerEnds(t *testing.T) {
 // says whether a read saw an operation end, whenever the read arrived.
 func TestRequestLogTellsWhenTheAnswerWasServed(t *testing.T) {
 	log := &testio.Buffer{}
-	_, c := start(t, stand.Options{Log: log})
+	// The stop lasts long enough (3.6 s at the tests' speed) for the card
+	// read after it to show the stop's own moment, not the moment it ended.
+	_, c := start(t, stand.Options{Log: log, Durations: stand.Durations{Stop: time.Hour}})
 	d := c.createDemo()
 	c.must(200, "PUT", "/v2/applications/"+d.AppID+"/status/stop", nil)
 	card := c.obj("GET", "/v2/applications/"+d.AppID, nil)
