@@ -374,7 +374,7 @@ var (
 	goldenTempName  = regexp.MustCompile(`\.\d+\.tmp\b`)
 	// goldenTempDir: the temporary directories elemctl makes for itself
 	// ("elemctl-build-123456").
-	goldenTempDir = regexp.MustCompile(`\b(elemctl-[a-z-]+?-)\d+\b`)
+	goldenTempDir = regexp.MustCompile(`\b(elemctl-[a-z-]+?-)\d+([/\\])`)
 	// goldenSeconds: the waits a log line measures ("(0.1 s)").
 	goldenSeconds = regexp.MustCompile(`\(\d+(\.\d+)? s\)`)
 	// goldenPort: the port a server was given by the system (":0"),
@@ -476,13 +476,15 @@ func (n *goldenNormaliser) text(s string) string {
 		return mark
 	})
 	s = goldenTime.ReplaceAllString(s, "<time>")
+	// A temporary folder's number first: one of eight digits would pass
+	// for a random hex name (elemctl-probe-12345678 of a probe's name).
+	s = goldenTempDir.ReplaceAllString(s, "${1}<n>${2}")
 	s = goldenRandomHex.ReplaceAllStringFunc(s, func(m string) string {
 		if i := strings.LastIndexByte(m, '-'); i >= 0 {
 			return m[:i+1] + "<hex>"
 		}
 		return "<hex>"
 	})
-	s = goldenTempDir.ReplaceAllString(s, "${1}<n>")
 	s = goldenSeconds.ReplaceAllString(s, "(<n> s)")
 	s = goldenPort.ReplaceAllString(s, "${1}:<port>")
 	return goldenTempName.ReplaceAllString(s, ".<n>.tmp")
@@ -982,5 +984,22 @@ func copyDir(t *testing.T, from, to string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A temporary folder's number is <n> and a random hex name is <hex>,
+// whatever digits each happens to draw: a folder number of eight digits
+// looks like a hex name, and a hex name may draw digits only.
+func TestGoldenNormaliserTellsTempFoldersFromHexNames(t *testing.T) {
+	n := newGoldenNormaliser(goldenPlaces{home: "/h"})
+	for in, want := range map[string]string{
+		"/h/elemctl-probe-12345678/Tasks 1.0-probe-0a1b2c3d.xasm":   "<home>/elemctl-probe-<n>/Tasks 1.0-probe-<hex>.xasm",
+		"/h/elemctl-probe-3040315795/Tasks 1.0-probe-12345678.xasm": "<home>/elemctl-probe-<n>/Tasks 1.0-probe-<hex>.xasm",
+		"elemctl-probe-12345678":                                    "elemctl-probe-<hex>",
+		"elemctl-probe-9f3e0c1a":                                    "elemctl-probe-<hex>",
+	} {
+		if got := n.text(in); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
 	}
 }
