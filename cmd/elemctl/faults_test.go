@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/stand"
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 // The fault matrix: every mutating request of deploy, probe, create and
@@ -306,7 +307,7 @@ type faultBed struct {
 func newFaultBed(t *testing.T, flags bool) *faultBed {
 	b := &faultBed{cliBed: newCLIBed(t)}
 	b.fresh = filepath.Join(t.TempDir(), "fresh")
-	copyTree(t, b.good, b.fresh)
+	testio.CopyTree(t, b.good, b.fresh)
 	desc := filepath.Join(b.fresh, "Acme", "Tasks", "Проект.yaml")
 	data, err := os.ReadFile(desc)
 	if err != nil {

@@ -27,6 +27,7 @@ import (
 	"github.com/elemctl/elemctl/internal/plugin/adapter"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 // The golden answers pin the JSON every catalog command answers, on the
@@ -575,9 +576,9 @@ func (r *goldenRun) ownCopy(t *testing.T) {
 func (g *goldenStand) prepare(t *testing.T, home, kind string, env map[string]string, setup func(*testing.T, *goldenRun, string), steps []goldenStep) *goldenRun {
 	t.Helper()
 	demo := filepath.Join(home, "demo")
-	copyDir(t, filepath.Join(g.repo, "examples", "demo"), demo)
+	testio.CopyTree(t, filepath.Join(g.repo, "examples", "demo"), demo)
 	broken := filepath.Join(home, "broken")
-	copyDir(t, filepath.Join(g.repo, "examples", "demo"), broken)
+	testio.CopyTree(t, filepath.Join(g.repo, "examples", "demo"), broken)
 	g.writeEnv(t, home)
 	wrongEnv := fmt.Sprintf("ELEMENT_BASE_URL=%s\nELEMENT_CLIENT_ID=%s\nELEMENT_CLIENT_SECRET=not-the-secret\nELEMCTL_NO_PROXY=1\n", g.stand.URL(), g.stand.ClientID())
 	ext := stand.MakeArchive(stand.ArchiveSpec{Vendor: "acme", Name: "CrmExtras", Version: "1.0-3", Kind: "Extension",
@@ -963,28 +964,6 @@ func jsonPath(t *testing.T, v any, path string) any {
 		}
 	}
 	return v
-}
-
-func copyDir(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.Walk(from, func(path string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, path)
-		dst := filepath.Join(to, rel)
-		if info.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // A temporary folder's number is <n> and a random hex name is <hex>,

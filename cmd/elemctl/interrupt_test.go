@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 // interruptBound is how soon after the first interrupt every run must
@@ -184,7 +186,7 @@ func (b *faultBed) interruptAt(args []string, at time.Duration, sig os.Signal, s
 func bulkyCopy(t *testing.T, good string, files int) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "bulky")
-	copyTree(t, good, dir)
+	testio.CopyTree(t, good, dir)
 	res := filepath.Join(dir, "Acme", "Tasks", "Ресурсы")
 	if err := os.MkdirAll(res, 0o755); err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,30 +13,8 @@ import (
 
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
+	"github.com/elemctl/elemctl/internal/testio"
 )
-
-// copyTree copies the directory src to dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 // demoProjects copies the shipped demo project twice: as it is, and with a
 // compile error the stand refuses.
@@ -45,8 +22,8 @@ func demoProjects(t *testing.T) (good, broken string) {
 	t.Helper()
 	dir := t.TempDir()
 	good, broken = filepath.Join(dir, "good"), filepath.Join(dir, "broken")
-	copyTree(t, filepath.Join("..", "..", "examples", "demo"), good)
-	copyTree(t, filepath.Join("..", "..", "examples", "demo"), broken)
+	testio.CopyTree(t, filepath.Join("..", "..", "examples", "demo"), good)
+	testio.CopyTree(t, filepath.Join("..", "..", "examples", "demo"), broken)
 	module := filepath.Join(broken, "Acme", "Tasks", "Основное", "Задачи.xbsl")
 	f, err := os.OpenFile(module, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {

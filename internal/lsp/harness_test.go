@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,7 +102,7 @@ func start(t *testing.T, o setup) *session {
 	}
 	tmp := t.TempDir()
 	ws := filepath.Join(tmp, "workspace")
-	copyTree(t, filepath.Join("..", "..", "examples", "demo"), ws)
+	testio.CopyTree(t, filepath.Join("..", "..", "examples", "demo"), ws)
 	writeFile(t, filepath.Join(ws, ".env"), strings.Join([]string{
 		"ELEMENT_BASE_URL=" + st.URL(),
 		"ELEMENT_CLIENT_ID=" + st.ClientID(),
@@ -397,28 +396,6 @@ func writeFile(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
 		t.Fatal(err)
 	}
 }

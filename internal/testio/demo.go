@@ -16,24 +16,7 @@ func DemoCopy(t testing.TB, edit func(dir string)) string {
 	_, here, _, _ := runtime.Caller(0)
 	src := filepath.Join(filepath.Dir(here), "..", "..", "examples", "demo")
 	repo := t.TempDir()
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		dst := filepath.Join(repo, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	CopyTree(t, src, repo)
 	dir := filepath.Join(repo, "Acme", "Tasks")
 	if edit != nil {
 		edit(dir)
@@ -71,3 +54,26 @@ const ExtensionDescriptor = `Ид: e7e7e7e7-0000-4000-8000-0000000000e1
 ВидПроекта: Расширение
 ЯзыкРазработки: Русский
 `
+
+// CopyTree copies the directory from, with everything below it, to to.
+func CopyTree(t testing.TB, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
