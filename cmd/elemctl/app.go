@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -656,17 +657,25 @@ func (a *app) execute(ctx context.Context, c *command.Command, in command.Values
 		return &handlerError{err}
 	}
 	answer := command.Render(result, command.CLIDialect)
-	// The answer is written once and the same text both searched for a
-	// secret and printed: a long list's text is megabytes.
-	out, err := jsonx.Marshal(answer.Value)
-	if err != nil {
+	// The answer is printed as it is written: a long list's text is
+	// megabytes. Only one that may show a hint whose note comes first is
+	// held whole, to be searched for it.
+	var held *bytes.Buffer
+	out := a.stdout
+	if run.SecretNoteMayFollow() {
+		held = &bytes.Buffer{}
+		out = held
+	}
+	if err := jsonx.MarshalTo(out, answer.Value); err != nil {
 		return &handlerError{err}
 	}
-	if note := run.SecretNote(ctx, string(out)); note != "" {
-		a.progress(note)
-	}
-	if _, err := a.stdout.Write(out); err != nil {
-		return &handlerError{err}
+	if held != nil {
+		if note := run.SecretNote(ctx, held.String()); note != "" {
+			a.progress(note)
+		}
+		if _, err := a.stdout.Write(held.Bytes()); err != nil {
+			return &handlerError{err}
+		}
 	}
 	for _, line := range answer.Notes {
 		a.progress(line)

@@ -141,7 +141,13 @@ func TestSecretNoteOnlyWithAHint(t *testing.T) {
 	}
 	logging := *k.Command
 	logging.Run = func(ctx context.Context, cc *command.Context, _ command.Values) (any, error) {
+		if k.SecretNoteMayFollow() {
+			t.Error("a note may follow before any hint")
+		}
 		h := hintOf(cc)
+		if !k.SecretNoteMayFollow() {
+			t.Error("a hint given, and no note to follow")
+		}
 		cc.Log("no hint here")
 		if len(lines) != 1 {
 			t.Fatalf("a line without a hint got the note: %q", lines)
@@ -159,9 +165,12 @@ func TestSecretNoteOnlyWithAHint(t *testing.T) {
 	if len(lines) != 4 || lines[1] != note || k.SecretNote(ctx, got.(string)) != "" {
 		t.Errorf("lines %q", lines)
 	}
+	if k.SecretNoteMayFollow() {
+		t.Error("the note was given, and another may follow")
+	}
 	plain := &command.Call{Catalog: Core(), Command: Core().Path("deploy")}
 	h := hintOf(plain.Context())
-	if plain.SecretNote(ctx, h) != "" {
+	if plain.SecretNote(ctx, h) != "" || plain.SecretNoteMayFollow() {
 		t.Error("a note without a secret on the command line")
 	}
 }

@@ -214,6 +214,14 @@ func (k *Call) SecretNote(ctx context.Context, text string) string {
 	return k.secretNote(i18n.LangOf(ctx), text)
 }
 
+// SecretNoteMayFollow tells whether an answer's text may earn SecretNote:
+// only then need a face hold the text it prints to search it.
+func (k *Call) SecretNoteMayFollow() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.Connection.SecretGiven && !k.noted && len(k.hints) > 0
+}
+
 func (k *Call) secretNote(lang i18n.Lang, text string) string {
 	if !k.Connection.SecretGiven {
 		return ""

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"unicode/utf8"
 )
@@ -203,6 +204,25 @@ func (s *scanner) array(depth int) (any, error) {
 type writer struct {
 	buf    []byte
 	indent bool
+	// out, when set, takes the text whenever spillAt bytes are made;
+	// err is its first failure, after which nothing more is written.
+	out io.Writer
+	err error
+}
+
+// spillAt is how much text a writer with an out holds before writing it.
+const spillAt = 64 << 10
+
+// spill writes the text made so far to out once there is enough of it.
+func (w *writer) spill() error {
+	if w.out == nil || len(w.buf) < spillAt {
+		return w.err
+	}
+	if w.err == nil {
+		_, w.err = w.out.Write(w.buf)
+	}
+	w.buf = w.buf[:0]
+	return w.err
 }
 
 func (w *writer) newline(depth int) {
@@ -256,6 +276,9 @@ func (w *writer) value(v any, depth int) error {
 			if err := w.value(x.vals[i], depth+1); err != nil {
 				return fmt.Errorf("key %q: %w", k, err)
 			}
+			if err := w.spill(); err != nil {
+				return err
+			}
 		}
 		w.newline(depth)
 		w.buf = append(w.buf, '}')
@@ -275,6 +298,9 @@ func (w *writer) value(v any, depth int) error {
 			}
 			w.newline(depth + 1)
 			if err := w.value(e, depth+1); err != nil {
+				return err
+			}
+			if err := w.spill(); err != nil {
 				return err
 			}
 		}

@@ -8,6 +8,7 @@ package jsonx
 import (
 	"encoding/json"
 	"errors"
+	"io"
 )
 
 // Object is a JSON object that remembers key order. The zero value is an
@@ -126,6 +127,14 @@ func (o *Object) Str(key string) string {
 	return s
 }
 
+// StrBytes is Str as a new byte slice, nil for "".
+func (o *Object) StrBytes(key string) []byte {
+	if s := o.Str(key); s != "" {
+		return []byte(s)
+	}
+	return nil
+}
+
 // Obj returns the value of key when it is an object, else nil.
 func (o *Object) Obj(key string) *Object {
 	v, _ := o.Value(key).(*Object)
@@ -239,6 +248,22 @@ func Marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return append(w.buf, '\n'), nil
+}
+
+// MarshalTo writes v to out as Marshal spells it, a piece at a time as it
+// is made: a list of thousands of cards is megabytes of text, which is
+// never held whole. An error of v leaves what was written before it.
+func MarshalTo(out io.Writer, v any) error {
+	w := writer{indent: true, buf: make([]byte, 0, spillAt+4096), out: out}
+	if err := w.value(v, 0); err != nil {
+		return err
+	}
+	if w.err != nil {
+		return w.err
+	}
+	w.buf = append(w.buf, '\n')
+	_, err := out.Write(w.buf)
+	return err
 }
 
 // Compact writes v on one line without HTML escaping.

@@ -3,6 +3,8 @@ package jsonx
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"reflect"
 	"runtime"
 	"strings"
@@ -260,4 +262,54 @@ func TestSmallDocumentsAllocateLittle(t *testing.T) {
 	if limit := uint64(16 * len(doc)); perDecode > limit {
 		t.Fatalf("decoding %d bytes allocated %d bytes, want at most %d", len(doc), perDecode, limit)
 	}
+}
+
+// MarshalTo writes what Marshal makes, in pieces of at most about
+// spillAt bytes, and stops at the first write that fails.
+func TestMarshalToWritesMarshalsTextInPieces(t *testing.T) {
+	var cards []any
+	for i := range 3000 {
+		cards = append(cards, New("id", fmt.Sprintf("card-%d", i), "name", "Приложение \"№"+fmt.Sprint(i)+"\"", "tags", []any{"a", json.Number("1"), nil, true}))
+	}
+	doc := New("total", len(cards), "cards", cards)
+	want, err := Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pieces pieceRecorder
+	if err := MarshalTo(&pieces, doc); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(pieces.text, want) {
+		t.Fatalf("MarshalTo wrote %d bytes unlike Marshal's %d", len(pieces.text), len(want))
+	}
+	if len(want) < 4*spillAt || pieces.writes < len(want)/(2*spillAt) || pieces.largest > 2*spillAt {
+		t.Fatalf("%d bytes in %d writes, the largest %d: not written as it was made", len(want), pieces.writes, pieces.largest)
+	}
+
+	broken := &pieceRecorder{failAfter: 2}
+	if err := MarshalTo(broken, doc); !errors.Is(err, errPipeClosed) {
+		t.Fatalf("a failing writer: %v", err)
+	}
+	if broken.writes != 3 {
+		t.Fatalf("%d writes after the one that failed", broken.writes-3)
+	}
+}
+
+var errPipeClosed = errors.New("pipe closed")
+
+type pieceRecorder struct {
+	text            []byte
+	writes, largest int
+	failAfter       int
+}
+
+func (p *pieceRecorder) Write(b []byte) (int, error) {
+	p.writes++
+	if p.failAfter > 0 && p.writes > p.failAfter {
+		return 0, errPipeClosed
+	}
+	p.text = append(p.text, b...)
+	p.largest = max(p.largest, len(b))
+	return len(b), nil
 }
