@@ -20,6 +20,10 @@ import (
 type Fields interface {
 	// Str is the value of key when it is a string, else "".
 	Str(key string) string
+	// StrBytes is Str as bytes, which a RawObject gives without a copy
+	// (valid until its reader reads on): for a card read only to compare
+	// or look up.
+	StrBytes(key string) []byte
 	// Value is the value of key decoded, nil when absent.
 	Value(key string) any
 	// Obj is the value of key when it is an object, else nil.
@@ -79,6 +83,22 @@ func (r *RawObject) Str(key string) string {
 	}
 	s, _ := Unquote(inner)
 	return s
+}
+
+// StrBytes is Str without a string made: the text of key's value when it
+// is a string without escapes (valid until the reader reads on), else a
+// copy decoded; nil when it is no string.
+func (r *RawObject) StrBytes(key string) []byte {
+	v, ok := r.raw(key)
+	if !ok || len(v) < 2 || v[0] != '"' {
+		return nil
+	}
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return inner
+	}
+	s, _ := Unquote(inner)
+	return []byte(s)
 }
 
 // Value is the value of key decoded, nil when absent.

@@ -1,6 +1,7 @@
 package buildlist
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -49,6 +50,38 @@ func BenchmarkListing2000Cards(b *testing.B) {
 			Brief(c, index)
 		}
 		if Summary(ctx, listing, len(listing), false, project, reg) == "" {
+			b.Fatal("no summary")
+		}
+	}
+}
+
+// BenchmarkListingStream50000Cards is what `builds list` does with a
+// project of 50,000 builds once the answer arrives: every card read as it
+// comes (Listing.Add), the newest ten decoded and the summary over all.
+func BenchmarkListingStream50000Cards(b *testing.B) {
+	var text []byte
+	text = append(text, '[')
+	for n := 1; n <= 50000; n++ {
+		if n > 1 {
+			text = append(text, ',')
+		}
+		v := fmt.Sprintf("1.0-%d", n)
+		text = fmt.Appendf(text, `{"id":%q,"image-id":%q,"assembly-version":%q,"project-version":%q,"created":"2026-12-03T20:%02d:%02d.%03dZ","commit-id":null,"branch-name":null,"project-id":%q,"project-developer":"Acme","project-name":"Bulk"}`,
+			buildID(v), buildID(v), v, v, n/60000%60, n/1000%60, n%1000, project)
+	}
+	text = append(text, ']')
+	ctx := context.Background()
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for b.Loop() {
+		l := NewListing(10, nil)
+		if err := jsonx.EachElement(bytes.NewReader(text), nil, l.Add); err != nil {
+			b.Fatal(err)
+		}
+		if shown, err := l.Newest(); err != nil || len(shown) != 10 {
+			b.Fatal(len(shown), err)
+		}
+		if l.Summary(ctx, 10, false, project, nil) == "" {
 			b.Fatal("no summary")
 		}
 	}

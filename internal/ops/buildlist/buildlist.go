@@ -35,6 +35,14 @@ func Version(card jsonx.Fields) string {
 	return card.Str("project-version")
 }
 
+// versionBytes is Version without a string made (see jsonx.Fields).
+func versionBytes(card jsonx.Fields) []byte {
+	if v := card.StrBytes("assembly-version"); len(v) > 0 {
+		return v
+	}
+	return card.StrBytes("project-version")
+}
+
 // Find is the card among cards whose id is id, or – when id is "" – whose
 // version is version; nil when there is none.
 func Find(cards []*jsonx.Object, id, version string) *jsonx.Object {
@@ -129,9 +137,12 @@ func RegistryBrief(id string, reg map[string]registry.Entry) *jsonx.Object {
 
 // lookup finds the registry line of a card by any of its id fields.
 func lookup(card jsonx.Fields, reg map[string]registry.Entry) (registry.Entry, bool) {
+	if len(reg) == 0 {
+		return registry.Entry{}, false
+	}
 	for _, k := range idKeys {
-		if s := card.Str(k); s != "" {
-			if e, ok := reg[s]; ok {
+		if s := card.StrBytes(k); len(s) > 0 {
+			if e, ok := reg[string(s)]; ok {
 				return e, true
 			}
 		}

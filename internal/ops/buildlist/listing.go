@@ -28,6 +28,27 @@ type Listing struct {
 	total  int
 	newest keptCards // the newest limit cards, the oldest of them on top
 	kind   string
+	// texts holds the created and version kept of many cards: one
+	// allocation for thousands of cards (see keep).
+	texts strings.Builder
+}
+
+// textsChunk is how much room texts is given at a time.
+const textsChunk = 64 << 10
+
+// keep copies a card's created and version into texts and returns them.
+// A Builder never changes what it holds, so its text can be cut into
+// strings that stay valid as it grows or is replaced.
+func (l *Listing) keep(created, version []byte) (string, string) {
+	if need := len(created) + len(version); l.texts.Cap()-l.texts.Len() < need {
+		l.texts = strings.Builder{}
+		l.texts.Grow(max(textsChunk, need))
+	}
+	from := l.texts.Len()
+	l.texts.Write(created)
+	l.texts.Write(version)
+	text := l.texts.String()[from:]
+	return text[:len(created)], text[len(created):]
 }
 
 // listedBlock is how many cards' records a block of Listing.listed holds.
@@ -72,12 +93,13 @@ func NewListing(limit int, index map[string]registry.Entry) *Listing {
 // Begin starts over: the answer is read again from its start.
 func (l *Listing) Begin() {
 	l.listed, l.total, l.newest, l.kind = l.listed[:0], 0, l.newest[:0], ""
+	l.texts = strings.Builder{}
 }
 
 // Add takes one card of the answer; the list's key does not matter.
 func (l *Listing) Add(_ string, card *jsonx.RawObject) error {
-	version := Version(card)
-	o := order{created: card.Str("created"), counter: Counter(version), at: l.total}
+	created, version := l.keep(card.StrBytes("created"), versionBytes(card))
+	o := order{created: created, counter: Counter(version), at: l.total}
 	e, remembered := lookup(card, l.index)
 	if n := len(l.listed); n == 0 || len(l.listed[n-1]) == listedBlock {
 		l.listed = append(l.listed, make([]listed, 0, listedBlock))
@@ -87,19 +109,21 @@ func (l *Listing) Add(_ string, card *jsonx.RawObject) error {
 	*block = append(*block, listed{order: o, version: version,
 		archiveNumbered: remembered && e.Route == registry.RouteNoProjectID})
 	if !strings.EqualFold(l.kind, "Extension") {
-		if kind := card.Str("project-kind"); kind != "" && (l.kind == "" || strings.EqualFold(kind, "Extension")) {
-			l.kind = kind
+		if kind := card.StrBytes("project-kind"); len(kind) > 0 && (l.kind == "" || strings.EqualFold(string(kind), "Extension")) {
+			l.kind = string(kind)
 		}
 	}
-	var text []byte
 	if l.limit > 0 && len(l.newest) == l.limit {
 		if newerFirst(o, l.newest[0].order) >= 0 {
 			return nil // older than every card kept
 		}
-		// The card no longer kept lends its buffer to the new one.
-		text = heap.Pop(&l.newest).(keptCard).text[:0]
+		// The oldest card kept gives way, and its buffer, to the new one.
+		oldest := &l.newest[0]
+		oldest.order, oldest.text = o, append(oldest.text[:0], card.Text()...)
+		l.newest.sink()
+		return nil
 	}
-	heap.Push(&l.newest, keptCard{order: o, text: append(text, card.Text()...)})
+	heap.Push(&l.newest, keptCard{order: o, text: slices.Clone(card.Text())})
 	return nil
 }
 
@@ -129,18 +153,32 @@ func (l *Listing) Newest() ([]*jsonx.Object, error) {
 // Summary is the line after the listing (see Summary) over every card the
 // answer held.
 func (l *Listing) Summary(ctx context.Context, shown int, extension bool, projectID string, reg []registry.Entry) string {
-	sorted := make([]listed, 0, l.total)
-	for _, block := range l.listed {
-		sorted = append(sorted, block...)
-	}
-	slices.SortFunc(sorted, func(a, b listed) int { return newerFirst(a.order, b.order) })
-	return summarize(i18n.LangOf(ctx), sorted, shown, extension, projectID, reg)
+	return summarize(i18n.LangOf(ctx), listedCards{blocks: l.listed, size: listedBlock, total: l.total}, shown, extension, projectID, reg)
 }
 
 // keptCard is a card's text and where it sorts.
 type keptCard struct {
 	order
 	text []byte
+}
+
+// sink moves the top card down to its place: heap.Fix(h, 0) without an
+// interface's calls, which a card newer than all kept costs every time.
+func (h keptCards) sink() {
+	for i := 0; ; {
+		older := 2*i + 1
+		if older >= len(h) {
+			return
+		}
+		if right := older + 1; right < len(h) && h.Less(right, older) {
+			older = right
+		}
+		if !h.Less(older, i) {
+			return
+		}
+		h[i], h[older] = h[older], h[i]
+		i = older
+	}
 }
 
 // keptCards is a heap with the oldest card on top.

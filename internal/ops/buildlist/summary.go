@@ -1,9 +1,9 @@
 package buildlist
 
 import (
+	"cmp"
 	"context"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -39,14 +39,17 @@ func summaryIn(lang i18n.Lang, cards []*jsonx.Object, shown int, extension bool,
 	l := make([]listed, len(cards))
 	for i, c := range cards {
 		e, remembered := lookup(c, index)
-		l[i] = listed{version: Version(c), archiveNumbered: remembered && e.Route == registry.RouteNoProjectID}
+		// The cards sort in the order given.
+		l[i] = listed{order: order{at: i}, version: Version(c), archiveNumbered: remembered && e.Route == registry.RouteNoProjectID}
 	}
-	return summarize(lang, l, shown, extension, projectID, reg)
+	return summarize(lang, listedCards{blocks: [][]listed{l}, size: max(1, len(l)), total: len(l)}, shown, extension, projectID, reg)
 }
 
-func summarize(lang i18n.Lang, cards []listed, shown int, extension bool, projectID string, reg []registry.Entry) string {
-	counts := []any{"shown", shown, "total", len(cards)}
-	if len(cards) == 0 {
+// summarize is the summary over the cards in any order: where each sorts
+// is in its record, whose order.at is its place.
+func summarize(lang i18n.Lang, cards listedCards, shown int, extension bool, projectID string, reg []registry.Entry) string {
+	counts := []any{"shown", shown, "total", cards.total}
+	if cards.total == 0 {
 		return i18n.TL(lang, "client.builds-summary-empty", counts...)
 	}
 	entries := registry.Entries(reg)
@@ -54,7 +57,7 @@ func summarize(lang i18n.Lang, cards []listed, shown int, extension bool, projec
 	if len(bases) == 0 {
 		return i18n.TL(lang, "client.builds-summary-unnumbered", counts...)
 	}
-	f := findHoles(bases, entries, projectID)
+	f := findHoles(cards, bases, entries, projectID)
 
 	key := "client.builds-summary-full"
 	switch {
@@ -90,51 +93,90 @@ func summarize(lang i18n.Lang, cards []listed, shown int, extension bool, projec
 
 // base is the numbered builds of one base version.
 type base struct {
-	name    string
-	numbers []int         // ascending, distinct
-	builds  map[int]build // by number
+	name   string
+	newest order          // where its newest card sorts
+	builds []numberedCard // ascending by number, one a number
 }
 
+// build is a number of a base and its newest card.
 type build struct {
-	version string // as the first card with the number writes it
+	number int
+	card   int // the newest card with the number: it spells the version
 	// keptArchiveNumber: this machine uploaded a card with this number
 	// without a project id, so the number is the archive's own.
 	keptArchiveNumber bool
 }
 
 // numbering groups the numbered cards by base, bases in the order their
-// first card comes (newest first for a sorted listing).
-func numbering(cards []listed) []*base {
-	var order []*base
-	byName := map[string]*base{}
-	for _, c := range cards {
-		v := c.version
-		name, n, ok := registry.SplitVersion(v)
+// newest cards sort (newest first). The cards need not be sorted: of
+// tens of thousands of cards only the few bases are.
+func numbering(cards listedCards) []*base {
+	var bases []*base
+	byName := map[string]int{}
+	// Every base's builds share one slice, sized once: a list of 50,000
+	// cards is not copied as it is gathered.
+	all := make([]numberedCard, 0, cards.total)
+	for at := range cards.total {
+		c := cards.at(at)
+		name, n, ok := registry.SplitVersion(c.version)
 		if !ok {
 			continue
 		}
-		b := byName[name]
-		if b == nil {
-			b = &base{name: name, builds: map[int]build{}}
-			byName[name] = b
-			order = append(order, b)
+		k, seen := byName[name]
+		if !seen {
+			k = len(bases)
+			byName[name] = k
+			bases = append(bases, &base{name: name, newest: c.order})
+		} else if newerFirst(c.order, bases[k].newest) < 0 {
+			bases[k].newest = c.order
 		}
-		ours := c.archiveNumbered
-		if prev, seen := b.builds[n]; seen {
-			if ours && !prev.keptArchiveNumber {
-				prev.keptArchiveNumber = true
-				b.builds[n] = prev
-			}
+		all = append(all, numberedCard{base: k, build: build{number: n, card: at, keptArchiveNumber: c.archiveNumbered}})
+	}
+	// By base and number, the newest card of a number first; a number is
+	// ours when any of its cards is.
+	slices.SortFunc(all, func(x, y numberedCard) int {
+		if c := cmp.Compare(x.base, y.base); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.number, y.number); c != 0 {
+			return c
+		}
+		return newerFirst(cards.at(x.card).order, cards.at(y.card).order)
+	})
+	distinct := all[:0]
+	for _, d := range all {
+		if last := len(distinct) - 1; last >= 0 && distinct[last].base == d.base && distinct[last].number == d.number {
+			distinct[last].keptArchiveNumber = distinct[last].keptArchiveNumber || d.keptArchiveNumber
 			continue
 		}
-		b.numbers = append(b.numbers, n)
-		b.builds[n] = build{version: v, keptArchiveNumber: ours}
+		distinct = append(distinct, d)
 	}
-	for _, b := range order {
-		slices.Sort(b.numbers)
+	for from := 0; from < len(distinct); {
+		to := from + 1
+		for to < len(distinct) && distinct[to].base == distinct[from].base {
+			to++
+		}
+		bases[distinct[from].base].builds = distinct[from:to]
+		from = to
 	}
-	return order
+	slices.SortFunc(bases, func(x, y *base) int { return newerFirst(x.newest, y.newest) })
+	return bases
 }
+
+// numberedCard is a build of the base numbered k in numbering.
+type numberedCard struct {
+	base int
+	build
+}
+
+// listedCards are the records of the cards of a listing, by their place
+// in it, held in blocks of size records.
+type listedCards struct {
+	blocks      [][]listed
+	size, total int
+}
+
+func (c listedCards) at(i int) *listed { return &c.blocks[i/c.size][i%c.size] }
 
 type loss struct {
 	jump    string
@@ -147,36 +189,39 @@ type holes struct {
 	losses   []loss   // holes that are a jump and a deletion at once
 }
 
-func findHoles(bases []*base, reg registry.Entries, projectID string) holes {
+func findHoles(cards listedCards, bases []*base, reg registry.Entries, projectID string) holes {
 	uploaded := uploadsByBase(reg, projectID)
 	var h holes
 	for _, b := range bases {
-		below := 0
-		for _, n := range b.numbers {
-			if n > below+1 {
-				h.classify(b, below, n, uploaded[b.name])
+		for i, above := range b.builds {
+			below := 0
+			if i > 0 {
+				below = b.builds[i-1].number
 			}
-			below = n
+			if above.number > below+1 {
+				h.classify(cards, b, i, uploaded[b.name])
+			}
 		}
 	}
 	return h
 }
 
-// classify judges the hole between number below (0 when the hole starts
-// at 1) and the present number above.
-func (h *holes) classify(b *base, below, above int, uploads []numbered) {
-	if !b.builds[above].keptArchiveNumber {
+// classify judges the hole below b's build i: between it and the build
+// before it, or number 0 for the first.
+func (h *holes) classify(cards listedCards, b *base, i int, uploads []numbered) {
+	top := b.builds[i]
+	if !top.keptArchiveNumber {
 		h.deletion = true
 		return
 	}
-	from := b.builds[below].version
-	if from == "" {
-		from = b.name + "-" + strconv.Itoa(below)
+	bottom, from := 0, b.name+"-0"
+	if i > 0 {
+		bottom, from = b.builds[i-1].number, cards.at(b.builds[i-1].card).version
 	}
-	jump := from + " -> " + b.builds[above].version
+	jump := from + " -> " + cards.at(top.card).version
 	var missing []string
 	for _, u := range uploads {
-		if u.number > below && u.number < above && !slices.Contains(missing, u.version) {
+		if u.number > bottom && u.number < top.number && !slices.Contains(missing, u.version) {
 			missing = append(missing, u.version)
 		}
 	}
