@@ -80,16 +80,27 @@ func appsDebugCommand() *command.Command {
 	}, runAppsDebug)
 }
 
-// BriefApp is the short application card of listings.
-func BriefApp(card jsonx.Fields) *jsonx.Object {
-	src := card.Obj("source")
-	return jsonx.New(
-		"id", card.Value("id"),
-		"name", platform.AppName(card),
-		"status", card.Value("status"),
-		"uri", card.Value("uri"),
-		"project-version", src.Value("project-version"),
-		"project-version-id", src.Value("project-version-id"),
+// appBriefs makes the short application cards of one listing: thousands
+// of them cost a few allocations (see jsonx.Shape).
+type appBriefs struct {
+	shape *jsonx.Shape
+	texts jsonx.Texts
+}
+
+func newAppBriefs() *appBriefs {
+	return &appBriefs{shape: jsonx.NewShape("id", "name", "status", "uri", "project-version", "project-version-id")}
+}
+
+// brief is the short application card of card.
+func (b *appBriefs) brief(card jsonx.Fields) *jsonx.Object {
+	src := card.Nested("source")
+	return b.shape.New(
+		card.StrValue(&b.texts, "id"),
+		b.texts.Keep(platform.AppNameBytes(card)),
+		card.StrValue(&b.texts, "status"),
+		card.StrValue(&b.texts, "uri"),
+		src.StrValue(&b.texts, "project-version"),
+		src.StrValue(&b.texts, "project-version-id"),
 	)
 }
 
@@ -139,11 +150,14 @@ func runAppsList(ctx context.Context, cc *command.Context, in appsListInput) (an
 	// only those shown are decoded (of thousands, mostly deleted, often a
 	// few), and with --brief only the brief card's fields of them.
 	total, live := 0, 0
-	seen := map[string]bool{}
-	recount := func() { total, live = 0, 0; clear(seen) }
+	briefs := newAppBriefs()
+	spelled := map[string]bool{} // the statuses seen, as the cards spell them
+	recount := func() { total, live = 0, 0; clear(spelled) }
 	shown, err := platform.ListPicking(ctx, cl, platform.Request{Path: "/applications"}, recount, func(a *jsonx.RawObject) (any, bool, error) {
 		total++
-		seen[strings.ToLower(a.Str("status"))] = true
+		if status := a.StrBytes("status"); !spelled[string(status)] {
+			spelled[string(status)] = true
+		}
 		deleted := platform.IsDeletedApp(a)
 		if !deleted {
 			live++
@@ -156,13 +170,17 @@ func runAppsList(ctx context.Context, cc *command.Context, in appsListInput) (an
 		case len(statuses) > 0 && !contains(statuses, strings.ToLower(a.Str("status"))):
 			return nil, false, nil
 		case in.Brief:
-			return BriefApp(a), true, nil
+			return briefs.brief(a), true, nil
 		}
 		card, err := a.Decode()
 		return card, err == nil, err
 	}, "applications")
 	if err != nil {
 		return nil, err
+	}
+	seen := map[string]bool{}
+	for s := range spelled {
+		seen[strings.ToLower(s)] = true
 	}
 	warnUnknownStatuses(ctx, cc, statuses, seen)
 	summary := AppsSummary(ctx, live, total, len(shown))

@@ -135,6 +135,13 @@ func (o *Object) StrBytes(key string) []byte {
 	return nil
 }
 
+// StrValue is Value: an Object's strings are its own already.
+func (o *Object) StrValue(_ *Texts, key string) any { return o.Value(key) }
+
+// Nested is Obj as Fields: a nil *Object, which reads as empty, when key
+// holds no object.
+func (o *Object) Nested(key string) Fields { return o.Obj(key) }
+
 // Obj returns the value of key when it is an object, else nil.
 func (o *Object) Obj(key string) *Object {
 	v, _ := o.Value(key).(*Object)

@@ -28,6 +28,12 @@ type Fields interface {
 	Value(key string) any
 	// Obj is the value of key when it is an object, else nil.
 	Obj(key string) *Object
+	// StrValue is Value with a string kept in texts, where a RawObject
+	// copies it instead of into a string of its own.
+	StrValue(texts *Texts, key string) any
+	// Nested is the object under key read as Fields – of a RawObject
+	// without decoding it – and reads as empty when there is none.
+	Nested(key string) Fields
 }
 
 var (
@@ -56,6 +62,9 @@ func (r *RawObject) Text() []byte { return r.text }
 // raw is the text of key's value; a key given twice gives its last value,
 // as Decode keeps it.
 func (r *RawObject) raw(key string) ([]byte, bool) {
+	if r == nil {
+		return nil, false
+	}
 	for i := len(r.members) - 1; i >= 0; i-- {
 		m := r.members[i]
 		k := r.text[m.keyFrom:m.keyTo]
@@ -132,6 +141,21 @@ func (r *RawObject) Value(key string) any {
 func (r *RawObject) Obj(key string) *Object {
 	o, _ := r.Value(key).(*Object)
 	return o
+}
+
+// Nested is the object under key as a RawObject over the same text, valid
+// as long as r; nil (which reads as empty) when key holds no object.
+func (r *RawObject) Nested(key string) Fields {
+	v, ok := r.raw(key)
+	if !ok || v[0] != '{' {
+		return (*RawObject)(nil)
+	}
+	nested := &RawObject{}
+	l := NewLexer(v)
+	if nested.index(&l, 0) != nil {
+		return (*RawObject)(nil)
+	}
+	return nested
 }
 
 // Decode decodes the whole object. Its strings are copies: the object

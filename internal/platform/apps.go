@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"bytes"
 	"context"
 	"net/url"
 	"strings"
@@ -29,15 +30,18 @@ var AppStatuses = []string{StatusRunning, StatusStopped, StatusError,
 
 // IsDeletedApp tells a tombstone (status Deleted, any case).
 func IsDeletedApp(card jsonx.Fields) bool {
-	return strings.EqualFold(card.Str("status"), StatusDeleted)
+	return bytes.EqualFold(card.StrBytes("status"), []byte(StatusDeleted))
 }
 
 // AppName is the name users see: name, else display-name.
-func AppName(card jsonx.Fields) string {
-	if n := card.Str("name"); n != "" {
+func AppName(card jsonx.Fields) string { return string(AppNameBytes(card)) }
+
+// AppNameBytes is AppName without a string made (see jsonx.Fields).
+func AppNameBytes(card jsonx.Fields) []byte {
+	if n := card.StrBytes("name"); len(n) > 0 {
 		return n
 	}
-	return card.Str("display-name")
+	return card.StrBytes("display-name")
 }
 
 // ListApps reads every application, tombstones included.

@@ -28,27 +28,8 @@ type Listing struct {
 	total  int
 	newest keptCards // the newest limit cards, the oldest of them on top
 	kind   string
-	// texts holds the created and version kept of many cards: one
-	// allocation for thousands of cards (see keep).
-	texts strings.Builder
-}
-
-// textsChunk is how much room texts is given at a time.
-const textsChunk = 64 << 10
-
-// keep copies a card's created and version into texts and returns them.
-// A Builder never changes what it holds, so its text can be cut into
-// strings that stay valid as it grows or is replaced.
-func (l *Listing) keep(created, version []byte) (string, string) {
-	if need := len(created) + len(version); l.texts.Cap()-l.texts.Len() < need {
-		l.texts = strings.Builder{}
-		l.texts.Grow(max(textsChunk, need))
-	}
-	from := l.texts.Len()
-	l.texts.Write(created)
-	l.texts.Write(version)
-	text := l.texts.String()[from:]
-	return text[:len(created)], text[len(created):]
+	// texts holds the created and version kept of every card.
+	texts jsonx.Texts
 }
 
 // listedBlock is how many cards' records a block of Listing.listed holds.
@@ -93,20 +74,22 @@ func NewListing(limit int, index map[string]registry.Entry) *Listing {
 // Begin starts over: the answer is read again from its start.
 func (l *Listing) Begin() {
 	l.listed, l.total, l.newest, l.kind = l.listed[:0], 0, l.newest[:0], ""
-	l.texts = strings.Builder{}
+	l.texts = jsonx.Texts{}
 }
 
 // Add takes one card of the answer; the list's key does not matter.
 func (l *Listing) Add(_ string, card *jsonx.RawObject) error {
-	created, version := l.keep(card.StrBytes("created"), versionBytes(card))
-	o := order{created: created, counter: Counter(version), at: l.total}
+	// Of every card its created and version are kept, in one string.
+	created, version := card.StrBytes("created"), versionBytes(card)
+	both := l.texts.Keep(created, version)
+	o := order{created: both[:len(created)], counter: Counter(both[len(created):]), at: l.total}
 	e, remembered := lookup(card, l.index)
 	if n := len(l.listed); n == 0 || len(l.listed[n-1]) == listedBlock {
 		l.listed = append(l.listed, make([]listed, 0, listedBlock))
 	}
 	block := &l.listed[len(l.listed)-1]
 	l.total++
-	*block = append(*block, listed{order: o, version: version,
+	*block = append(*block, listed{order: o, version: both[len(created):],
 		archiveNumbered: remembered && e.Route == registry.RouteNoProjectID})
 	if !strings.EqualFold(l.kind, "Extension") {
 		if kind := card.StrBytes("project-kind"); len(kind) > 0 && (l.kind == "" || strings.EqualFold(string(kind), "Extension")) {
