@@ -11,8 +11,8 @@ import (
 // registerMessages registers every message table of the program: the
 // operations', the faces' and the command line's own.
 func registerMessages() {
-	i18n.Register(messages.Operations()...)
-	i18n.Register(mcp.Messages, lsp.Messages, dap.Messages, cliMessages, mcpCLIMessages, dapMessages)
+	// One call: the catalog is sized once for all of them.
+	i18n.Register(append(messages.Operations(), mcp.Messages, lsp.Messages, dap.Messages, cliMessages, mcpCLIMessages, dapMessages)...)
 }
 
 var cliMessages = []i18n.Message{

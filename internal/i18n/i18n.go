@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,8 +26,8 @@ type Message struct{ Key, RU, EN string }
 
 var (
 	mu      sync.RWMutex
-	order   []Message // in registration order
-	catalog = map[string]Message{}
+	order   []Message      // in registration order
+	catalog map[string]int // a key's place in order
 )
 
 // Register adds message tables to the catalog. Nothing registers itself:
@@ -37,15 +38,25 @@ var (
 func Register(tables ...[]Message) {
 	mu.Lock()
 	defer mu.Unlock()
+	// Sized once: the program registers its thousands of messages at
+	// every start.
+	n := 0
+	for _, table := range tables {
+		n += len(table)
+	}
+	if catalog == nil {
+		catalog = make(map[string]int, n)
+	}
+	order = slices.Grow(order, n)
 	for _, table := range tables {
 		for _, m := range table {
-			if have, dup := catalog[m.Key]; dup {
-				if have != m {
+			if at, dup := catalog[m.Key]; dup {
+				if order[at] != m {
 					panic("i18n: message registered twice: " + m.Key)
 				}
 				continue
 			}
-			catalog[m.Key] = m
+			catalog[m.Key] = len(order)
 			order = append(order, m)
 		}
 	}
@@ -54,8 +65,11 @@ func Register(tables ...[]Message) {
 func lookup(key string) (Message, bool) {
 	mu.RLock()
 	defer mu.RUnlock()
-	m, ok := catalog[key]
-	return m, ok
+	at, ok := catalog[key]
+	if !ok {
+		return Message{}, false
+	}
+	return order[at], true
 }
 
 // Messages lists every message registered so far, in registration order.

@@ -261,7 +261,7 @@ func Marshal(v any) ([]byte, error) {
 // is made: a list of thousands of cards is megabytes of text, which is
 // never held whole. An error of v leaves what was written before it.
 func MarshalTo(out io.Writer, v any) error {
-	w := writer{indent: true, buf: make([]byte, 0, spillAt+4096), out: out}
+	w := writer{indent: true, buf: make([]byte, 0, 4096), out: out}
 	if err := w.value(v, 0); err != nil {
 		return err
 	}
