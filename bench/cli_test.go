@@ -3,8 +3,6 @@ package bench
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 )
@@ -24,23 +22,7 @@ func BenchmarkVersion(b *testing.B) {
 // share of every start figure here (process creation, the Go runtime's
 // start, exit), against which Version and PluginRoundTrip read.
 func BenchmarkEmptyGoProgram(b *testing.B) {
-	dir := b.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module empty\n\ngo 1.21\n"), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	exe := filepath.Join(dir, "empty")
-	if runtime.GOOS == "windows" {
-		exe += ".exe"
-	}
-	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", exe, ".")
-	build.Dir = dir
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("%v\n%s", err, out)
-	}
+	exe := helperBinary(b, "empty", "package main\n\nfunc main() {}\n")
 	run := func() time.Duration {
 		start := time.Now()
 		if err := exec.Command(exe).Run(); err != nil {

@@ -483,20 +483,9 @@ func TestListPicking(t *testing.T) {
 	if strings.Join(names, ",") != strings.Join(want, ",") {
 		t.Fatalf("picked %v, want %v", names, want)
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/console/sys/token" {
-			w.Write([]byte(`{"id_token":"t"}`))
-			return
-		}
+	plain := answeringClient(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Write([]byte(`[{"id":"a"},{"id":"b\x"}]`))
-	}))
-	defer srv.Close()
-	plain, err := platform.NewClient(context.Background(), &platform.Config{BaseURL: srv.URL, ClientID: "a", ClientSecret: "b", TLSVerify: true, NoProxy: true},
-		platform.ClientOptions{TokenCacheDir: "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer plain.Close()
+	})
 	kept, err := plain.ListKeeping(context.Background(), platform.Request{Path: "/applications"}, func(*jsonx.RawObject) bool { return true })
 	listed, lerr := plain.List(context.Background(), platform.Request{Path: "/applications"})
 	if err != nil || lerr != nil || len(kept) != 0 || len(listed) != 0 {
@@ -504,25 +493,36 @@ func TestListPicking(t *testing.T) {
 	}
 }
 
-// An answer of known length is read into one buffer of that length: it is
-// not held twice while a buffer grows.
-func TestReadBodyHoldsAKnownLengthOnce(t *testing.T) {
-	body := []byte(strings.Repeat("x", 4<<20))
+// answeringClient is a client of a server that gives a token and answers
+// every other request with answer: for answers no stand gives (a bad
+// escape, a body of a set length).
+func answeringClient(t *testing.T, answer http.HandlerFunc) *platform.Client {
+	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/console/sys/token" {
 			w.Write([]byte(`{"id_token":"t"}`))
 			return
 		}
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.Write(body)
+		answer(w, r)
 	}))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
 	cl, err := platform.NewClient(context.Background(), &platform.Config{BaseURL: srv.URL, ClientID: "a", ClientSecret: "b", TLSVerify: true, NoProxy: true},
 		platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	t.Cleanup(cl.Close)
+	return cl
+}
+
+// An answer of known length is read into one buffer of that length: it is
+// not held twice while a buffer grows.
+func TestReadBodyHoldsAKnownLengthOnce(t *testing.T) {
+	body := []byte(strings.Repeat("x", 4<<20))
+	cl := answeringClient(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Write(body)
+	})
 	if _, err := cl.Do(context.Background(), platform.Request{Path: "/x"}); err != nil { // the connection and token
 		t.Fatal(err)
 	}

@@ -28,12 +28,7 @@ func ID(card jsonx.Fields) string {
 }
 
 // Version is the card's version: assembly-version, else project-version.
-func Version(card jsonx.Fields) string {
-	if v := card.Str("assembly-version"); v != "" {
-		return v
-	}
-	return card.Str("project-version")
-}
+func Version(card jsonx.Fields) string { return string(versionBytes(card)) }
 
 // versionBytes is Version without a string made (see jsonx.Fields).
 func versionBytes(card jsonx.Fields) []byte {
