@@ -7,7 +7,6 @@ import (
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -20,7 +19,7 @@ const statusEvery = 500 * time.Millisecond
 
 // handler runs a command for a tool call. Every failure, a panic included,
 // comes back as a result with isError; the server keeps serving.
-func (s *Server) handler(c *command.Command) server.ToolHandlerFunc {
+func (s *Server) handler(c *command.Command) toolHandler {
 	return func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error) {
 		ctx = s.withLang(ctx)
 		p := &progress{ctx: ctx, tool: c.Tool, diagnostic: s.diagnostic}
@@ -158,15 +157,11 @@ func (p *progress) notify(message string) {
 	if p.token == nil {
 		return
 	}
-	srv := server.ServerFromContext(p.ctx)
-	if srv == nil {
-		return
-	}
 	p.mu.Lock()
 	p.count++
 	n := p.count
 	p.mu.Unlock()
-	_ = srv.SendNotificationToClient(p.ctx, string(mcpgo.MethodNotificationProgress), map[string]any{
+	_ = notifyClient(p.ctx, string(mcpgo.MethodNotificationProgress), map[string]any{
 		"progressToken": p.token,
 		"progress":      n,
 		"message":       message,

@@ -9,13 +9,12 @@ import (
 	"sync"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 )
 
 // Both transports (stdio and streamable HTTP) hand every message of a
 // client to the same exchange: it reads what it needs of the message,
 // refuses what must be refused before any work, runs the rest through
-// mcp-go's MCPServer with a session of the request's own, and delivers
+// the dispatcher with a session of the request's own, and delivers
 // what the request produces – its notifications, then its response – to
 // the transport in that order. Once the client cancels the request,
 // nothing more of it is delivered.
@@ -26,15 +25,16 @@ import (
 const noteBuffer = 64
 
 // message is what the server reads of a client's JSON-RPC message before
-// mcp-go does.
+// it dispatches it.
 type message struct {
-	raw    []byte
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
-	Params json.RawMessage `json:"params"`
-	params messageParams
+	raw     []byte
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+	Params  json.RawMessage `json:"params"`
+	params  messageParams
 }
 
 // messageParams are the parameters the exchange looks at: the tool or
@@ -54,7 +54,7 @@ var (
 )
 
 // parseMessage reads one JSON-RPC message. Parameters of an unexpected
-// shape are left to mcp-go to refuse.
+// shape are left to the method to refuse.
 func parseMessage(raw []byte) (*message, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) > 0 && trimmed[0] == '[' {
@@ -113,70 +113,19 @@ func compactJSON(raw json.RawMessage) []byte {
 	return b.Bytes()
 }
 
-// client is what the server keeps of one MCP client between its requests:
-// over stdio the connection, over HTTP one session (or, without sessions,
-// one request). mcp-go knows it as the session that receives the messages
-// of no request (broadcasts such as a changed tool list).
+// clientState is what the server keeps of one MCP client between its
+// requests: over stdio the connection, over HTTP one session (or, without
+// sessions, one request). It receives the messages of no request (a
+// changed tool list).
 type clientState struct {
 	id        string
 	broadcast chan mcpgo.JSONRPCNotification
 	calls     *inflight
-
-	mu    sync.Mutex
-	level mcpgo.LoggingLevel
-	info  mcpgo.Implementation
-	caps  mcpgo.ClientCapabilities
 }
 
 func newClientState(id string, calls *inflight) *clientState {
-	return &clientState{id: id, broadcast: make(chan mcpgo.JSONRPCNotification, 16), calls: calls, level: mcpgo.LoggingLevelError}
+	return &clientState{id: id, broadcast: make(chan mcpgo.JSONRPCNotification, 16), calls: calls}
 }
-
-func (c *clientState) SessionID() string                                     { return c.id }
-func (c *clientState) Initialize()                                           {}
-func (c *clientState) Initialized() bool                                     { return true }
-func (c *clientState) NotificationChannel() chan<- mcpgo.JSONRPCNotification { return c.broadcast }
-
-func (c *clientState) SetLogLevel(level mcpgo.LoggingLevel) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.level = level
-}
-
-func (c *clientState) GetLogLevel() mcpgo.LoggingLevel {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.level
-}
-
-func (c *clientState) GetClientInfo() mcpgo.Implementation {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.info
-}
-
-func (c *clientState) SetClientInfo(info mcpgo.Implementation) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.info = info
-}
-
-func (c *clientState) GetClientCapabilities() mcpgo.ClientCapabilities {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.caps
-}
-
-func (c *clientState) SetClientCapabilities(caps mcpgo.ClientCapabilities) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.caps = caps
-}
-
-var (
-	_ server.SessionWithLogging    = (*clientState)(nil)
-	_ server.SessionWithClientInfo = (*clientState)(nil)
-)
 
 // requestSession is the session the handlers of one request see: the
 // client's state, with a notification channel of the request's own, so
@@ -185,13 +134,6 @@ type requestSession struct {
 	*clientState
 	notes chan mcpgo.JSONRPCNotification
 }
-
-func (r *requestSession) NotificationChannel() chan<- mcpgo.JSONRPCNotification { return r.notes }
-
-var (
-	_ server.SessionWithLogging    = (*requestSession)(nil)
-	_ server.SessionWithClientInfo = (*requestSession)(nil)
-)
 
 // sender is how a transport delivers what one request produces.
 type sender interface {
@@ -282,7 +224,7 @@ func (s *Server) begin(ctx context.Context, cl *clientState, m *message, out sen
 // exchange runs a request that began and delivers what it produces.
 func (s *Server) exchange(transport, ctx context.Context, cancel context.CancelFunc, cl *clientState, c *call, m *message, out sender, running *calls) {
 	rs := &requestSession{clientState: cl, notes: make(chan mcpgo.JSONRPCNotification, noteBuffer)}
-	ctx = s.mcp.WithContext(ctx, rs)
+	ctx = withSession(ctx, rs)
 	code := &errorCode{}
 	ctx = context.WithValue(ctx, errorCodeKey{}, code)
 
@@ -296,7 +238,7 @@ func (s *Server) exchange(transport, ctx context.Context, cancel context.CancelF
 			answered <- nil
 			return
 		}
-		answered <- s.mcp.HandleMessage(ctx, m.raw)
+		answered <- s.mcp.handle(ctx, m)
 	}()
 
 	order := progressOrder{}
@@ -344,9 +286,9 @@ func (s *Server) exchange(transport, ctx context.Context, cancel context.CancelF
 }
 
 // notification handles a client's notification: a cancellation silences
-// and stops its request; anything else goes to mcp-go.
+// and stops its request; the server needs nothing of any other
+// (notifications/initialized, roots and the like).
 func (s *Server) notification(ctx context.Context, cl *clientState, m *message) {
-	ctx = s.withLang(ctx)
 	if m.Method == string(mcpgo.MethodNotificationCancelled) {
 		if len(m.params.RequestID) == 0 {
 			return
@@ -355,10 +297,7 @@ func (s *Server) notification(ctx context.Context, cl *clientState, m *message) 
 		if n := cl.calls.cancel(key); n > 1 {
 			s.diagnostic(fmt.Sprintf("mcp: notifications/cancelled names the request %s, which %d clients without a session have in progress: none is cancelled", m.params.RequestID, n))
 		}
-		return
 	}
-	rs := &requestSession{clientState: cl, notes: make(chan mcpgo.JSONRPCNotification, 1)}
-	s.mcp.HandleMessage(s.mcp.WithContext(ctx, rs), m.raw)
 }
 
 // progressOrder keeps a request's progress notifications increasing, as
@@ -393,7 +332,7 @@ func (p progressOrder) allows(n mcpgo.JSONRPCNotification) bool {
 }
 
 // errorCode is the JSON-RPC code a handler of the server chose for its
-// failure; mcp-go answers every handler error with -32603.
+// failure; the dispatcher answers every handler error with -32603.
 type errorCode struct {
 	mu   sync.Mutex
 	code int

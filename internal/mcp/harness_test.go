@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/elemctl/elemctl/internal/testio"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elemctl/elemctl/internal/command"
@@ -167,14 +169,24 @@ func (h *harness) serve() {
 	h.cl = h.connect()
 }
 
-// connect starts an in-process client and initializes it.
+// connect starts a client speaking to the server over a pair of pipes (the
+// stdio transport) and initializes it.
 func (h *harness) connect() *client.Client {
 	t := h.t
 	t.Helper()
-	cl, err := client.NewInProcessClient(h.srv.mcp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	serverIn, clientOut := io.Pipe()
+	clientIn, serverOut := io.Pipe()
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		_ = h.srv.Serve(context.Background(), serverIn, serverOut)
+		serverOut.Close()
+	}()
+	t.Cleanup(func() {
+		clientOut.Close()
+		<-served
+	})
+	cl := client.NewClient(transport.NewIO(clientIn, clientOut, nil))
 	ctx := context.Background()
 	if err := cl.Start(ctx); err != nil {
 		t.Fatal(err)

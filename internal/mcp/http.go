@@ -18,7 +18,6 @@ import (
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -26,6 +25,9 @@ import (
 
 // EndpointPath is the one path the HTTP transport answers on.
 const EndpointPath = "/mcp"
+
+// headerSessionID carries the session of streamable HTTP.
+const headerSessionID = "Mcp-Session-Id"
 
 // Defaults of HTTPOptions.
 const (
@@ -409,7 +411,7 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 
 	var cl *clientState
 	var opened *httpSession
-	sessionID := r.Header.Get(server.HeaderKeySessionID)
+	sessionID := r.Header.Get(headerSessionID)
 	switch {
 	case h.o.Stateless:
 		cl = h.looseClient(tok)
@@ -420,11 +422,7 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 			refused.write(w)
 			return
 		}
-		if err := h.s.mcp.RegisterSession(ctx, sess.clientState); err != nil {
-			h.sessions.end(sess.id)
-			refuse(w, http.StatusInternalServerError, 0, err.Error())
-			return
-		}
+		h.s.mcp.join(sess.clientState)
 		opened, cl = sess, sess.clientState
 	case sessionID == "":
 		refuse(w, http.StatusBadRequest, 0, i18n.T(ctx, "mcp.http.session-required"))
@@ -626,7 +624,7 @@ func (h *HTTPServer) delete(ctx context.Context, w http.ResponseWriter, r *http.
 // sessionOf is the session a GET or DELETE names: 400 without one, 404
 // for one the server does not know (or another token's).
 func (h *HTTPServer) sessionOf(ctx context.Context, r *http.Request, tok *Token) (*httpSession, int, string) {
-	id := r.Header.Get(server.HeaderKeySessionID)
+	id := r.Header.Get(headerSessionID)
 	if id == "" {
 		return nil, http.StatusBadRequest, i18n.T(ctx, "mcp.http.session-required")
 	}
@@ -641,7 +639,7 @@ func (h *HTTPServer) sessionOf(ctx context.Context, r *http.Request, tok *Token)
 // it.
 func (s *Server) endSession(sess *httpSession) {
 	sess.calls.dropAll()
-	s.mcp.UnregisterSession(context.Background(), sess.id)
+	s.mcp.leave(sess.clientState)
 }
 
 func acceptsEventStream(r *http.Request) bool {
@@ -688,7 +686,7 @@ func (o *httpSender) startStream() {
 	hdr.Set("Content-Type", "text/event-stream")
 	hdr.Set("Cache-Control", "no-cache")
 	if o.sessionID != "" {
-		hdr.Set(server.HeaderKeySessionID, o.sessionID)
+		hdr.Set(headerSessionID, o.sessionID)
 	}
 	o.w.WriteHeader(http.StatusOK)
 	o.streaming = true
@@ -721,7 +719,7 @@ func (o *httpSender) answer(m mcpgo.JSONRPCMessage) error {
 	}
 	var extra http.Header
 	if o.sessionID != "" {
-		extra = http.Header{server.HeaderKeySessionID: {o.sessionID}}
+		extra = http.Header{headerSessionID: {o.sessionID}}
 	}
 	_ = o.rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 	return writeJSON(o.w, status, m, extra)
@@ -792,12 +790,13 @@ func writeRaw(w http.ResponseWriter, rc *http.ResponseController, text string) e
 // remoteInstructions adds the env_file rule of HTTP (and, for a read
 // token, its scope) to the instructions a client gets when it initializes
 // over HTTP.
-func remoteInstructions(ctx context.Context, _ any, _ *mcpgo.InitializeRequest, result *mcpgo.InitializeResult) {
-	if result == nil || remoteOf(ctx) == nil {
-		return
+func remoteInstructions(ctx context.Context, base string) string {
+	if remoteOf(ctx) == nil {
+		return base
 	}
-	result.Instructions = strings.TrimSpace(result.Instructions + " " + i18n.T(ctx, "mcp.http.instructions-env"))
+	text := strings.TrimSpace(base + " " + i18n.T(ctx, "mcp.http.instructions-env"))
 	if readScoped(ctx) {
-		result.Instructions += " " + i18n.T(ctx, "mcp.http.instructions-read-scope")
+		text += " " + i18n.T(ctx, "mcp.http.instructions-read-scope")
 	}
+	return text
 }

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -39,38 +38,38 @@ const (
 // of the tool it names, run the way a call without env_file runs (the same
 // client cache, the same secret scrubbing), so a resource and a tool never
 // disagree. A resource whose tool the catalog lacks is left out.
-func (s *Server) addResources(ctx context.Context, hooks *server.Hooks) {
+func (s *Server) addResources(ctx context.Context) {
 	if s.command(resourceListTool) != nil {
-		s.mcp.AddResource(mcpgo.NewResource(appsURI, i18n.T(ctx, "mcp.resource.apps-name"),
+		s.mcp.addResource(mcpgo.NewResource(appsURI, i18n.T(ctx, "mcp.resource.apps-name"),
 			mcpgo.WithResourceDescription(i18n.T(ctx, "mcp.resource.apps-description")),
 			mcpgo.WithMIMEType(resourceMIMEType)),
 			s.readTool(resourceListTool, func(context.Context, string) (map[string]any, error) { return nil, nil }))
 	}
 	if s.command(resourceProjects) != nil {
-		s.mcp.AddResource(mcpgo.NewResource(projectsURI, i18n.T(ctx, "mcp.resource.projects-name"),
+		s.mcp.addResource(mcpgo.NewResource(projectsURI, i18n.T(ctx, "mcp.resource.projects-name"),
 			mcpgo.WithResourceDescription(i18n.T(ctx, "mcp.resource.projects-description")),
 			mcpgo.WithMIMEType(resourceMIMEType)),
 			s.readTool(resourceProjects, func(context.Context, string) (map[string]any, error) { return nil, nil }))
 	}
 	if s.command(resourceAppTool) != nil {
-		s.mcp.AddResourceTemplate(mcpgo.NewResourceTemplate(appURITemplate, i18n.T(ctx, "mcp.resource.app-template-name"),
+		s.mcp.addTemplate(mcpgo.NewResourceTemplate(appURITemplate, i18n.T(ctx, "mcp.resource.app-template-name"),
 			mcpgo.WithTemplateDescription(i18n.T(ctx, "mcp.resource.app-template-description")),
 			mcpgo.WithTemplateMIMEType(resourceMIMEType)),
-			server.ResourceTemplateHandlerFunc(s.readTool(resourceAppTool, func(ctx context.Context, uri string) (map[string]any, error) {
+			s.readTool(resourceAppTool, func(ctx context.Context, uri string) (map[string]any, error) {
 				id, err := uriID(ctx, uri, appURIPrefix, "")
 				return map[string]any{"app_id": id}, err
-			})))
+			}))
 	}
 	if s.command(resourceBuildsTool) != nil {
-		s.mcp.AddResourceTemplate(mcpgo.NewResourceTemplate(buildsURITemplate, i18n.T(ctx, "mcp.resource.builds-template-name"),
+		s.mcp.addTemplate(mcpgo.NewResourceTemplate(buildsURITemplate, i18n.T(ctx, "mcp.resource.builds-template-name"),
 			mcpgo.WithTemplateDescription(i18n.T(ctx, "mcp.resource.builds-template-description")),
 			mcpgo.WithTemplateMIMEType(resourceMIMEType)),
-			server.ResourceTemplateHandlerFunc(s.readTool(resourceBuildsTool, func(ctx context.Context, uri string) (map[string]any, error) {
+			s.readTool(resourceBuildsTool, func(ctx context.Context, uri string) (map[string]any, error) {
 				id, err := uriID(ctx, uri, projectURIPrefix, buildsURISuffix)
 				return map[string]any{"project_id": id}, err
-			})))
+			}))
 	}
-	hooks.AddAfterListResources(s.listStandResources)
+	s.mcp.moreResources = s.listStandResources
 }
 
 // uriID is the one path segment between prefix and suffix of a resource
@@ -159,7 +158,7 @@ func isNotFound(ctx context.Context, err error, args map[string]any) bool {
 // invalid params for clients of the protocol without sessions, whose
 // revision says so.
 func resourceNotFoundCode(ctx context.Context) int {
-	if mcpgo.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
+	if mcpgo.IsModernProtocol(requestProtocolVersion(ctx)) {
 		return mcpgo.INVALID_PARAMS
 	}
 	return mcpgo.RESOURCE_NOT_FOUND
@@ -167,7 +166,7 @@ func resourceNotFoundCode(ctx context.Context) int {
 
 // readTool reads a resource as the answer of a tool with the arguments
 // args derives from the address.
-func (s *Server) readTool(tool string, args func(ctx context.Context, uri string) (map[string]any, error)) server.ResourceHandlerFunc {
+func (s *Server) readTool(tool string, args func(ctx context.Context, uri string) (map[string]any, error)) resourceHandler {
 	return func(ctx context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
 		ctx = s.withLang(ctx)
 		in, err := args(ctx, req.Params.URI)
@@ -243,7 +242,7 @@ func (s *Server) command(tool string) *command.Command {
 // project's builds to resources/list. The listing is best effort: when the
 // stand cannot be reached the static resources still come back, and the
 // reason goes to the server log (reading elemctl://apps shows it too).
-func (s *Server) listStandResources(ctx context.Context, _ any, req *mcpgo.ListResourcesRequest, result *mcpgo.ListResourcesResult) {
+func (s *Server) listStandResources(ctx context.Context, req *mcpgo.ListResourcesRequest, result *mcpgo.ListResourcesResult) {
 	if result == nil || req.Params.Cursor != "" {
 		return
 	}

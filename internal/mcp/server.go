@@ -2,7 +2,9 @@
 // tools over stdio or streamable HTTP, with one cached platform client per
 // stand (env_file), and offers the stand's applications and projects as
 // resources and a few prompts.
-// It is the only package that imports mcp-go.
+// It is the only package that imports mcp-go, and of it only the message
+// types (package mcp): the protocol's methods are answered by the
+// dispatcher.
 package mcp
 
 import (
@@ -15,7 +17,6 @@ import (
 	"sync"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -74,7 +75,7 @@ type Server struct {
 	opts Options
 	// lang is the language of the server's texts and answers.
 	lang  i18n.Lang
-	mcp   *server.MCPServer
+	mcp   *dispatcher
 	cache *clientcache.Cache
 
 	errMu sync.Mutex
@@ -132,17 +133,10 @@ func New(ctx context.Context, o Options) *Server {
 	}
 	// Instructions speak of the tools this server actually has.
 	planned := append(append([]*command.Command(nil), core...), plugins...)
-	hooks := &server.Hooks{}
-	hooks.AddAfterInitialize(remoteInstructions)
-	s.mcp = server.NewMCPServer(ServerName, o.Version,
-		server.WithToolCapabilities(true),
-		server.WithResourceCapabilities(false, false),
-		server.WithPromptCapabilities(false),
-		server.WithHooks(hooks),
-		server.WithInstructions(Instructions(ctx, planned)),
-		server.WithToolFilter(s.visibleTools),
-		server.WithPromptFilter(s.visiblePrompts),
-	)
+	s.mcp = newDispatcher(ServerName, o.Version)
+	s.mcp.instructions = Instructions(ctx, planned)
+	s.mcp.instructionsFor = remoteInstructions
+	s.mcp.visibleTools, s.mcp.visiblePrompts = s.visibleTools, s.visiblePrompts
 	for _, f := range o.PluginFailures {
 		s.reportFailure(ctx, f)
 	}
@@ -150,7 +144,7 @@ func New(ctx context.Context, o Options) *Server {
 		s.register(ctx, c)
 	}
 	s.AddCommands(ctx, plugins...)
-	s.addResources(ctx, hooks)
+	s.addResources(ctx)
 	s.addPrompts(ctx)
 	return s
 }
@@ -253,7 +247,7 @@ func (s *Server) register(ctx context.Context, c *command.Command) {
 	s.toolsMu.Lock()
 	s.tools[c.Tool] = c
 	s.toolsMu.Unlock()
-	s.mcp.AddTool(declaration(ctx, c), s.handler(c))
+	s.mcp.addTool(declaration(ctx, c), s.handler(c))
 }
 
 // declaration is the MCP declaration of a command: description, raw input

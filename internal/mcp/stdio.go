@@ -30,10 +30,8 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx = s.withLang(ctx)
 	w := &messageWriter{out: out}
 	cl := newClientState(stdioSessionID(), newInflight(true))
-	if err := s.mcp.RegisterSession(ctx, cl); err != nil {
-		return err
-	}
-	defer s.mcp.UnregisterSession(context.WithoutCancel(ctx), cl.id)
+	s.mcp.join(cl)
+	defer s.mcp.leave(cl)
 
 	callCtx, stopCalls := context.WithCancel(ctx)
 	defer stopCalls()
@@ -175,8 +173,8 @@ func (w *messageWriter) failed() bool {
 	return w.err != nil
 }
 
-// stdioSessionID names a stdio connection among the sessions mcp-go knows
-// (one process may serve several).
+// stdioSessionID names a stdio connection among the server's clients (one
+// process may serve several).
 func stdioSessionID() string {
 	b := make([]byte, 12)
 	_, _ = rand.Read(b)

@@ -1,0 +1,576 @@
+package mcp
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+)
+
+// The dispatcher answers the protocol's methods for both transports: the
+// handshake (initialize, or server/discover for 2026-07-28 and later),
+// the lists, tools/call, resources/read and prompts/get. The transports,
+// sessions and cancellation were already the server's own; mcp-go's
+// server package is not used because it links a JSON Schema compiler
+// whose package initialisation costs every elemctl start about 10 ms,
+// whatever the command. mcp-go's mcp package still gives the messages'
+// types, so the JSON on the wire is the library's.
+
+type (
+	toolHandler     func(ctx context.Context, req mcpgo.CallToolRequest) (*mcpgo.CallToolResult, error)
+	resourceHandler func(ctx context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error)
+	promptHandler   func(ctx context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error)
+)
+
+type registeredTool struct {
+	tool mcpgo.Tool
+	call toolHandler
+}
+
+type registeredResource struct {
+	resource mcpgo.Resource
+	read     resourceHandler
+}
+
+type registeredTemplate struct {
+	template mcpgo.ResourceTemplate
+	read     resourceHandler
+}
+
+type registeredPrompt struct {
+	prompt mcpgo.Prompt
+	get    promptHandler
+}
+
+// dispatcher holds what the server offers and answers requests for it.
+type dispatcher struct {
+	info         mcpgo.Implementation
+	instructions string
+	// visibleTools and visiblePrompts narrow the lists to what the
+	// request's caller may use (a read token sees the read-only ones); a
+	// call of a hidden tool is answered as for an unknown one.
+	visibleTools   func(context.Context, []mcpgo.Tool) []mcpgo.Tool
+	visiblePrompts func(context.Context, []mcpgo.Prompt) []mcpgo.Prompt
+	// instructionsFor adds to the instructions what the request's
+	// transport needs said (HTTP's env_file rule).
+	instructionsFor func(ctx context.Context, base string) string
+	// moreResources adds the stand's own resources to a first page.
+	moreResources func(ctx context.Context, req *mcpgo.ListResourcesRequest, res *mcpgo.ListResourcesResult)
+
+	mu        sync.RWMutex
+	tools     map[string]registeredTool
+	resources map[string]registeredResource
+	templates []registeredTemplate
+	prompts   map[string]registeredPrompt
+	// clients hear that the tool list changed.
+	clients map[*clientState]struct{}
+}
+
+func newDispatcher(name, version string) *dispatcher {
+	return &dispatcher{
+		info:      mcpgo.Implementation{Name: name, Version: version},
+		tools:     map[string]registeredTool{},
+		resources: map[string]registeredResource{},
+		prompts:   map[string]registeredPrompt{},
+		clients:   map[*clientState]struct{}{},
+	}
+}
+
+// capabilities are the server's: a tool list that may change (plugins
+// added at run time), resources and prompts; no logging.
+func (d *dispatcher) capabilities() mcpgo.ServerCapabilities {
+	var c mcpgo.ServerCapabilities
+	c.Tools = &struct {
+		ListChanged bool `json:"listChanged,omitempty"`
+	}{ListChanged: true}
+	c.Resources = &struct {
+		Subscribe   bool `json:"subscribe,omitempty"`
+		ListChanged bool `json:"listChanged,omitempty"`
+	}{}
+	c.Prompts = &struct {
+		ListChanged bool `json:"listChanged,omitempty"`
+	}{}
+	return c
+}
+
+func (d *dispatcher) addTool(t mcpgo.Tool, call toolHandler) {
+	d.mu.Lock()
+	d.tools[t.Name] = registeredTool{tool: t, call: call}
+	clients := make([]*clientState, 0, len(d.clients))
+	for c := range d.clients {
+		clients = append(clients, c)
+	}
+	d.mu.Unlock()
+	changed := mcpgo.JSONRPCNotification{JSONRPC: mcpgo.JSONRPC_VERSION,
+		Notification: mcpgo.Notification{Method: mcpgo.MethodNotificationToolsListChanged}}
+	for _, c := range clients {
+		select {
+		case c.broadcast <- changed:
+		default: // a client that does not read loses the hint, not the server
+		}
+	}
+}
+
+func (d *dispatcher) addResource(r mcpgo.Resource, read resourceHandler) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.resources[r.URI] = registeredResource{resource: r, read: read}
+}
+
+func (d *dispatcher) addTemplate(t mcpgo.ResourceTemplate, read resourceHandler) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.templates = append(d.templates, registeredTemplate{template: t, read: read})
+}
+
+func (d *dispatcher) addPrompt(p mcpgo.Prompt, get promptHandler) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.prompts[p.Name] = registeredPrompt{prompt: p, get: get}
+}
+
+// join and leave keep the clients that hear of a changed tool list.
+func (d *dispatcher) join(c *clientState) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.clients[c] = struct{}{}
+}
+
+func (d *dispatcher) leave(c *clientState) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.clients, c)
+}
+
+// requestError is a request's JSON-RPC error.
+type requestError struct {
+	code int
+	text string
+	data any
+}
+
+func failure(code int, format string, args ...any) *requestError {
+	return &requestError{code: code, text: fmt.Sprintf(format, args...)}
+}
+
+var (
+	errRemoved        = "%q was removed in protocol version " + mcpgo.ProtocolVersion20260728
+	errNeedsModern    = "%q requires protocol version " + mcpgo.ProtocolVersion20260728 + " or later"
+	errMissingClients = errors.New("missing or invalid _meta field " + mcpgo.MetaKeyClientCapabilities)
+)
+
+// protocolKey keeps a request's protocol version in its context.
+type protocolKey struct{}
+
+// requestProtocolVersion is the version a request declared in _meta (the
+// protocol without sessions), or "".
+func requestProtocolVersion(ctx context.Context) string {
+	v, _ := ctx.Value(protocolKey{}).(string)
+	return v
+}
+
+// sessionKey keeps the session of a request in its context.
+type sessionKey struct{}
+
+func withSession(ctx context.Context, rs *requestSession) context.Context {
+	return context.WithValue(ctx, sessionKey{}, rs)
+}
+
+// notifyClient sends a notification of the request ctx belongs to.
+func notifyClient(ctx context.Context, method string, params map[string]any) error {
+	return sendNote(ctx, mcpgo.JSONRPCNotification{JSONRPC: mcpgo.JSONRPC_VERSION,
+		Notification: mcpgo.Notification{Method: method, Params: mcpgo.NotificationParams{AdditionalFields: params}}})
+}
+
+// sendNote queues a notification of the request ctx belongs to; it waits
+// for nobody: with the request's queue full the notification is dropped.
+func sendNote(ctx context.Context, n mcpgo.JSONRPCNotification) error {
+	rs, _ := ctx.Value(sessionKey{}).(*requestSession)
+	if rs == nil {
+		return errors.New("no session to notify")
+	}
+	select {
+	case rs.notes <- n:
+		return nil
+	default:
+		return errors.New("the request's notifications are not being read")
+	}
+}
+
+// handle answers one request of the client; a notification (nothing to
+// answer) gives nil.
+func (d *dispatcher) handle(ctx context.Context, m *message) mcpgo.JSONRPCMessage {
+	if m.JSONRPC != mcpgo.JSONRPC_VERSION {
+		return errorResponse(m, mcpgo.INVALID_REQUEST, "Invalid JSON-RPC version")
+	}
+	if !m.isRequest() {
+		// A notification: nothing answers one but a cancellation, which
+		// the exchange handles.
+		return nil
+	}
+	var meta struct {
+		Meta *mcpgo.Meta `json:"_meta"`
+	}
+	_ = json.Unmarshal(m.Params, &meta)
+	version := meta.Meta.ProtocolVersion()
+	modern := mcpgo.IsModernProtocol(version)
+	if modern {
+		if meta.Meta.ClientCapabilities() == nil {
+			return errorResponse(m, mcpgo.INVALID_PARAMS, errMissingClients.Error())
+		}
+		if !mcpgo.IsValidProtocolVersion(version) {
+			e := mcpgo.UnsupportedProtocolVersionError{Version: version, Supported: mcpgo.ValidProtocolVersions}.JSONRPCError()
+			e.ID = m.requestID()
+			return e
+		}
+	}
+	ctx = context.WithValue(ctx, protocolKey{}, version)
+
+	result, rerr := d.answer(ctx, m, modern)
+	if rerr != nil {
+		return mcpgo.NewJSONRPCError(m.requestID(), rerr.code, rerr.text, rerr.data)
+	}
+	if modern {
+		decorate(result, mcpgo.MCPMethod(m.Method), d.info)
+	}
+	return mcpgo.NewJSONRPCResultResponse(m.requestID(), result)
+}
+
+// decorate stamps what 2026-07-28 requires of every result: its type and
+// the server's identity, and a cache hint on lists and reads.
+func decorate(result any, method mcpgo.MCPMethod, info mcpgo.Implementation) {
+	r, ok := result.(mcpgo.ResultMetadata)
+	if !ok {
+		return
+	}
+	if r.GetResultType() == "" {
+		r.SetResultType(mcpgo.ResultTypeComplete)
+	}
+	if meta := r.EnsureResultMeta(); meta != nil && meta.ServerInfo() == nil {
+		meta.SetServerInfo(info)
+	}
+	switch method {
+	case mcpgo.MethodToolsList, mcpgo.MethodPromptsList, mcpgo.MethodResourcesList,
+		mcpgo.MethodResourcesTemplatesList, mcpgo.MethodResourcesRead, mcpgo.MethodServerDiscover:
+		if c, ok := result.(mcpgo.CacheHintSetter); ok {
+			c.SetCacheHints(0, mcpgo.CacheScopePrivate)
+		}
+	}
+}
+
+// parse reads the whole request into its type.
+func parse(m *message, into any) *requestError {
+	if err := json.Unmarshal(m.raw, into); err != nil {
+		return failure(mcpgo.INVALID_REQUEST, "unparsable %s request: %s", m.Method, err)
+	}
+	return nil
+}
+
+// answer runs the method; the result is a pointer to the method's result
+// type.
+func (d *dispatcher) answer(ctx context.Context, m *message, modern bool) (any, *requestError) {
+	method := mcpgo.MCPMethod(m.Method)
+	switch method {
+	case mcpgo.MethodInitialize:
+		if modern {
+			return nil, failure(mcpgo.METHOD_NOT_FOUND, errRemoved, m.Method)
+		}
+		var req mcpgo.InitializeRequest
+		if err := parse(m, &req); err != nil {
+			return nil, err
+		}
+		return &mcpgo.InitializeResult{
+			ProtocolVersion: mcpgo.NegotiateLegacyVersion(req.Params.ProtocolVersion),
+			ServerInfo:      d.info,
+			Capabilities:    d.capabilities(),
+			Instructions:    d.instructionsFor(ctx, d.instructions),
+		}, nil
+	case mcpgo.MethodServerDiscover:
+		if !modern {
+			return nil, failure(mcpgo.METHOD_NOT_FOUND, errNeedsModern, m.Method)
+		}
+		var req mcpgo.DiscoverRequest
+		if err := parse(m, &req); err != nil {
+			return nil, err
+		}
+		return &mcpgo.DiscoverResult{
+			SupportedVersions: mcpgo.ValidProtocolVersions,
+			Capabilities:      d.capabilities(),
+			Instructions:      d.instructionsFor(ctx, d.instructions),
+		}, nil
+	case mcpgo.MethodPing:
+		if modern {
+			return nil, failure(mcpgo.METHOD_NOT_FOUND, errRemoved, m.Method)
+		}
+		return &mcpgo.EmptyResult{}, nil
+	case mcpgo.MethodSubscriptionsListen:
+		if !modern {
+			return nil, failure(mcpgo.METHOD_NOT_FOUND, errNeedsModern, m.Method)
+		}
+		return d.listen(ctx, m)
+	case mcpgo.MethodSetLogLevel, mcpgo.MethodResourcesSubscribe, mcpgo.MethodResourcesUnsubscribe, mcpgo.MethodTasksList:
+		if modern {
+			return nil, failure(mcpgo.METHOD_NOT_FOUND, errRemoved, m.Method)
+		}
+		return nil, unsupported(method)
+	case mcpgo.MethodTasksGet, mcpgo.MethodTasksResult, mcpgo.MethodTasksCancel, mcpgo.MethodCompletionComplete:
+		return nil, unsupported(method)
+	case mcpgo.MethodToolsList:
+		var req mcpgo.ListToolsRequest
+		if err := parse(m, &req); err != nil {
+			return nil, err
+		}
+		tools, err := page(req.Params.Cursor, d.toolList(ctx))
+		if err != nil {
+			return nil, err
+		}
+		return &mcpgo.ListToolsResult{Tools: tools}, nil
+	case mcpgo.MethodToolsCall:
+		var req mcpgo.CallToolRequest
+		if err := parse(m, &req); err != nil {
+			return nil, err
+		}
+		return d.callTool(ctx, req)
+	case mcpgo.MethodResourcesList:
+		var req mcpgo.ListResourcesRequest
+		if err := parse(m, &req); err != nil {
+			return nil, err
+		}
+		d.mu.RLock()
+		list := make([]mcpgo.Resource, 0, len(d.resources))
+		for _, r := range d.resources {
+			list = append(list, r.resource)
+		}
+		d.mu.RUnlock()
+		sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
+		resources, err := page(req.Params.Cursor, list)
+		if err != nil {
+			return nil, err
+		}
+		res := &mcpgo.ListResourcesResult{Resources: resources}
+		if d.moreResources != nil {
+			d.moreResources(ctx, &req, res)
+		}
+		return res, nil
+	case mcpgo.MethodResourcesTemplatesList:
+		var req mcpgo.ListResourceTemplatesRequest
+		if err := parse(m, &req); err != nil {
+			return nil, err
+		}
+		d.mu.RLock()
+		list := make([]mcpgo.ResourceTemplate, 0, len(d.templates))
+		for _, t := range d.templates {
+			list = append(list, t.template)
+		}
+		d.mu.RUnlock()
+		sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
+		templates, err := page(req.Params.Cursor, list)
+		if err != nil {
+			return nil, err
+		}
+		return &mcpgo.ListResourceTemplatesResult{ResourceTemplates: templates}, nil
+	case mcpgo.MethodResourcesRead:
+		var req mcpgo.ReadResourceRequest
+		if err := parse(m, &req); err != nil {
+			return nil, err
+		}
+		return d.readResource(ctx, req)
+	case mcpgo.MethodPromptsList:
+		var req mcpgo.ListPromptsRequest
+		if err := parse(m, &req); err != nil {
+			return nil, err
+		}
+		prompts, err := page(req.Params.Cursor, d.promptList(ctx))
+		if err != nil {
+			return nil, err
+		}
+		return &mcpgo.ListPromptsResult{Prompts: prompts}, nil
+	case mcpgo.MethodPromptsGet:
+		var req mcpgo.GetPromptRequest
+		if err := parse(m, &req); err != nil {
+			return nil, err
+		}
+		return d.getPrompt(ctx, req)
+	}
+	return nil, failure(mcpgo.METHOD_NOT_FOUND, "Method %s not found", m.Method)
+}
+
+// unsupported answers a method of a capability the server does not have.
+func unsupported(method mcpgo.MCPMethod) *requestError {
+	family := map[mcpgo.MCPMethod]string{
+		mcpgo.MethodSetLogLevel:          "logging",
+		mcpgo.MethodResourcesSubscribe:   "resources subscribe",
+		mcpgo.MethodResourcesUnsubscribe: "resources unsubscribe",
+		mcpgo.MethodCompletionComplete:   "completions",
+	}[method]
+	if family == "" {
+		family = "tasks"
+	}
+	return failure(mcpgo.METHOD_NOT_FOUND, "%s not supported", family)
+}
+
+// page is a list from a cursor on. The server gives every list whole, so
+// a cursor only says where a client resumes: after the item so named
+// (base64, as clients of paged servers send it).
+func page[T mcpgo.Named](cursor mcpgo.Cursor, all []T) ([]T, *requestError) {
+	start := 0
+	if cursor != "" {
+		name, err := decodeCursor(cursor)
+		if err != nil {
+			return nil, &requestError{code: mcpgo.INVALID_PARAMS, text: err.Error()}
+		}
+		start = sort.Search(len(all), func(i int) bool { return all[i].GetName() > name })
+	}
+	out := all[start:]
+	if out == nil {
+		out = []T{}
+	}
+	return out, nil
+}
+
+func (d *dispatcher) toolList(ctx context.Context) []mcpgo.Tool {
+	d.mu.RLock()
+	tools := make([]mcpgo.Tool, 0, len(d.tools))
+	for _, t := range d.tools {
+		tools = append(tools, t.tool)
+	}
+	d.mu.RUnlock()
+	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
+	if d.visibleTools != nil {
+		tools = d.visibleTools(ctx, tools)
+	}
+	return tools
+}
+
+func (d *dispatcher) callTool(ctx context.Context, req mcpgo.CallToolRequest) (any, *requestError) {
+	d.mu.RLock()
+	t, ok := d.tools[req.Params.Name]
+	d.mu.RUnlock()
+	if ok && d.visibleTools != nil {
+		ok = len(d.visibleTools(ctx, []mcpgo.Tool{t.tool})) == 1
+	}
+	if !ok {
+		return nil, failure(mcpgo.INVALID_PARAMS, "tool '%s' not found: tool not found", req.Params.Name)
+	}
+	res, err := t.call(ctx, req)
+	if err != nil {
+		return nil, &requestError{code: mcpgo.INTERNAL_ERROR, text: err.Error()}
+	}
+	if res == nil {
+		return nil, failure(mcpgo.INTERNAL_ERROR, "tool %q returned no result", req.Params.Name)
+	}
+	return res, nil
+}
+
+func (d *dispatcher) readResource(ctx context.Context, req mcpgo.ReadResourceRequest) (any, *requestError) {
+	d.mu.RLock()
+	read := d.resources[req.Params.URI].read
+	if read == nil {
+		for _, t := range d.templates {
+			if t.template.URITemplate != nil && t.template.URITemplate.Regexp().MatchString(req.Params.URI) {
+				read = t.read
+				vars := t.template.URITemplate.Match(req.Params.URI)
+				req.Params.Arguments = make(map[string]any, len(vars))
+				for name, v := range vars {
+					req.Params.Arguments[name] = v.V
+				}
+				break
+			}
+		}
+	}
+	d.mu.RUnlock()
+	if read == nil {
+		return nil, failure(resourceNotFoundCode(ctx), "handler not found for resource URI '%s': resource not found", req.Params.URI)
+	}
+	contents, err := read(ctx, req)
+	if err != nil {
+		return nil, &requestError{code: mcpgo.INTERNAL_ERROR, text: err.Error()}
+	}
+	if contents == nil {
+		contents = []mcpgo.ResourceContents{}
+	}
+	return &mcpgo.ReadResourceResult{Contents: contents}, nil
+}
+
+func (d *dispatcher) promptList(ctx context.Context) []mcpgo.Prompt {
+	d.mu.RLock()
+	prompts := make([]mcpgo.Prompt, 0, len(d.prompts))
+	for _, p := range d.prompts {
+		prompts = append(prompts, p.prompt)
+	}
+	d.mu.RUnlock()
+	sort.Slice(prompts, func(i, j int) bool { return prompts[i].Name < prompts[j].Name })
+	if d.visiblePrompts != nil {
+		prompts = d.visiblePrompts(ctx, prompts)
+	}
+	return prompts
+}
+
+func (d *dispatcher) getPrompt(ctx context.Context, req mcpgo.GetPromptRequest) (any, *requestError) {
+	d.mu.RLock()
+	p, ok := d.prompts[req.Params.Name]
+	d.mu.RUnlock()
+	if ok && d.visiblePrompts != nil {
+		ok = len(d.visiblePrompts(ctx, []mcpgo.Prompt{p.prompt})) == 1
+	}
+	if !ok {
+		return nil, failure(mcpgo.INVALID_PARAMS, "prompt '%s' not found: prompt not found", req.Params.Name)
+	}
+	res, err := p.get(ctx, req)
+	if err != nil {
+		return nil, &requestError{code: mcpgo.INTERNAL_ERROR, text: err.Error()}
+	}
+	if res == nil {
+		return nil, failure(mcpgo.INTERNAL_ERROR, "prompt %q returned no result", req.Params.Name)
+	}
+	if res.Messages == nil {
+		withMessages := *res
+		withMessages.Messages = []mcpgo.PromptMessage{}
+		res = &withMessages
+	}
+	return res, nil
+}
+
+// listen is subscriptions/listen: the client opts in to notifications of
+// its choice; of those the server sends only a changed tool list, and a
+// client of the protocol without sessions has no list to watch between
+// its requests, so the stream is acknowledged and held until the client
+// closes it.
+func (d *dispatcher) listen(ctx context.Context, m *message) (any, *requestError) {
+	var req mcpgo.SubscriptionsListenRequest
+	if err := parse(m, &req); err != nil {
+		return nil, err
+	}
+	var allowed mcpgo.SubscriptionFilter
+	allowed.ToolsListChanged = req.Params.Notifications.ToolsListChanged
+	id := m.requestID()
+	if err := notifyAcknowledged(ctx, id, allowed); err != nil {
+		return nil, failure(mcpgo.INTERNAL_ERROR, "sending subscriptions/acknowledged: %s", err)
+	}
+	if !allowed.IsEmpty() {
+		<-ctx.Done()
+	}
+	res := &mcpgo.SubscriptionsListenResult{}
+	res.EnsureResultMeta().SetSubscriptionID(id)
+	return res, nil
+}
+
+func notifyAcknowledged(ctx context.Context, id mcpgo.RequestId, allowed mcpgo.SubscriptionFilter) error {
+	return sendNote(ctx, mcpgo.JSONRPCNotification{JSONRPC: mcpgo.JSONRPC_VERSION,
+		Notification: mcpgo.Notification{Method: mcpgo.MethodNotificationSubscriptionsAcknowledged,
+			Params: mcpgo.NotificationParams{
+				Meta:             map[string]any{mcpgo.MetaKeySubscriptionID: id},
+				AdditionalFields: map[string]any{"notifications": allowed},
+			}}})
+}
+
+// decodeCursor is the item name a cursor names.
+func decodeCursor(cursor mcpgo.Cursor) (string, error) {
+	name, err := base64.StdEncoding.DecodeString(string(cursor))
+	return string(name), err
+}
