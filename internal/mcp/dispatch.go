@@ -27,57 +27,91 @@ type (
 	promptHandler   func(ctx context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error)
 )
 
-type registeredTool struct {
-	tool mcpgo.Tool
-	call toolHandler
+// offers are what the server offers of one kind (tools, prompts,
+// resources, resource templates) by name, each with its handler, and the
+// filter that narrows them to what a request's caller may use (a read
+// token sees the read-only ones); a hidden one is answered as an unknown
+// one.
+type offers[T mcpgo.Named, H any] struct {
+	mu      sync.RWMutex
+	byName  map[string]offer[T, H]
+	visible func(context.Context, []T) []T
 }
 
-type registeredResource struct {
-	resource mcpgo.Resource
-	read     resourceHandler
+type offer[T mcpgo.Named, H any] struct {
+	item   T
+	handle H
 }
 
-type registeredTemplate struct {
-	template mcpgo.ResourceTemplate
-	read     resourceHandler
+func (o *offers[T, H]) add(item T, handle H) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.byName == nil {
+		o.byName = map[string]offer[T, H]{}
+	}
+	o.byName[item.GetName()] = offer[T, H]{item: item, handle: handle}
 }
 
-type registeredPrompt struct {
-	prompt mcpgo.Prompt
-	get    promptHandler
+// list is what the request's caller sees, sorted by name.
+func (o *offers[T, H]) list(ctx context.Context) []T {
+	o.mu.RLock()
+	items := make([]T, 0, len(o.byName))
+	for _, e := range o.byName {
+		items = append(items, e.item)
+	}
+	o.mu.RUnlock()
+	sort.Slice(items, func(i, j int) bool { return items[i].GetName() < items[j].GetName() })
+	if o.visible != nil {
+		items = o.visible(ctx, items)
+	}
+	return items
+}
+
+// each calls f with every offer until it says stop.
+func (o *offers[T, H]) each(f func(offer[T, H]) (stop bool)) {
+	o.mu.RLock()
+	defer o.mu.RUnlock()
+	for _, e := range o.byName {
+		if f(e) {
+			return
+		}
+	}
+}
+
+// find is the offer called name, if the request's caller sees it.
+func (o *offers[T, H]) find(ctx context.Context, name string) (offer[T, H], bool) {
+	o.mu.RLock()
+	e, ok := o.byName[name]
+	o.mu.RUnlock()
+	if ok && o.visible != nil {
+		ok = len(o.visible(ctx, []T{e.item})) == 1
+	}
+	return e, ok
 }
 
 // dispatcher holds what the server offers and answers requests for it.
 type dispatcher struct {
 	info         mcpgo.Implementation
 	instructions string
-	// visibleTools and visiblePrompts narrow the lists to what the
-	// request's caller may use (a read token sees the read-only ones); a
-	// call of a hidden tool is answered as for an unknown one.
-	visibleTools   func(context.Context, []mcpgo.Tool) []mcpgo.Tool
-	visiblePrompts func(context.Context, []mcpgo.Prompt) []mcpgo.Prompt
+	tools        offers[mcpgo.Tool, toolHandler]
+	prompts      offers[mcpgo.Prompt, promptHandler]
+	resources    offers[mcpgo.Resource, resourceHandler]
+	templates    offers[mcpgo.ResourceTemplate, resourceHandler]
 	// instructionsFor adds to the instructions what the request's
 	// transport needs said (HTTP's env_file rule).
 	instructionsFor func(ctx context.Context, base string) string
-	// moreResources adds the stand's own resources to a first page.
-	moreResources func(ctx context.Context, req *mcpgo.ListResourcesRequest, res *mcpgo.ListResourcesResult)
+	// moreResources are the stand's own resources.
+	moreResources func(ctx context.Context) []mcpgo.Resource
 
-	mu        sync.RWMutex
-	tools     map[string]registeredTool
-	resources map[string]registeredResource
-	templates []registeredTemplate
-	prompts   map[string]registeredPrompt
+	mu sync.Mutex
 	// clients hear that the tool list changed.
 	clients map[*clientState]struct{}
 }
 
 func newDispatcher(name, version string) *dispatcher {
 	return &dispatcher{
-		info:      mcpgo.Implementation{Name: name, Version: version},
-		tools:     map[string]registeredTool{},
-		resources: map[string]registeredResource{},
-		prompts:   map[string]registeredPrompt{},
-		clients:   map[*clientState]struct{}{},
+		info:    mcpgo.Implementation{Name: name, Version: version},
+		clients: map[*clientState]struct{}{},
 	}
 }
 
@@ -99,8 +133,8 @@ func (d *dispatcher) capabilities() mcpgo.ServerCapabilities {
 }
 
 func (d *dispatcher) addTool(t mcpgo.Tool, call toolHandler) {
+	d.tools.add(t, call)
 	d.mu.Lock()
-	d.tools[t.Name] = registeredTool{tool: t, call: call}
 	clients := make([]*clientState, 0, len(d.clients))
 	for c := range d.clients {
 		clients = append(clients, c)
@@ -114,24 +148,6 @@ func (d *dispatcher) addTool(t mcpgo.Tool, call toolHandler) {
 		default: // a client that does not read loses the hint, not the server
 		}
 	}
-}
-
-func (d *dispatcher) addResource(r mcpgo.Resource, read resourceHandler) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.resources[r.URI] = registeredResource{resource: r, read: read}
-}
-
-func (d *dispatcher) addTemplate(t mcpgo.ResourceTemplate, read resourceHandler) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.templates = append(d.templates, registeredTemplate{template: t, read: read})
-}
-
-func (d *dispatcher) addPrompt(p mcpgo.Prompt, get promptHandler) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.prompts[p.Name] = registeredPrompt{prompt: p, get: get}
 }
 
 // join and leave keep the clients that hear of a changed tool list.
@@ -320,76 +336,24 @@ func (d *dispatcher) answer(ctx context.Context, m *message, modern bool) (any, 
 		return nil, unsupported(method)
 	case mcpgo.MethodTasksGet, mcpgo.MethodTasksResult, mcpgo.MethodTasksCancel, mcpgo.MethodCompletionComplete:
 		return nil, unsupported(method)
-	case mcpgo.MethodToolsList:
-		var req mcpgo.ListToolsRequest
+	case mcpgo.MethodToolsList, mcpgo.MethodPromptsList, mcpgo.MethodResourcesList, mcpgo.MethodResourcesTemplatesList:
+		var req mcpgo.PaginatedRequest
 		if err := parse(m, &req); err != nil {
 			return nil, err
 		}
-		tools, err := page(req.Params.Cursor, d.toolList(ctx))
-		if err != nil {
-			return nil, err
-		}
-		return &mcpgo.ListToolsResult{Tools: tools}, nil
+		return d.list(ctx, method, req.Params.Cursor)
 	case mcpgo.MethodToolsCall:
 		var req mcpgo.CallToolRequest
 		if err := parse(m, &req); err != nil {
 			return nil, err
 		}
 		return d.callTool(ctx, req)
-	case mcpgo.MethodResourcesList:
-		var req mcpgo.ListResourcesRequest
-		if err := parse(m, &req); err != nil {
-			return nil, err
-		}
-		d.mu.RLock()
-		list := make([]mcpgo.Resource, 0, len(d.resources))
-		for _, r := range d.resources {
-			list = append(list, r.resource)
-		}
-		d.mu.RUnlock()
-		sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
-		resources, err := page(req.Params.Cursor, list)
-		if err != nil {
-			return nil, err
-		}
-		res := &mcpgo.ListResourcesResult{Resources: resources}
-		if d.moreResources != nil {
-			d.moreResources(ctx, &req, res)
-		}
-		return res, nil
-	case mcpgo.MethodResourcesTemplatesList:
-		var req mcpgo.ListResourceTemplatesRequest
-		if err := parse(m, &req); err != nil {
-			return nil, err
-		}
-		d.mu.RLock()
-		list := make([]mcpgo.ResourceTemplate, 0, len(d.templates))
-		for _, t := range d.templates {
-			list = append(list, t.template)
-		}
-		d.mu.RUnlock()
-		sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
-		templates, err := page(req.Params.Cursor, list)
-		if err != nil {
-			return nil, err
-		}
-		return &mcpgo.ListResourceTemplatesResult{ResourceTemplates: templates}, nil
 	case mcpgo.MethodResourcesRead:
 		var req mcpgo.ReadResourceRequest
 		if err := parse(m, &req); err != nil {
 			return nil, err
 		}
 		return d.readResource(ctx, req)
-	case mcpgo.MethodPromptsList:
-		var req mcpgo.ListPromptsRequest
-		if err := parse(m, &req); err != nil {
-			return nil, err
-		}
-		prompts, err := page(req.Params.Cursor, d.promptList(ctx))
-		if err != nil {
-			return nil, err
-		}
-		return &mcpgo.ListPromptsResult{Prompts: prompts}, nil
 	case mcpgo.MethodPromptsGet:
 		var req mcpgo.GetPromptRequest
 		if err := parse(m, &req); err != nil {
@@ -398,6 +362,31 @@ func (d *dispatcher) answer(ctx context.Context, m *message, modern bool) (any, 
 		return d.getPrompt(ctx, req)
 	}
 	return nil, failure(mcpgo.METHOD_NOT_FOUND, "Method %s not found", m.Method)
+}
+
+// list answers a list method from the client's cursor on; the stand's
+// applications and projects join the resources' first page.
+func (d *dispatcher) list(ctx context.Context, method mcpgo.MCPMethod, cursor mcpgo.Cursor) (any, *requestError) {
+	var err *requestError
+	switch method {
+	case mcpgo.MethodToolsList:
+		res := &mcpgo.ListToolsResult{}
+		res.Tools, err = page(cursor, d.tools.list(ctx))
+		return res, err
+	case mcpgo.MethodPromptsList:
+		res := &mcpgo.ListPromptsResult{}
+		res.Prompts, err = page(cursor, d.prompts.list(ctx))
+		return res, err
+	case mcpgo.MethodResourcesTemplatesList:
+		res := &mcpgo.ListResourceTemplatesResult{}
+		res.ResourceTemplates, err = page(cursor, d.templates.list(ctx))
+		return res, err
+	}
+	res := &mcpgo.ListResourcesResult{}
+	if res.Resources, err = page(cursor, d.resources.list(ctx)); err == nil && cursor == "" && d.moreResources != nil {
+		res.Resources = append(res.Resources, d.moreResources(ctx)...)
+	}
+	return res, err
 }
 
 // unsupported answers a method of a capability the server does not have.
@@ -433,57 +422,54 @@ func page[T mcpgo.Named](cursor mcpgo.Cursor, all []T) ([]T, *requestError) {
 	return out, nil
 }
 
-func (d *dispatcher) toolList(ctx context.Context) []mcpgo.Tool {
-	d.mu.RLock()
-	tools := make([]mcpgo.Tool, 0, len(d.tools))
-	for _, t := range d.tools {
-		tools = append(tools, t.tool)
-	}
-	d.mu.RUnlock()
-	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
-	if d.visibleTools != nil {
-		tools = d.visibleTools(ctx, tools)
-	}
-	return tools
-}
-
-func (d *dispatcher) callTool(ctx context.Context, req mcpgo.CallToolRequest) (any, *requestError) {
-	d.mu.RLock()
-	t, ok := d.tools[req.Params.Name]
-	d.mu.RUnlock()
-	if ok && d.visibleTools != nil {
-		ok = len(d.visibleTools(ctx, []mcpgo.Tool{t.tool})) == 1
-	}
+// invoke runs the handler of the offer called name, if the request's
+// caller sees it; kind names the offer in the error (tool, prompt).
+func invoke[T mcpgo.Named, H any, R any](ctx context.Context, o *offers[T, H], kind, name string, call func(H) (*R, error)) (*R, *requestError) {
+	e, ok := o.find(ctx, name)
 	if !ok {
-		return nil, failure(mcpgo.INVALID_PARAMS, "tool '%s' not found: tool not found", req.Params.Name)
+		return nil, failure(mcpgo.INVALID_PARAMS, "%s '%s' not found: %s not found", kind, name, kind)
 	}
-	res, err := t.call(ctx, req)
+	res, err := call(e.handle)
 	if err != nil {
 		return nil, &requestError{code: mcpgo.INTERNAL_ERROR, text: err.Error()}
 	}
 	if res == nil {
-		return nil, failure(mcpgo.INTERNAL_ERROR, "tool %q returned no result", req.Params.Name)
+		return nil, failure(mcpgo.INTERNAL_ERROR, "%s %q returned no result", kind, name)
+	}
+	return res, nil
+}
+
+func (d *dispatcher) callTool(ctx context.Context, req mcpgo.CallToolRequest) (any, *requestError) {
+	res, err := invoke(ctx, &d.tools, "tool", req.Params.Name, func(h toolHandler) (*mcpgo.CallToolResult, error) { return h(ctx, req) })
+	if err != nil {
+		return nil, err
 	}
 	return res, nil
 }
 
 func (d *dispatcher) readResource(ctx context.Context, req mcpgo.ReadResourceRequest) (any, *requestError) {
-	d.mu.RLock()
-	read := d.resources[req.Params.URI].read
-	if read == nil {
-		for _, t := range d.templates {
-			if t.template.URITemplate != nil && t.template.URITemplate.Regexp().MatchString(req.Params.URI) {
-				read = t.read
-				vars := t.template.URITemplate.Match(req.Params.URI)
-				req.Params.Arguments = make(map[string]any, len(vars))
-				for name, v := range vars {
-					req.Params.Arguments[name] = v.V
-				}
-				break
-			}
+	var read resourceHandler
+	d.resources.each(func(r offer[mcpgo.Resource, resourceHandler]) bool {
+		if r.item.URI == req.Params.URI {
+			read = r.handle
 		}
+		return read != nil
+	})
+	if read == nil {
+		d.templates.each(func(t offer[mcpgo.ResourceTemplate, resourceHandler]) bool {
+			uri := t.item.URITemplate
+			if uri == nil || !uri.Regexp().MatchString(req.Params.URI) {
+				return false
+			}
+			read = t.handle
+			vars := uri.Match(req.Params.URI)
+			req.Params.Arguments = make(map[string]any, len(vars))
+			for name, v := range vars {
+				req.Params.Arguments[name] = v.V
+			}
+			return true
+		})
 	}
-	d.mu.RUnlock()
 	if read == nil {
 		return nil, failure(resourceNotFoundCode(ctx), "handler not found for resource URI '%s': resource not found", req.Params.URI)
 	}
@@ -497,36 +483,10 @@ func (d *dispatcher) readResource(ctx context.Context, req mcpgo.ReadResourceReq
 	return &mcpgo.ReadResourceResult{Contents: contents}, nil
 }
 
-func (d *dispatcher) promptList(ctx context.Context) []mcpgo.Prompt {
-	d.mu.RLock()
-	prompts := make([]mcpgo.Prompt, 0, len(d.prompts))
-	for _, p := range d.prompts {
-		prompts = append(prompts, p.prompt)
-	}
-	d.mu.RUnlock()
-	sort.Slice(prompts, func(i, j int) bool { return prompts[i].Name < prompts[j].Name })
-	if d.visiblePrompts != nil {
-		prompts = d.visiblePrompts(ctx, prompts)
-	}
-	return prompts
-}
-
 func (d *dispatcher) getPrompt(ctx context.Context, req mcpgo.GetPromptRequest) (any, *requestError) {
-	d.mu.RLock()
-	p, ok := d.prompts[req.Params.Name]
-	d.mu.RUnlock()
-	if ok && d.visiblePrompts != nil {
-		ok = len(d.visiblePrompts(ctx, []mcpgo.Prompt{p.prompt})) == 1
-	}
-	if !ok {
-		return nil, failure(mcpgo.INVALID_PARAMS, "prompt '%s' not found: prompt not found", req.Params.Name)
-	}
-	res, err := p.get(ctx, req)
+	res, err := invoke(ctx, &d.prompts, "prompt", req.Params.Name, func(h promptHandler) (*mcpgo.GetPromptResult, error) { return h(ctx, req) })
 	if err != nil {
-		return nil, &requestError{code: mcpgo.INTERNAL_ERROR, text: err.Error()}
-	}
-	if res == nil {
-		return nil, failure(mcpgo.INTERNAL_ERROR, "prompt %q returned no result", req.Params.Name)
+		return nil, err
 	}
 	if res.Messages == nil {
 		withMessages := *res

@@ -96,7 +96,7 @@ func (s *Server) addPrompts(ctx context.Context) {
 			}
 			opts = append(opts, mcpgo.WithArgument(a.name, argOpts...))
 		}
-		s.mcp.addPrompt(mcpgo.NewPrompt(p.name, opts...), func(ctx context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
+		s.mcp.prompts.add(mcpgo.NewPrompt(p.name, opts...), func(ctx context.Context, req mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
 			ctx = s.withLang(ctx)
 			args := map[string]string{}
 			for _, a := range p.args {

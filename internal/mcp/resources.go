@@ -40,19 +40,19 @@ const (
 // disagree. A resource whose tool the catalog lacks is left out.
 func (s *Server) addResources(ctx context.Context) {
 	if s.command(resourceListTool) != nil {
-		s.mcp.addResource(mcpgo.NewResource(appsURI, i18n.T(ctx, "mcp.resource.apps-name"),
+		s.mcp.resources.add(mcpgo.NewResource(appsURI, i18n.T(ctx, "mcp.resource.apps-name"),
 			mcpgo.WithResourceDescription(i18n.T(ctx, "mcp.resource.apps-description")),
 			mcpgo.WithMIMEType(resourceMIMEType)),
 			s.readTool(resourceListTool, func(context.Context, string) (map[string]any, error) { return nil, nil }))
 	}
 	if s.command(resourceProjects) != nil {
-		s.mcp.addResource(mcpgo.NewResource(projectsURI, i18n.T(ctx, "mcp.resource.projects-name"),
+		s.mcp.resources.add(mcpgo.NewResource(projectsURI, i18n.T(ctx, "mcp.resource.projects-name"),
 			mcpgo.WithResourceDescription(i18n.T(ctx, "mcp.resource.projects-description")),
 			mcpgo.WithMIMEType(resourceMIMEType)),
 			s.readTool(resourceProjects, func(context.Context, string) (map[string]any, error) { return nil, nil }))
 	}
 	if s.command(resourceAppTool) != nil {
-		s.mcp.addTemplate(mcpgo.NewResourceTemplate(appURITemplate, i18n.T(ctx, "mcp.resource.app-template-name"),
+		s.mcp.templates.add(mcpgo.NewResourceTemplate(appURITemplate, i18n.T(ctx, "mcp.resource.app-template-name"),
 			mcpgo.WithTemplateDescription(i18n.T(ctx, "mcp.resource.app-template-description")),
 			mcpgo.WithTemplateMIMEType(resourceMIMEType)),
 			s.readTool(resourceAppTool, func(ctx context.Context, uri string) (map[string]any, error) {
@@ -61,7 +61,7 @@ func (s *Server) addResources(ctx context.Context) {
 			}))
 	}
 	if s.command(resourceBuildsTool) != nil {
-		s.mcp.addTemplate(mcpgo.NewResourceTemplate(buildsURITemplate, i18n.T(ctx, "mcp.resource.builds-template-name"),
+		s.mcp.templates.add(mcpgo.NewResourceTemplate(buildsURITemplate, i18n.T(ctx, "mcp.resource.builds-template-name"),
 			mcpgo.WithTemplateDescription(i18n.T(ctx, "mcp.resource.builds-template-description")),
 			mcpgo.WithTemplateMIMEType(resourceMIMEType)),
 			s.readTool(resourceBuildsTool, func(ctx context.Context, uri string) (map[string]any, error) {
@@ -238,14 +238,12 @@ func (s *Server) command(tool string) *command.Command {
 	return s.tools[tool]
 }
 
-// listStandResources adds one resource per live application and one per
-// project's builds to resources/list. The listing is best effort: when the
+// listStandResources are one resource per live application and one per
+// project's builds, for resources/list. The listing is best effort: when the
 // stand cannot be reached the static resources still come back, and the
 // reason goes to the server log (reading elemctl://apps shows it too).
-func (s *Server) listStandResources(ctx context.Context, req *mcpgo.ListResourcesRequest, result *mcpgo.ListResourcesResult) {
-	if result == nil || req.Params.Cursor != "" {
-		return
-	}
+func (s *Server) listStandResources(ctx context.Context) []mcpgo.Resource {
+	var out []mcpgo.Resource
 	if s.command(resourceListTool) != nil && s.command(resourceAppTool) != nil {
 		answer, err := s.toolAnswer(ctx, resourceListTool, nil)
 		if err != nil {
@@ -259,7 +257,7 @@ func (s *Server) listStandResources(ctx context.Context, req *mcpgo.ListResource
 				if name == "" {
 					name = id
 				}
-				result.Resources = append(result.Resources, mcpgo.NewResource(appURIPrefix+url.PathEscape(id), name,
+				out = append(out, mcpgo.NewResource(appURIPrefix+url.PathEscape(id), name,
 					mcpgo.WithResourceDescription(i18n.T(ctx, "mcp.resource.app-description",
 						"name", name, "status", app.Str("status"), "version", app.Str("project-version"))),
 					mcpgo.WithMIMEType(resourceMIMEType)))
@@ -270,7 +268,7 @@ func (s *Server) listStandResources(ctx context.Context, req *mcpgo.ListResource
 		answer, err := s.toolAnswer(ctx, resourceProjects, nil)
 		if err != nil {
 			s.diagnostic(i18n.T(ctx, "mcp.resource.list-failed", "error", err.Error()))
-			return
+			return out
 		}
 		list, _ := answer.([]any)
 		for _, p := range jsonx.Objects(list) {
@@ -281,10 +279,11 @@ func (s *Server) listStandResources(ctx context.Context, req *mcpgo.ListResource
 			if name == "" {
 				name = id
 			}
-			result.Resources = append(result.Resources, mcpgo.NewResource(projectURIPrefix+url.PathEscape(id)+buildsURISuffix,
+			out = append(out, mcpgo.NewResource(projectURIPrefix+url.PathEscape(id)+buildsURISuffix,
 				i18n.T(ctx, "mcp.resource.builds-name", "name", name),
 				mcpgo.WithResourceDescription(i18n.T(ctx, "mcp.resource.builds-description", "name", name)),
 				mcpgo.WithMIMEType(resourceMIMEType)))
 		}
 	}
+	return out
 }

@@ -136,7 +136,7 @@ func New(ctx context.Context, o Options) *Server {
 	s.mcp = newDispatcher(ServerName, o.Version)
 	s.mcp.instructions = Instructions(ctx, planned)
 	s.mcp.instructionsFor = remoteInstructions
-	s.mcp.visibleTools, s.mcp.visiblePrompts = s.visibleTools, s.visiblePrompts
+	s.mcp.tools.visible, s.mcp.prompts.visible = s.visibleTools, s.visiblePrompts
 	for _, f := range o.PluginFailures {
 		s.reportFailure(ctx, f)
 	}
