@@ -32,7 +32,8 @@ type Fields interface {
 	// copies it instead of into a string of its own.
 	StrValue(texts *Texts, key string) any
 	// Nested is the object under key read as Fields – of a RawObject
-	// without decoding it – and reads as empty when there is none.
+	// without decoding it, valid until the next Nested call on the same
+	// object – and reads as empty when there is none.
 	Nested(key string) Fields
 }
 
@@ -47,6 +48,9 @@ var (
 type RawObject struct {
 	text    []byte
 	members []rawMember
+	// nested is the object the last Nested call read; the next one reads
+	// into it again, so that a long list's cards cost no allocation.
+	nested *RawObject
 }
 
 // rawMember is a member's key (between its quotes) and value, as offsets
@@ -144,13 +148,17 @@ func (r *RawObject) Obj(key string) *Object {
 }
 
 // Nested is the object under key as a RawObject over the same text, valid
-// as long as r; nil (which reads as empty) when key holds no object.
+// as long as r and until the next Nested call on r; nil (which reads as
+// empty) when key holds no object.
 func (r *RawObject) Nested(key string) Fields {
 	v, ok := r.raw(key)
 	if !ok || v[0] != '{' {
 		return (*RawObject)(nil)
 	}
-	nested := &RawObject{}
+	if r.nested == nil {
+		r.nested = &RawObject{}
+	}
+	nested := r.nested
 	l := NewLexer(v)
 	if nested.index(&l, 0) != nil {
 		return (*RawObject)(nil)

@@ -217,6 +217,61 @@ func TestEachElementHoldsLittle(t *testing.T) {
 	}
 }
 
+// TestNestedReadsEveryCardsOwnObject: the object under a key is read
+// again for every card of a list, into the same room: each card gives its
+// own, and after the first card reading it allocates nothing.
+func TestNestedReadsEveryCardsOwnObject(t *testing.T) {
+	var doc strings.Builder
+	doc.WriteString("[")
+	for i := range 3000 {
+		if i > 0 {
+			doc.WriteString(",")
+		}
+		// Cards with more members under source than the one before them,
+		// and some with none at all.
+		fmt.Fprintf(&doc, `{"id":"c%d","source":`, i)
+		if i%7 == 3 {
+			doc.WriteString(`null}`)
+			continue
+		}
+		doc.WriteString(`{`)
+		for k := range i % 11 {
+			fmt.Fprintf(&doc, `"pad%d":[%d,{"x":"y"}],`, k, k)
+		}
+		fmt.Fprintf(&doc, `"project-version":"1.%d","project-version-id":"v%d"}}`, i, i)
+	}
+	doc.WriteString("]")
+	n := 0
+	var allocs float64
+	err := EachElement(strings.NewReader(doc.String()), nil, func(_ string, card *RawObject) error {
+		i := n
+		n++
+		src := card.Nested("source")
+		if i%7 == 3 {
+			if src.Str("project-version") != "" {
+				t.Errorf("card %d has no source, read %q", i, src.Str("project-version"))
+			}
+			return nil
+		}
+		if got, want := src.Str("project-version"), fmt.Sprintf("1.%d", i); got != want {
+			t.Errorf("card %d: project-version %q, want %q", i, got, want)
+		}
+		if got, want := src.Str("project-version-id"), fmt.Sprintf("v%d", i); got != want {
+			t.Errorf("card %d: project-version-id %q, want %q", i, got, want)
+		}
+		if i == 2990 {
+			allocs = testing.AllocsPerRun(10, func() { card.Nested("source") })
+		}
+		return nil
+	})
+	if err != nil || n != 3000 {
+		t.Fatal(n, err)
+	}
+	if allocs != 0 {
+		t.Errorf("reading a card's source again allocated %.0f times", allocs)
+	}
+}
+
 func FuzzEachElement(f *testing.F) {
 	for _, s := range append(samples, streamDocuments[3:]...) {
 		f.Add([]byte(s))
