@@ -443,11 +443,16 @@ func versionLine() string { return "elemctl " + versionText() + "\n" }
 // that command's own). It reads the options with the root's own
 // definitions and abbreviations, so it agrees with the parser.
 func (a *app) versionAsked(ctx context.Context, args []string) bool {
-	root := a.newRoot(ctx)
+	var root *cobra.Command
 	for i := 0; i < len(args); i++ {
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
 		if !strings.HasPrefix(args[i], "--") || args[i] == "--" {
 			return false
+		}
+		if root == nil {
+			// Only a command line that starts with an option needs the
+			// root's options to read: most start with a command.
+			root = a.newRoot(ctx)
 		}
 		flag, err := findFlag(ctx, root, name)
 		if err != nil || flag == nil {
