@@ -167,17 +167,19 @@ func (d *dispatcher) leave(c *clientState) {
 type requestError struct {
 	code int
 	text string
-	data any
 }
 
 func failure(code int, format string, args ...any) *requestError {
 	return &requestError{code: code, text: fmt.Sprintf(format, args...)}
 }
 
-var (
-	errRemoved        = "%q was removed in protocol version " + mcpgo.ProtocolVersion20260728
-	errNeedsModern    = "%q requires protocol version " + mcpgo.ProtocolVersion20260728 + " or later"
-	errMissingClients = errors.New("missing or invalid _meta field " + mcpgo.MetaKeyClientCapabilities)
+// The refusals of a method by the protocol version (the method's name
+// goes in) and of a request of 2026-07-28 that does not say what its
+// client can do.
+const (
+	removedInModern    = "%q was removed in protocol version " + mcpgo.ProtocolVersion20260728
+	onlyInModern       = "%q requires protocol version " + mcpgo.ProtocolVersion20260728 + " or later"
+	noClientCapability = "missing or invalid _meta field " + mcpgo.MetaKeyClientCapabilities
 )
 
 // protocolKey keeps a request's protocol version in its context.
@@ -237,7 +239,7 @@ func (d *dispatcher) handle(ctx context.Context, m *message) mcpgo.JSONRPCMessag
 	modern := mcpgo.IsModernProtocol(version)
 	if modern {
 		if meta.Meta.ClientCapabilities() == nil {
-			return errorResponse(m, mcpgo.INVALID_PARAMS, errMissingClients.Error())
+			return errorResponse(m, mcpgo.INVALID_PARAMS, noClientCapability)
 		}
 		if !mcpgo.IsValidProtocolVersion(version) {
 			e := mcpgo.UnsupportedProtocolVersionError{Version: version, Supported: mcpgo.ValidProtocolVersions}.JSONRPCError()
@@ -249,7 +251,7 @@ func (d *dispatcher) handle(ctx context.Context, m *message) mcpgo.JSONRPCMessag
 
 	result, rerr := d.answer(ctx, m, modern)
 	if rerr != nil {
-		return mcpgo.NewJSONRPCError(m.requestID(), rerr.code, rerr.text, rerr.data)
+		return mcpgo.NewJSONRPCError(m.requestID(), rerr.code, rerr.text, nil)
 	}
 	if modern {
 		decorate(result, mcpgo.MCPMethod(m.Method), d.info)
@@ -294,7 +296,7 @@ func (d *dispatcher) answer(ctx context.Context, m *message, modern bool) (any, 
 	switch method {
 	case mcpgo.MethodInitialize:
 		if modern {
-			return nil, failure(mcpgo.METHOD_NOT_FOUND, errRemoved, m.Method)
+			return nil, failure(mcpgo.METHOD_NOT_FOUND, removedInModern, m.Method)
 		}
 		var req mcpgo.InitializeRequest
 		if err := parse(m, &req); err != nil {
@@ -308,7 +310,7 @@ func (d *dispatcher) answer(ctx context.Context, m *message, modern bool) (any, 
 		}, nil
 	case mcpgo.MethodServerDiscover:
 		if !modern {
-			return nil, failure(mcpgo.METHOD_NOT_FOUND, errNeedsModern, m.Method)
+			return nil, failure(mcpgo.METHOD_NOT_FOUND, onlyInModern, m.Method)
 		}
 		var req mcpgo.DiscoverRequest
 		if err := parse(m, &req); err != nil {
@@ -321,17 +323,17 @@ func (d *dispatcher) answer(ctx context.Context, m *message, modern bool) (any, 
 		}, nil
 	case mcpgo.MethodPing:
 		if modern {
-			return nil, failure(mcpgo.METHOD_NOT_FOUND, errRemoved, m.Method)
+			return nil, failure(mcpgo.METHOD_NOT_FOUND, removedInModern, m.Method)
 		}
 		return &mcpgo.EmptyResult{}, nil
 	case mcpgo.MethodSubscriptionsListen:
 		if !modern {
-			return nil, failure(mcpgo.METHOD_NOT_FOUND, errNeedsModern, m.Method)
+			return nil, failure(mcpgo.METHOD_NOT_FOUND, onlyInModern, m.Method)
 		}
 		return d.listen(ctx, m)
 	case mcpgo.MethodSetLogLevel, mcpgo.MethodResourcesSubscribe, mcpgo.MethodResourcesUnsubscribe, mcpgo.MethodTasksList:
 		if modern {
-			return nil, failure(mcpgo.METHOD_NOT_FOUND, errRemoved, m.Method)
+			return nil, failure(mcpgo.METHOD_NOT_FOUND, removedInModern, m.Method)
 		}
 		return nil, unsupported(method)
 	case mcpgo.MethodTasksGet, mcpgo.MethodTasksResult, mcpgo.MethodTasksCancel, mcpgo.MethodCompletionComplete:
