@@ -251,7 +251,7 @@ func (d *dispatcher) handle(ctx context.Context, m *message) mcpgo.JSONRPCMessag
 
 	result, rerr := d.answer(ctx, m, modern)
 	if rerr != nil {
-		return mcpgo.NewJSONRPCError(m.requestID(), rerr.code, rerr.text, nil)
+		return errorResponse(m, rerr.code, rerr.text)
 	}
 	if modern {
 		decorate(result, mcpgo.MCPMethod(m.Method), d.info)

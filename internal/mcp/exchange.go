@@ -118,13 +118,12 @@ func compactJSON(raw json.RawMessage) []byte {
 // sessions, one request). It receives the messages of no request (a
 // changed tool list).
 type clientState struct {
-	id        string
 	broadcast chan mcpgo.JSONRPCNotification
 	calls     *inflight
 }
 
-func newClientState(id string, calls *inflight) *clientState {
-	return &clientState{id: id, broadcast: make(chan mcpgo.JSONRPCNotification, 16), calls: calls}
+func newClientState(calls *inflight) *clientState {
+	return &clientState{broadcast: make(chan mcpgo.JSONRPCNotification, 16), calls: calls}
 }
 
 // requestSession is the session the handlers of one request see: the
@@ -288,7 +287,7 @@ func (s *Server) exchange(transport, ctx context.Context, cancel context.CancelF
 // notification handles a client's notification: a cancellation silences
 // and stops its request; the server needs nothing of any other
 // (notifications/initialized, roots and the like).
-func (s *Server) notification(ctx context.Context, cl *clientState, m *message) {
+func (s *Server) notification(cl *clientState, m *message) {
 	if m.Method == string(mcpgo.MethodNotificationCancelled) {
 		if len(m.params.RequestID) == 0 {
 			return

@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
@@ -438,7 +437,7 @@ func (h *HTTPServer) post(ctx context.Context, w http.ResponseWriter, r *http.Re
 	}
 
 	if !m.isRequest() {
-		h.s.notification(ctx, cl, m)
+		h.s.notification(cl, m)
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
@@ -500,7 +499,7 @@ func (h *HTTPServer) postModern(ctx context.Context, w http.ResponseWriter, r *h
 	cl := h.looseClient(tok)
 	if !m.isRequest() {
 		if !m.isResponse() {
-			h.s.notification(ctx, cl, m)
+			h.s.notification(cl, m)
 		}
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -539,8 +538,6 @@ func heavy(method string) bool {
 
 // looseClient is a client for one request without a session; its calls
 // are found by its token, so notifications/cancelled can reach them.
-var looseIDs atomic.Int64
-
 func (h *HTTPServer) looseClient(tok *Token) *clientState {
 	h.looseMu.Lock()
 	calls, ok := h.loose[tok]
@@ -549,7 +546,7 @@ func (h *HTTPServer) looseClient(tok *Token) *clientState {
 		h.loose[tok] = calls
 	}
 	h.looseMu.Unlock()
-	return newClientState("request-"+strconv.FormatInt(looseIDs.Add(1), 10), calls)
+	return newClientState(calls)
 }
 
 // get opens the session's stream for messages that belong to no request.
@@ -788,8 +785,8 @@ func writeRaw(w http.ResponseWriter, rc *http.ResponseController, text string) e
 }
 
 // remoteInstructions adds the env_file rule of HTTP (and, for a read
-// token, its scope) to the instructions a client gets when it initializes
-// over HTTP.
+// token, its scope) to the instructions a client gets over HTTP, from
+// initialize or server/discover.
 func remoteInstructions(ctx context.Context, base string) string {
 	if remoteOf(ctx) == nil {
 		return base

@@ -17,6 +17,7 @@ import (
 // its GET stream.
 type httpSession struct {
 	*clientState
+	id       string
 	token    *Token
 	lastSeen atomic.Int64 // unix nanoseconds
 	gone     chan struct{}
@@ -94,7 +95,7 @@ func (t *sessionTable) open(ctx context.Context, tok *Token) (*httpSession, *ref
 	b := make([]byte, 24)
 	_, _ = rand.Read(b)
 	id := base64.RawURLEncoding.EncodeToString(b)
-	sess := &httpSession{clientState: newClientState(id, newInflight(true)), token: tok, gone: make(chan struct{})}
+	sess := &httpSession{clientState: newClientState(newInflight(true)), id: id, token: tok, gone: make(chan struct{})}
 	sess.touch()
 	t.byID[id] = sess
 	t.perToken[tok]++

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -29,7 +27,7 @@ import (
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	ctx = s.withLang(ctx)
 	w := &messageWriter{out: out}
-	cl := newClientState(stdioSessionID(), newInflight(true))
+	cl := newClientState(newInflight(true))
 	s.mcp.join(cl)
 	defer s.mcp.leave(cl)
 
@@ -93,7 +91,7 @@ loop:
 					}()
 				}
 			case m.Method != "":
-				s.notification(callCtx, cl, m)
+				s.notification(cl, m)
 			case m.isResponse():
 				// An answer to a server request: the server sends none.
 			default:
@@ -171,12 +169,4 @@ func (w *messageWriter) failed() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.err != nil
-}
-
-// stdioSessionID names a stdio connection among the server's clients (one
-// process may serve several).
-func stdioSessionID() string {
-	b := make([]byte, 12)
-	_, _ = rand.Read(b)
-	return "stdio-" + base64.RawURLEncoding.EncodeToString(b)
 }
