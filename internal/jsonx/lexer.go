@@ -174,6 +174,20 @@ func (l *Lexer) String() (raw []byte, escaped bool, err error) {
 	return raw, bytes.IndexByte(raw, '\\') >= 0, nil
 }
 
+// plainShortString reads the string at the position (its quote next) when
+// it is short and has no escape nor control character – most keys and
+// card values – and tells whether it did; otherwise it reads nothing and
+// String reads the string the general way.
+func (l *Lexer) plainShortString() bool {
+	from := l.pos + 1
+	at := specialAt(l.data[min(from, len(l.data)):min(len(l.data), from+shortString)])
+	if at < 0 || l.data[from+at] != '"' {
+		return false
+	}
+	l.pos = from + at + 1
+	return true
+}
+
 // stringStop marks the bytes that end the plain run of a string: the
 // quote, the backslash and control characters.
 var stringStop = func() (t [256]bool) {

@@ -445,9 +445,12 @@ func (r *RawObject) index(l *Lexer, start int) error {
 				return l.Fail("expected a key")
 			}
 			keyFrom := l.Pos() + 1
-			_, escaped, err := l.String()
-			if err != nil {
-				return err
+			escaped := false
+			if !l.plainShortString() {
+				var err error
+				if _, escaped, err = l.String(); err != nil {
+					return err
+				}
 			}
 			keyTo := l.Pos() - 1
 			l.SkipSpace()
@@ -456,8 +459,10 @@ func (r *RawObject) index(l *Lexer, start int) error {
 			}
 			l.SkipSpace()
 			valueFrom := l.Pos()
-			if err := l.skipValue(1); err != nil {
-				return err
+			if l.Peek() != '"' || !l.plainShortString() {
+				if err := l.skipValue(1); err != nil {
+					return err
+				}
 			}
 			r.members = append(r.members, rawMember{keyFrom - start, keyTo - start, valueFrom - start, l.Pos() - start, escaped})
 			l.SkipSpace()
