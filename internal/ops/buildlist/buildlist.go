@@ -66,7 +66,7 @@ func Sort(cards []*jsonx.Object) {
 	}
 	keys := make([]keyed, len(cards))
 	for i, c := range cards {
-		keys[i] = keyed{c, order{c.Str("created"), Counter(Version(c)), i}}
+		keys[i] = keyed{c, order{[]byte(c.Str("created")), Counter(Version(c)), i}}
 	}
 	slices.SortFunc(keys, func(a, b keyed) int { return newerFirst(a.order, b.order) })
 	for i, k := range keys {

@@ -1,6 +1,7 @@
 package buildlist
 
 import (
+	"bytes"
 	"cmp"
 	"container/heap"
 	"context"
@@ -14,10 +15,11 @@ import (
 
 // Listing gathers a project's build list as the platform's answer arrives
 // (see platform.Client.ListEach): of every card what the summary line
-// needs – its version, where it sorts, whether this machine uploaded it
-// without a project id – and of the newest limit cards (all of them with
-// limit 0) the text, decoded at the end. The other cards' text is never
-// kept nor decoded: the ten newest of 50,000 builds cost ten cards.
+// needs – where it sorts, its version's base and number, whether this
+// machine uploaded it without a project id – in a record of 24 bytes, and
+// of the newest limit cards (all of them with limit 0) the text, decoded
+// at the end. The other cards' text is never kept nor decoded: the ten
+// newest of 50,000 builds cost ten cards and 1.2 MB of records.
 type Listing struct {
 	limit int
 	index map[string]registry.Entry
@@ -28,39 +30,58 @@ type Listing struct {
 	total  int
 	newest keptCards // the newest limit cards, the oldest of them on top
 	kind   string
-	// texts holds the created and version kept of every card.
-	texts jsonx.Texts
+	names  baseNames
+	// aside holds what the records cannot: created stamps of another
+	// layout than the platform's usual ones, versions not spelled
+	// base-number (see listed).
+	aside aside
 }
 
 // listedBlock is how many cards' records a block of Listing.listed holds.
 const listedBlock = 4096
 
-// listed is what a listing keeps of every card.
+// listed is what a listing keeps of every card. Where it sorts is its
+// created stamp, its version's number and its place (see newerFirst); its
+// version is its base's name, a hyphen and the number, unless it is
+// spelled otherwise (then the spelling is set aside, by place).
 type listed struct {
-	order
-	version string
-	// archiveNumbered: this machine uploaded the card without a project
-	// id, so its number is the archive's own (see Summary).
-	archiveNumbered bool
+	created createdKey
+	number  int    // the version's counter (Counter), 0 when it has none
+	base    uint32 // the base's place in baseNames, for a numbered card
+	flags   uint8
 }
+
+const (
+	isNumbered      = 1 << iota // the version is a base and a number
+	archiveNumbered             // this machine uploaded it without a project id: its number is the archive's own (see Summary)
+	spelledAside                // its version is not base-number: the spelling is in aside.versions
+)
+
+func (c *listed) is(flag uint8) bool { return c.flags&flag != 0 }
 
 // order is where a card sorts: newest first by created (ISO text in one
 // time zone, so it sorts as text), then by the version's counter, both
 // descending; cards that tie keep the platform's order (at).
 type order struct {
-	created string
+	created []byte
 	counter int
 	at      int
 }
 
 func newerFirst(a, b order) int {
-	if c := cmp.Compare(b.created, a.created); c != 0 {
+	if c := bytes.Compare(b.created, a.created); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(b.counter, a.counter); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.at, b.at)
+}
+
+// keep is o with a created the order owns, in buf's room.
+func (o order) keep(buf []byte) order {
+	o.created = append(buf[:0], o.created...)
+	return o
 }
 
 // NewListing starts a listing that keeps the newest limit cards (0: all);
@@ -74,23 +95,25 @@ func NewListing(limit int, index map[string]registry.Entry) *Listing {
 // Begin starts over: the answer is read again from its start.
 func (l *Listing) Begin() {
 	l.listed, l.total, l.newest, l.kind = l.listed[:0], 0, l.newest[:0], ""
-	l.texts = jsonx.Texts{}
+	l.names, l.aside = baseNames{}, aside{}
 }
 
 // Add takes one card of the answer; the list's key does not matter.
 func (l *Listing) Add(_ string, card *jsonx.RawObject) error {
-	// Of every card its created and version are kept, in one string.
 	created, version := card.StrBytes("created"), versionBytes(card)
-	both := l.texts.Keep(created, version)
-	o := order{created: both[:len(created)], counter: Counter(both[len(created):]), at: l.total}
-	e, remembered := lookup(card, l.index)
+	rec := l.names.record(version, l.total, &l.aside)
+	rec.created = l.aside.created(created)
+	o := order{created: created, counter: rec.number, at: l.total}
+	l.names.saw(rec, o)
+	if e, remembered := lookup(card, l.index); remembered && e.Route == registry.RouteNoProjectID {
+		rec.flags |= archiveNumbered
+	}
 	if n := len(l.listed); n == 0 || len(l.listed[n-1]) == listedBlock {
 		l.listed = append(l.listed, make([]listed, 0, listedBlock))
 	}
 	block := &l.listed[len(l.listed)-1]
+	*block = append(*block, rec)
 	l.total++
-	*block = append(*block, listed{order: o, version: both[len(created):],
-		archiveNumbered: remembered && e.Route == registry.RouteNoProjectID})
 	if !strings.EqualFold(l.kind, "Extension") {
 		if kind := card.StrBytes("project-kind"); len(kind) > 0 && (l.kind == "" || strings.EqualFold(string(kind), "Extension")) {
 			l.kind = string(kind)
@@ -100,13 +123,13 @@ func (l *Listing) Add(_ string, card *jsonx.RawObject) error {
 		if newerFirst(o, l.newest[0].order) >= 0 {
 			return nil // older than every card kept
 		}
-		// The oldest card kept gives way, and its buffer, to the new one.
+		// The oldest card kept gives way, and its room, to the new one.
 		oldest := &l.newest[0]
-		oldest.order, oldest.text = o, append(oldest.text[:0], card.Text()...)
+		oldest.order, oldest.text = o.keep(oldest.order.created), append(oldest.text[:0], card.Text()...)
 		l.newest.sink()
 		return nil
 	}
-	heap.Push(&l.newest, keptCard{order: o, text: slices.Clone(card.Text())})
+	heap.Push(&l.newest, keptCard{order: o.keep(nil), text: slices.Clone(card.Text())})
 	return nil
 }
 
@@ -136,7 +159,160 @@ func (l *Listing) Newest() ([]*jsonx.Object, error) {
 // Summary is the line after the listing (see Summary) over every card the
 // answer held.
 func (l *Listing) Summary(ctx context.Context, shown int, extension bool, projectID string, reg []registry.Entry) string {
-	return summarize(i18n.LangOf(ctx), listedCards{blocks: l.listed, size: listedBlock, total: l.total}, shown, extension, projectID, reg)
+	return summarize(i18n.LangOf(ctx), l.cards(), shown, extension, projectID, reg)
+}
+
+func (l *Listing) cards() listedCards {
+	return listedCards{blocks: l.listed, size: listedBlock, total: l.total, names: &l.names, aside: &l.aside}
+}
+
+// baseNames are the base versions of a listing's numbered cards, each
+// with its newest card, in the order they first came.
+type baseNames struct {
+	byName map[string]uint32
+	names  []string
+	newest []order // owned: see order.keep
+}
+
+// record is the record of a card with version at place at: its base and
+// number, its spelling set aside when it is not base-number.
+func (b *baseNames) record(version []byte, at int, aside *aside) listed {
+	name, n, ok := registry.SplitVersionBytes(version)
+	if !ok {
+		return listed{}
+	}
+	k, seen := b.byName[string(name)]
+	if !seen {
+		if b.byName == nil {
+			b.byName = map[string]uint32{}
+		}
+		k = uint32(len(b.names))
+		b.byName[string(name)] = k
+		b.names = append(b.names, string(name))
+		b.newest = append(b.newest, order{at: -1})
+	}
+	rec := listed{number: n, base: k, flags: isNumbered}
+	if len(version) != len(name)+1+digitsOf(n) {
+		// Leading zeros: the number alone does not spell it.
+		rec.flags |= spelledAside
+		aside.version(at, version)
+	}
+	return rec
+}
+
+// saw notes a numbered card's place among its base's cards.
+func (b *baseNames) saw(rec listed, o order) {
+	if !rec.is(isNumbered) {
+		return
+	}
+	if cur := &b.newest[rec.base]; cur.at < 0 || newerFirst(o, *cur) < 0 {
+		*cur = o.keep(cur.created)
+	}
+}
+
+// digitsOf is how many digits n is written with.
+func digitsOf(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
+}
+
+// aside holds the few texts of a listing that its records cannot: created
+// stamps of another layout, versions spelled with leading zeros.
+type aside struct {
+	texts    jsonx.Texts
+	stamps   []string
+	versions map[int]string
+}
+
+func (a *aside) version(at int, v []byte) {
+	if a.versions == nil {
+		a.versions = map[int]string{}
+	}
+	a.versions[at] = a.texts.Keep(v)
+}
+
+// created is the key of a created stamp, kept here when it has no
+// compact form.
+func (a *aside) created(stamp []byte) createdKey {
+	if k, ok := compactCreated(stamp); ok {
+		return k
+	}
+	a.stamps = append(a.stamps, a.texts.Keep(stamp))
+	return createdAside | createdKey(len(a.stamps)-1)
+}
+
+// createdKey is a card's created stamp in eight bytes. A stamp in one of
+// createdLayouts is its digits read as one number, below the layout's
+// number in the top bits: two stamps of one layout compare as their keys
+// do, exactly as their texts would. Any other stamp is kept aside
+// (createdAside and its place).
+type createdKey uint64
+
+const (
+	createdAside  createdKey = 1 << 63
+	createdLayout            = 61 // the layout's number, from 1, above the digits
+)
+
+// createdLayouts are the stamps' usual forms, 0 for a digit; every number
+// of digits below 2^61.
+var createdLayouts = [...]string{
+	"0000-00-00T00:00:00.000Z",
+	"0000-00-00T00:00:00Z",
+	"0000-00-00T00:00:00+00:00",
+}
+
+func compactCreated(stamp []byte) (createdKey, bool) {
+layouts:
+	for i, layout := range createdLayouts {
+		if len(stamp) != len(layout) {
+			continue
+		}
+		var digits uint64
+		for j := range len(layout) {
+			switch c := stamp[j]; {
+			case layout[j] != '0':
+				if c != layout[j] {
+					continue layouts
+				}
+			case c >= '0' && c <= '9':
+				digits = digits*10 + uint64(c-'0')
+			default:
+				continue layouts
+			}
+		}
+		return createdKey(uint64(i+1)<<createdLayout | digits), true
+	}
+	return 0, false
+}
+
+// appendText appends the stamp k stands for.
+func (k createdKey) appendText(dst []byte, a *aside) []byte {
+	if k&createdAside != 0 {
+		return append(dst, a.stamps[k&^createdAside]...)
+	}
+	layout := createdLayouts[k>>createdLayout-1]
+	digits := uint64(k & (1<<createdLayout - 1))
+	start := len(dst)
+	dst = append(dst, layout...)
+	for j := len(layout) - 1; j >= 0; j-- {
+		if layout[j] == '0' {
+			dst[start+j] = byte('0' + digits%10)
+			digits /= 10
+		}
+	}
+	return dst
+}
+
+// compareCreated compares two stamps as texts.
+func compareCreated(x, y createdKey, a *aside) int {
+	if x&createdAside == 0 && y&createdAside == 0 && x>>createdLayout == y>>createdLayout {
+		return cmp.Compare(x, y)
+	}
+	var bx, by [32]byte
+	return bytes.Compare(x.appendText(bx[:0], a), y.appendText(by[:0], a))
 }
 
 // keptCard is a card's text and where it sorts.

@@ -25,7 +25,10 @@ func TestListingAsItArrivesIsTheSortedList(t *testing.T) {
 		}
 		base := []string{"1.0", "2.0"}[rng.IntN(2)]
 		v := fmt.Sprintf("%s-%d", base, n)
-		created := fmt.Sprintf("2025-01-01T10:%02d:%02d+03:00", rng.IntN(3), rng.IntN(60)) // many ties
+		if n%13 == 0 {
+			v = fmt.Sprintf("%s-%04d", base, n-rng.IntN(3)) // leading zeros, often a number given before
+		}
+		created := randomStamp(rng)
 		c := card(buildID(v), v, created, "project-kind", "Extension", "note", "ё\"\n")
 		if n%50 == 0 {
 			c = card(buildID(v), "probe-"+v, created)
@@ -74,6 +77,59 @@ func TestListingAsItArrivesIsTheSortedList(t *testing.T) {
 		if gotLine, wantLine := l.Summary(context.Background(), len(got), true, project, reg), Summary(context.Background(), sorted, len(want), true, project, reg); gotLine != wantLine {
 			t.Errorf("limit %d: summary\n%s\nwant\n%s", limit, gotLine, wantLine)
 		}
+	}
+}
+
+// randomStamp is a created stamp in one of the layouts a listing keeps
+// compactly, or in another, or none, with many ties.
+func randomStamp(rng *rand.Rand) string {
+	m, sec := rng.IntN(3), rng.IntN(60)
+	switch rng.IntN(6) {
+	case 0:
+		return fmt.Sprintf("2025-01-01T10:%02d:%02d.%03dZ", m, sec, rng.IntN(3)*500)
+	case 1:
+		return fmt.Sprintf("2025-01-01T10:%02d:%02dZ", m, sec)
+	case 2:
+		return fmt.Sprintf("2025-01-01 10:%02d", m) // another layout: kept aside
+	case 3:
+		if rng.IntN(10) == 0 {
+			return ""
+		}
+	}
+	return fmt.Sprintf("2025-01-01T10:%02d:%02d+03:00", m, sec)
+}
+
+// A created stamp's key compares with another's as the two texts do, in
+// the compact layouts and out of them, and gives its text back.
+func TestCreatedKeysSortAsTheirTexts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var a aside
+	stamps := []string{"", "2025-01-01T10:00:00Z", "2025-01-01T10:00:00.000Z", "2025-01-01T09:59:59.999Z",
+		"9999-12-31T23:59:59.999Z", "0000-00-00T00:00:00Z", "2025-01-01T10:00:00+03:00", "2025-01-01T10:00:00-03:00",
+		"2025-01-01T1x:00:00Z", "2025-01-01T10:00:00.000000Z"}
+	for range 300 {
+		stamps = append(stamps, randomStamp(rng))
+	}
+	keys := make([]createdKey, len(stamps))
+	for i, s := range stamps {
+		keys[i] = a.created([]byte(s))
+		if got := string(keys[i].appendText(nil, &a)); got != s {
+			t.Fatalf("%q comes back as %q", s, got)
+		}
+	}
+	compact := 0
+	for i := range stamps {
+		if keys[i]&createdAside == 0 {
+			compact++
+		}
+		for j := range stamps {
+			if got, want := compareCreated(keys[i], keys[j], &a), bytes.Compare([]byte(stamps[i]), []byte(stamps[j])); got != want {
+				t.Fatalf("%q vs %q: %d, want %d", stamps[i], stamps[j], got, want)
+			}
+		}
+	}
+	if compact < len(stamps)/2 || len(a.stamps) == 0 {
+		t.Fatalf("%d compact of %d, %d aside: the test does not try both ways", compact, len(stamps), len(a.stamps))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/elemctl/elemctl/internal/i18n"
@@ -36,13 +37,18 @@ func Summary(ctx context.Context, cards []*jsonx.Object, shown int, extension bo
 // summaryIn is Summary in lang.
 func summaryIn(lang i18n.Lang, cards []*jsonx.Object, shown int, extension bool, projectID string, reg []registry.Entry) string {
 	index := registry.Entries(reg).ByAssembly()
+	var names baseNames
+	var kept aside
 	l := make([]listed, len(cards))
 	for i, c := range cards {
-		e, remembered := lookup(c, index)
-		// The cards sort in the order given.
-		l[i] = listed{order: order{at: i}, version: Version(c), archiveNumbered: remembered && e.Route == registry.RouteNoProjectID}
+		// The cards sort in the order given: by place alone.
+		l[i] = names.record([]byte(Version(c)), i, &kept)
+		names.saw(l[i], order{at: i})
+		if e, remembered := lookup(c, index); remembered && e.Route == registry.RouteNoProjectID {
+			l[i].flags |= archiveNumbered
+		}
 	}
-	return summarize(lang, listedCards{blocks: [][]listed{l}, size: max(1, len(l)), total: len(l)}, shown, extension, projectID, reg)
+	return summarize(lang, listedCards{blocks: [][]listed{l}, size: max(1, len(l)), total: len(l), names: &names, aside: &kept, byPlace: true}, shown, extension, projectID, reg)
 }
 
 // summarize is the summary over the cards in any order: where each sorts
@@ -94,8 +100,49 @@ func summarize(lang i18n.Lang, cards listedCards, shown int, extension bool, pro
 // base is the numbered builds of one base version.
 type base struct {
 	name   string
-	newest order          // where its newest card sorts
-	builds []numberedCard // ascending by number, one a number
+	newest order // where its newest card sorts
+	// builds are its cards by number, ascending, the newest card of a
+	// number first, as places in the listing (see builds).
+	builds []uint32
+}
+
+// numbering groups the numbered cards by base, bases in the order their
+// newest cards sort (newest first). The cards need not be sorted: of
+// tens of thousands of cards only the few bases are, and the cards are
+// ordered as four bytes each.
+func numbering(cards listedCards) []*base {
+	bases := make([]*base, len(cards.names.names))
+	for k, name := range cards.names.names {
+		bases[k] = &base{name: name, newest: cards.names.newest[k]}
+	}
+	all := make([]uint32, 0, cards.total)
+	for at := range cards.total {
+		if cards.at(at).is(isNumbered) {
+			all = append(all, uint32(at))
+		}
+	}
+	// By base and number, the newest card of a number first.
+	slices.SortFunc(all, func(x, y uint32) int {
+		a, b := cards.at(int(x)), cards.at(int(y))
+		if c := cmp.Compare(a.base, b.base); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.number, b.number); c != 0 {
+			return c
+		}
+		return cards.newerFirst(int(x), int(y))
+	})
+	for from := 0; from < len(all); {
+		k := cards.at(int(all[from])).base
+		to := from + 1
+		for to < len(all) && cards.at(int(all[to])).base == k {
+			to++
+		}
+		bases[k].builds = all[from:to]
+		from = to
+	}
+	slices.SortFunc(bases, func(x, y *base) int { return newerFirst(x.newest, y.newest) })
+	return bases
 }
 
 // build is a number of a base and its newest card.
@@ -107,66 +154,20 @@ type build struct {
 	keptArchiveNumber bool
 }
 
-// numbering groups the numbered cards by base, bases in the order their
-// newest cards sort (newest first). The cards need not be sorted: of
-// tens of thousands of cards only the few bases are.
-func numbering(cards listedCards) []*base {
-	var bases []*base
-	byName := map[string]int{}
-	// Every base's builds share one slice, sized once: a list of 50,000
-	// cards is not copied as it is gathered.
-	all := make([]numberedCard, 0, cards.total)
-	for at := range cards.total {
-		c := cards.at(at)
-		name, n, ok := registry.SplitVersion(c.version)
-		if !ok {
-			continue
+// distinct calls fn with each number of b, ascending, and the build
+// before it (number 0 and card -1 for the first); a number is ours when
+// any of its cards is.
+func (b *base) distinct(cards listedCards, fn func(below, above build)) {
+	below := build{card: -1}
+	for i := 0; i < len(b.builds); {
+		c := cards.at(int(b.builds[i]))
+		above := build{number: c.number, card: int(b.builds[i]), keptArchiveNumber: c.is(archiveNumbered)}
+		for i++; i < len(b.builds) && cards.at(int(b.builds[i])).number == above.number; i++ {
+			above.keptArchiveNumber = above.keptArchiveNumber || cards.at(int(b.builds[i])).is(archiveNumbered)
 		}
-		k, seen := byName[name]
-		if !seen {
-			k = len(bases)
-			byName[name] = k
-			bases = append(bases, &base{name: name, newest: c.order})
-		} else if newerFirst(c.order, bases[k].newest) < 0 {
-			bases[k].newest = c.order
-		}
-		all = append(all, numberedCard{base: k, build: build{number: n, card: at, keptArchiveNumber: c.archiveNumbered}})
+		fn(below, above)
+		below = above
 	}
-	// By base and number, the newest card of a number first; a number is
-	// ours when any of its cards is.
-	slices.SortFunc(all, func(x, y numberedCard) int {
-		if c := cmp.Compare(x.base, y.base); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(x.number, y.number); c != 0 {
-			return c
-		}
-		return newerFirst(cards.at(x.card).order, cards.at(y.card).order)
-	})
-	distinct := all[:0]
-	for _, d := range all {
-		if last := len(distinct) - 1; last >= 0 && distinct[last].base == d.base && distinct[last].number == d.number {
-			distinct[last].keptArchiveNumber = distinct[last].keptArchiveNumber || d.keptArchiveNumber
-			continue
-		}
-		distinct = append(distinct, d)
-	}
-	for from := 0; from < len(distinct); {
-		to := from + 1
-		for to < len(distinct) && distinct[to].base == distinct[from].base {
-			to++
-		}
-		bases[distinct[from].base].builds = distinct[from:to]
-		from = to
-	}
-	slices.SortFunc(bases, func(x, y *base) int { return newerFirst(x.newest, y.newest) })
-	return bases
-}
-
-// numberedCard is a build of the base numbered k in numbering.
-type numberedCard struct {
-	base int
-	build
 }
 
 // listedCards are the records of the cards of a listing, by their place
@@ -174,9 +175,36 @@ type numberedCard struct {
 type listedCards struct {
 	blocks      [][]listed
 	size, total int
+	names       *baseNames
+	aside       *aside
+	// byPlace: the cards are in the order they sort (see summaryIn).
+	byPlace bool
 }
 
 func (c listedCards) at(i int) *listed { return &c.blocks[i/c.size][i%c.size] }
+
+// newerFirst compares the cards at places i and j as newerFirst does.
+func (c listedCards) newerFirst(i, j int) int {
+	if !c.byPlace {
+		x, y := c.at(i), c.at(j)
+		if d := compareCreated(y.created, x.created, c.aside); d != 0 {
+			return d
+		}
+		if d := cmp.Compare(y.number, x.number); d != 0 {
+			return d
+		}
+	}
+	return cmp.Compare(i, j)
+}
+
+// version is the version of the card at place i.
+func (c listedCards) version(i int) string {
+	r := c.at(i)
+	if r.is(spelledAside) {
+		return c.aside.versions[i]
+	}
+	return c.names.names[r.base] + "-" + strconv.Itoa(r.number)
+}
 
 type loss struct {
 	jump    string
@@ -193,35 +221,30 @@ func findHoles(cards listedCards, bases []*base, reg registry.Entries, projectID
 	uploaded := uploadsByBase(reg, projectID)
 	var h holes
 	for _, b := range bases {
-		for i, above := range b.builds {
-			below := 0
-			if i > 0 {
-				below = b.builds[i-1].number
+		b.distinct(cards, func(below, above build) {
+			if above.number > below.number+1 {
+				h.classify(cards, b, below, above, uploaded[b.name])
 			}
-			if above.number > below+1 {
-				h.classify(cards, b, i, uploaded[b.name])
-			}
-		}
+		})
 	}
 	return h
 }
 
-// classify judges the hole below b's build i: between it and the build
-// before it, or number 0 for the first.
-func (h *holes) classify(cards listedCards, b *base, i int, uploads []numbered) {
-	top := b.builds[i]
+// classify judges the hole below top: between it and the build before
+// it, or number 0 for the first (bottom.card -1).
+func (h *holes) classify(cards listedCards, b *base, bottom, top build, uploads []numbered) {
 	if !top.keptArchiveNumber {
 		h.deletion = true
 		return
 	}
-	bottom, from := 0, b.name+"-0"
-	if i > 0 {
-		bottom, from = b.builds[i-1].number, cards.at(b.builds[i-1].card).version
+	from := b.name + "-0"
+	if bottom.card >= 0 {
+		from = cards.version(bottom.card)
 	}
-	jump := from + " -> " + cards.at(top.card).version
+	jump := from + " -> " + cards.version(top.card)
 	var missing []string
 	for _, u := range uploads {
-		if u.number > bottom && u.number < top.number && !slices.Contains(missing, u.version) {
+		if u.number > bottom.number && u.number < top.number && !slices.Contains(missing, u.version) {
 			missing = append(missing, u.version)
 		}
 	}

@@ -1,6 +1,7 @@
 package buildlist
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -205,4 +206,32 @@ func TestSummaryExtensionProject(t *testing.T) {
 	prefixed(t, ru, en, 2, 3)
 	must(t, ru, "все сборки проекта", "нет автоматической очистки", "elemctl builds delete")
 	must(t, en, "every build the project has", "An extension project has no housekeeping", "elemctl builds delete")
+}
+
+// A jump names its ends as their cards spell them – leading zeros too –
+// whether the summary is taken as the answer arrives or over the sorted
+// cards; of two cards with one number the newer spells it.
+func TestSummarySpellsVersionsAsTheCardsDo(t *testing.T) {
+	cards := []*jsonx.Object{
+		card(buildID("1.0-1"), "1.0-1", "2025-03-01T10:00:01.000Z"),
+		card(buildID("1.0-003"), "1.0-003", "2025-03-01T10:00:02.000Z"),
+		card(buildID("1.0-3"), "1.0-3", "2025-03-01T10:00:03.000Z"),
+		card(buildID("1.0-2"), "1.0-2", "2025-03-01T10:00:01.500Z"),
+		card(buildID("1.0-0500"), "1.0-0500", "2025-03-01T10:00:05.000Z"),
+		card(buildID("1.0-500"), "1.0-500", "2025-03-01T10:00:04.000Z"),
+	}
+	reg := uploadedInto(project, registry.RouteNoProjectID, "1.0-0500")
+	text, err := jsonx.Compact(cards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := NewListing(10, registry.Entries(reg).ByAssembly())
+	if err := jsonx.EachElement(bytes.NewReader(text), nil, l.Add); err != nil {
+		t.Fatal(err)
+	}
+	sorted := append([]*jsonx.Object(nil), cards...)
+	Sort(sorted)
+	for _, line := range []string{l.Summary(i18n.WithLang(context.Background(), i18n.EN), 6, false, project, reg), summaryIn(i18n.EN, sorted, 6, false, project, reg)} {
+		must(t, line, "The jump 1.0-3 -> 1.0-0500 is no deletion")
+	}
 }

@@ -2,8 +2,8 @@ package registry
 
 import (
 	"bytes"
+	"math"
 	"os"
-	"strconv"
 	"strings"
 	"unicode"
 )
@@ -179,18 +179,35 @@ func (r *Registry) MaxVersion(projectID, base string) (string, bool) {
 
 // SplitVersion splits "{base}-{counter}" at the last hyphen. numbered is
 // false when there is no hyphen or the tail is not all ASCII digits (a
-// probe build's "1.0-probe-ab12cd34"); counter is then 0.
-func SplitVersion(v string) (base string, counter int, numbered bool) {
-	i := strings.LastIndexByte(v, '-')
+// probe build's "1.0-probe-ab12cd34") or too large for an int; counter
+// is then 0.
+func SplitVersion(v string) (base string, counter int, numbered bool) { return splitVersion(v) }
+
+// SplitVersionBytes is SplitVersion of a version's bytes, without a string
+// made: a long build list splits every card's.
+func SplitVersionBytes(v []byte) (base []byte, counter int, numbered bool) { return splitVersion(v) }
+
+func splitVersion[T string | []byte](v T) (base T, counter int, numbered bool) {
+	i := len(v) - 1
+	for i >= 0 && v[i] != '-' {
+		i--
+	}
 	if i < 0 {
 		return v, 0, false
 	}
 	tail := v[i+1:]
-	if !allASCIIDigits(tail) {
-		return v[:i], 0, false
+	n := 0
+	for j := 0; j < len(tail); j++ {
+		d := int(tail[j]) - '0'
+		if d < 0 || d > 9 {
+			return v[:i], 0, false
+		}
+		if n > (math.MaxInt-d)/10 {
+			return v[:i], 0, false // as strconv.Atoi refuses it
+		}
+		n = n*10 + d
 	}
-	n, err := strconv.Atoi(tail)
-	if err != nil {
+	if len(tail) == 0 {
 		return v[:i], 0, false
 	}
 	return v[:i], n, true

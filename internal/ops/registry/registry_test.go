@@ -624,12 +624,21 @@ func TestSplitVersion(t *testing.T) {
 		{"1.0-", "1.0", 0, false},
 		{"1.0-0", "1.0", 0, true},
 		{"1.0-99999999999999999999999", "1.0", 0, false},
+		{"1.0-9223372036854775807", "1.0", 9223372036854775807, true},
+		{"1.0-9223372036854775808", "1.0", 0, false},
+		{"1.0-007", "1.0", 7, true},
+		{"1.0-+7", "1.0", 0, false},
+		{"1.0-٣", "1.0", 0, false},
 		{"", "", 0, false},
 	}
 	for _, c := range cases {
 		b, n, ok := SplitVersion(c.v)
 		if b != c.base || n != c.counter || ok != c.numbered {
 			t.Errorf("SplitVersion(%q) = %q %d %v", c.v, b, n, ok)
+		}
+		bb, bn, bok := SplitVersionBytes([]byte(c.v))
+		if string(bb) != b || bn != n || bok != ok {
+			t.Errorf("SplitVersionBytes(%q) = %q %d %v, SplitVersion %q %d %v", c.v, bb, bn, bok, b, n, ok)
 		}
 	}
 }
