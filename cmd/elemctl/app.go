@@ -443,6 +443,11 @@ func versionLine() string { return "elemctl " + versionText() + "\n" }
 // that command's own). It reads the options with the root's own
 // definitions and abbreviations, so it agrees with the parser.
 func (a *app) versionAsked(ctx context.Context, args []string) bool {
+	// The option, whole or abbreviated, is a word that begins with --v:
+	// without one there is nothing to read.
+	if !slices.ContainsFunc(args, func(w string) bool { return strings.HasPrefix(w, "--v") }) {
+		return false
+	}
 	var root *cobra.Command
 	for i := 0; i < len(args); i++ {
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
@@ -570,21 +575,26 @@ func (a *app) leafCommand(ctx context.Context, c *command.Command) *cobra.Comman
 // declare gives a rendered command what its declaration says beyond its
 // flags: examples and the annotations help and plugin reports read.
 func declare(cc *cobra.Command, c *command.Command) {
-	if cc.Annotations == nil {
-		cc.Annotations = map[string]string{}
-	}
 	if c.Source != "" {
-		cc.Annotations[pluginAnnotation] = c.Source
+		annotate(cc, pluginAnnotation, c.Source)
 	}
 	if c.Local {
-		cc.Annotations[localAnnotation] = "true"
+		annotate(cc, localAnnotation, "true")
 	}
 	if c.PlainStderr {
-		cc.Annotations[plainStderrAnnotation] = "true"
+		annotate(cc, plainStderrAnnotation, "true")
 	}
 	if len(c.Examples) > 0 {
 		cc.Example = "  " + strings.Join(c.Examples, "\n  ")
 	}
+}
+
+// annotate sets one annotation of cc; most commands have none, and no map.
+func annotate(cc *cobra.Command, key, value string) {
+	if cc.Annotations == nil {
+		cc.Annotations = map[string]string{}
+	}
+	cc.Annotations[key] = value
 }
 
 // plainStderrAnnotation marks the commands before which the CLI prints

@@ -238,10 +238,7 @@ func noArgs(ctx context.Context) cobra.PositionalArgs {
 
 // markLocal marks a command and those under it as reaching no stand.
 func markLocal(c *cobra.Command) {
-	if c.Annotations == nil {
-		c.Annotations = map[string]string{}
-	}
-	c.Annotations[localAnnotation] = "true"
+	annotate(c, localAnnotation, "true")
 	for _, sub := range c.Commands() {
 		markLocal(sub)
 	}
