@@ -25,9 +25,11 @@ const (
 type Message struct{ Key, RU, EN string }
 
 var (
-	mu      sync.RWMutex
-	order   []Message      // in registration order
-	catalog map[string]int // a key's place in order
+	mu sync.RWMutex
+	// The entries of the registered tables themselves, not copies: a
+	// table is the program's own and never changes once registered.
+	order   []*Message          // in registration order
+	catalog map[string]*Message // by key
 )
 
 // Register adds message tables to the catalog. Nothing registers itself:
@@ -45,18 +47,19 @@ func Register(tables ...[]Message) {
 		n += len(table)
 	}
 	if catalog == nil {
-		catalog = make(map[string]int, n)
+		catalog = make(map[string]*Message, n)
 	}
 	order = slices.Grow(order, n)
 	for _, table := range tables {
-		for _, m := range table {
-			if at, dup := catalog[m.Key]; dup {
-				if order[at] != m {
+		for i := range table {
+			m := &table[i]
+			if prev, dup := catalog[m.Key]; dup {
+				if *prev != *m {
 					panic("i18n: message registered twice: " + m.Key)
 				}
 				continue
 			}
-			catalog[m.Key] = len(order)
+			catalog[m.Key] = m
 			order = append(order, m)
 		}
 	}
@@ -65,18 +68,22 @@ func Register(tables ...[]Message) {
 func lookup(key string) (Message, bool) {
 	mu.RLock()
 	defer mu.RUnlock()
-	at, ok := catalog[key]
+	m, ok := catalog[key]
 	if !ok {
 		return Message{}, false
 	}
-	return order[at], true
+	return *m, true
 }
 
 // Messages lists every message registered so far, in registration order.
 func Messages() []Message {
 	mu.RLock()
 	defer mu.RUnlock()
-	return append([]Message(nil), order...)
+	out := make([]Message, len(order))
+	for i, m := range order {
+		out[i] = *m
+	}
+	return out
 }
 
 // Has tells whether the catalog knows key.
