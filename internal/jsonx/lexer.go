@@ -341,16 +341,21 @@ func (l *Lexer) skipContainer(depth int, closing byte, members bool) error {
 	for {
 		if members {
 			l.SkipSpace()
-			if _, _, err := l.String(); err != nil {
-				return err
+			if l.Peek() != '"' || !l.plainShortString() {
+				if _, _, err := l.String(); err != nil {
+					return err
+				}
 			}
 			l.SkipSpace()
 			if !l.Eat(':') {
 				return l.Fail("expected ':'")
 			}
+			l.SkipSpace()
 		}
-		if err := l.skipValue(depth + 1); err != nil {
-			return err
+		if l.Peek() != '"' || !l.plainShortString() {
+			if err := l.skipValue(depth + 1); err != nil {
+				return err
+			}
 		}
 		l.SkipSpace()
 		if l.Eat(closing) {
