@@ -102,7 +102,7 @@ type base struct {
 	name   string
 	newest order // where its newest card sorts
 	// builds are its cards by number, ascending, the newest card of a
-	// number first, as places in the listing (see builds).
+	// number first, as places in the listing (see distinct).
 	builds []uint32
 }
 
