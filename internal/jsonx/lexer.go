@@ -174,11 +174,14 @@ func (l *Lexer) String() (raw []byte, escaped bool, err error) {
 	return raw, bytes.IndexByte(raw, '\\') >= 0, nil
 }
 
-// plainShortString reads the string at the position (its quote next) when
-// it is short and has no escape nor control character – most keys and
-// card values – and tells whether it did; otherwise it reads nothing and
-// String reads the string the general way.
+// plainShortString reads the string at the position when one comes next
+// and it is short and has no escape nor control character – most keys and
+// card values – and tells whether it did; otherwise it reads nothing, and
+// String or SkipValue reads what comes the general way.
 func (l *Lexer) plainShortString() bool {
+	if l.Peek() != '"' {
+		return false
+	}
 	from := l.pos + 1
 	at := specialAt(l.data[min(from, len(l.data)):min(len(l.data), from+shortString)])
 	if at < 0 || l.data[from+at] != '"' {
@@ -341,7 +344,7 @@ func (l *Lexer) skipContainer(depth int, closing byte, members bool) error {
 	for {
 		if members {
 			l.SkipSpace()
-			if l.Peek() != '"' || !l.plainShortString() {
+			if !l.plainShortString() {
 				if _, _, err := l.String(); err != nil {
 					return err
 				}
@@ -352,7 +355,7 @@ func (l *Lexer) skipContainer(depth int, closing byte, members bool) error {
 			}
 			l.SkipSpace()
 		}
-		if l.Peek() != '"' || !l.plainShortString() {
+		if !l.plainShortString() {
 			if err := l.skipValue(depth + 1); err != nil {
 				return err
 			}

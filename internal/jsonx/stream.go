@@ -459,7 +459,7 @@ func (r *RawObject) index(l *Lexer, start int) error {
 			}
 			l.SkipSpace()
 			valueFrom := l.Pos()
-			if l.Peek() != '"' || !l.plainShortString() {
+			if !l.plainShortString() {
 				if err := l.skipValue(1); err != nil {
 					return err
 				}
