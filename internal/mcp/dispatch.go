@@ -52,26 +52,36 @@ func (o *offers[T, H]) add(item T, handle H) {
 	o.byName[item.GetName()] = offer[T, H]{item: item, handle: handle}
 }
 
-// list is what the request's caller sees, sorted by name.
-func (o *offers[T, H]) list(ctx context.Context) []T {
+// sorted is every offer, by name.
+func (o *offers[T, H]) sorted() []offer[T, H] {
 	o.mu.RLock()
-	items := make([]T, 0, len(o.byName))
+	all := make([]offer[T, H], 0, len(o.byName))
 	for _, e := range o.byName {
-		items = append(items, e.item)
+		all = append(all, e)
 	}
 	o.mu.RUnlock()
-	sort.Slice(items, func(i, j int) bool { return items[i].GetName() < items[j].GetName() })
+	sort.Slice(all, func(i, j int) bool { return all[i].item.GetName() < all[j].item.GetName() })
+	return all
+}
+
+// list is what the request's caller sees, sorted by name.
+func (o *offers[T, H]) list(ctx context.Context) []T {
+	all := o.sorted()
+	items := make([]T, len(all))
+	for i, e := range all {
+		items[i] = e.item
+	}
 	if o.visible != nil {
 		items = o.visible(ctx, items)
 	}
 	return items
 }
 
-// each calls f with every offer until it says stop.
+// each calls f with every offer, by name – the order the lists show, so
+// that of two templates matching one address the same one always reads
+// it – until f says stop.
 func (o *offers[T, H]) each(f func(offer[T, H]) (stop bool)) {
-	o.mu.RLock()
-	defer o.mu.RUnlock()
-	for _, e := range o.byName {
+	for _, e := range o.sorted() {
 		if f(e) {
 			return
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/elemctl/elemctl/internal/command"
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
 )
 
 // wire is a raw stdio connection to a server: lines in, messages out.
@@ -312,5 +313,25 @@ func TestTheProtocolWithoutSessions(t *testing.T) {
 	if r.Error != nil || len(notes) != 1 || notes[0].Method != "notifications/subscriptions/acknowledged" ||
 		asJSON(notes[0].Params["notifications"]) != `{}` {
 		t.Errorf("listen: %s, notes %s", asJSON(r), asJSON(notes))
+	}
+}
+
+// TestOverlappingTemplatesReadInTheListsOrder: of templates that match
+// one address, the one the list shows first reads it, every time.
+func TestOverlappingTemplatesReadInTheListsOrder(t *testing.T) {
+	h := start(t, setup{})
+	for _, name := range []string{"t-m", "t-c", "t-x", "t-a", "t-q", "t-f", "t-z", "t-k"} {
+		h.srv.mcp.templates.add(mcpgo.NewResourceTemplate("elemctl://overlap/{"+strings.TrimPrefix(name, "t-")+"}", name),
+			func(_ context.Context, req mcpgo.ReadResourceRequest) ([]mcpgo.ResourceContents, error) {
+				return []mcpgo.ResourceContents{mcpgo.TextResourceContents{URI: req.Params.URI, Text: name}}, nil
+			})
+	}
+	w := dial(t, h)
+	w.legacy()
+	for range 30 {
+		r, _ := w.ask("resources/read", `{"uri":"elemctl://overlap/1"}`)
+		if got := asJSON(r.Result); !strings.Contains(got, `"text":"t-a"`) {
+			t.Fatalf("read by another template than the first listed: %s", got)
+		}
 	}
 }
