@@ -211,7 +211,10 @@ type writer struct {
 }
 
 // spillAt is how much text a writer with an out holds before writing it.
-const spillAt = 64 << 10
+// Little, so that the memory the text is made in stays the same few
+// pages however long the answer is: on a machine where touching a fresh
+// page costs more than a write of it, a larger buffer is slower.
+const spillAt = 16 << 10
 
 // spill writes the text made so far to out once there is enough of it.
 func (w *writer) spill() error {

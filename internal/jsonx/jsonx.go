@@ -261,7 +261,9 @@ func Marshal(v any) ([]byte, error) {
 // is made: a list of thousands of cards is megabytes of text, which is
 // never held whole. An error of v leaves what was written before it.
 func MarshalTo(out io.Writer, v any) error {
-	w := writer{indent: true, buf: make([]byte, 0, 4096), out: out}
+	// Room for what is held before a spill and the element that crosses
+	// it: the buffer seldom grows.
+	w := writer{indent: true, buf: make([]byte, 0, 2*spillAt), out: out}
 	if err := w.value(v, 0); err != nil {
 		return err
 	}

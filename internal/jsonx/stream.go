@@ -274,22 +274,24 @@ func (s *stream) element(read func(l *Lexer) error) error {
 	}
 }
 
-// more reads at least as much again as is buffered (and at least a
-// chunk), moving the unread text to the buffer's start first.
+// more moves the unread text to the buffer's start and fills the room
+// after it. The buffer doubles only when that text takes more than half
+// of it, so the room is always at least as much again as is buffered,
+// and the chunk a card crosses the end of is read into the same memory,
+// which is not touched afresh.
 func (s *stream) more() error {
-	want := max(streamChunk, 2*(s.end-s.pos))
 	if s.pos > 0 {
 		n := copy(s.buf, s.buf[s.pos:s.end])
 		s.consumed += s.pos
 		s.pos, s.end = 0, n
 	}
-	if need := s.end + want; need > len(s.buf) {
-		grown := make([]byte, max(need, 2*len(s.buf)))
+	if 2*s.end > len(s.buf) {
+		grown := make([]byte, 2*len(s.buf))
 		copy(grown, s.buf[:s.end])
 		s.buf = grown
 	}
-	for goal := s.end + want; s.end < goal; {
-		n, err := s.r.Read(s.buf[s.end:goal])
+	for s.end < len(s.buf) {
+		n, err := s.r.Read(s.buf[s.end:])
 		s.end += n
 		if err == io.EOF {
 			s.eof = true
