@@ -18,7 +18,7 @@ import (
 // name, global ones included. A prefix of several is refused, naming them;
 // an option matching none is left for the parser to refuse. Nothing after
 // a bare "--" is touched.
-func expandAbbreviations(ctx context.Context, root *cobra.Command, args []string) ([]string, error) {
+func (a *app) expandAbbreviations(ctx context.Context, root *cobra.Command, args []string) ([]string, error) {
 	out := make([]string, 0, len(args))
 	cmd := root
 	for i := 0; i < len(args); i++ {
@@ -30,6 +30,7 @@ func expandAbbreviations(ctx context.Context, root *cobra.Command, args []string
 			if !strings.HasPrefix(arg, "-") {
 				if sub := subcommand(cmd, arg); sub != nil {
 					cmd = sub
+					a.ready(cmd)
 				}
 			}
 			out = append(out, arg)

@@ -29,10 +29,11 @@ func FuzzExpandAbbreviations(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	root := newApp(nil, io.Discard, io.Discard, func(string) string { return "" }).buildRoot(ctx)
+	cli := newApp(nil, io.Discard, io.Discard, func(string) string { return "" })
+	root := cli.buildRoot(ctx)
 	f.Fuzz(func(t *testing.T, line string) {
 		args := strings.Split(line, "\n")
-		out, err := expandAbbreviations(ctx, root, args)
+		out, err := cli.expandAbbreviations(ctx, root, args)
 		if err != nil {
 			msg := err.Error()
 			named := false
@@ -67,7 +68,7 @@ func FuzzExpandAbbreviations(f *testing.F) {
 				t.Fatalf("%q expanded to %q: not the same option with the same value", a, out[i])
 			}
 		}
-		again, err := expandAbbreviations(ctx, root, out)
+		again, err := cli.expandAbbreviations(ctx, root, out)
 		if err != nil || !slices.Equal(again, out) {
 			t.Fatalf("expanding %q again gives %q, %v", out, again, err)
 		}

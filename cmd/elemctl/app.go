@@ -61,6 +61,9 @@ type app struct {
 	cacheOnce        sync.Once
 	cache            *clientcache.Cache
 	status           *statusLine
+	// unready holds, for each catalog command of the tree whose options
+	// are not declared yet, what declares them (see ready).
+	unready map[*cobra.Command]func()
 }
 
 // Commands keep the order orderTree gives them. cobra would sort them, and
@@ -101,13 +104,15 @@ func (a *app) run(args []string) int {
 	}
 	root := a.buildRoot(ctx)
 	if isCompletion(args) {
+		// The shell asks about any command and its options.
+		a.readyAll()
 		// The last word is the one the shell completes: a prefix of
 		// several options is what it asks the candidates of.
-		if head, err := expandAbbreviations(ctx, root, args[:len(args)-1]); err == nil {
+		if head, err := a.expandAbbreviations(ctx, root, args[:len(args)-1]); err == nil {
 			args = append(head, args[len(args)-1])
 		}
 	} else {
-		expanded, err := expandAbbreviations(ctx, root, args)
+		expanded, err := a.expandAbbreviations(ctx, root, args)
 		if err != nil {
 			fmt.Fprintln(a.stderr, i18n.T(ctx, "cli.usage-error", "error", err))
 			return exitUsage
@@ -115,6 +120,11 @@ func (a *app) run(args []string) int {
 		args = expanded
 		// An abbreviated --lang counts once it is spelled out.
 		ctx = a.speak(ctx, i18n.Detect(prescanLang(args), a.getenv))
+		// The command cobra finds in the words is the one it runs: its
+		// options are declared before cobra reads them.
+		if target, _, err := root.Find(args); err == nil {
+			a.ready(target)
+		}
 	}
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
@@ -293,7 +303,7 @@ func (a *app) buildRoot(ctx context.Context) *cobra.Command {
 	a.loadPlugins(ctx)
 
 	a.addTree(ctx, root)
-	localizeScaffolding(ctx, root)
+	a.localizeScaffolding(ctx, root)
 	completeFlagValues(root, options.Lang.Name, languages)
 	return root
 }
@@ -538,27 +548,35 @@ func actionFirstHint(ctx context.Context, root *cobra.Command, args []string) st
 
 // leafCommand renders one catalog command – core or plugin – as a cobra
 // command: its options declared and its words bound by the catalog's one
-// word binder.
+// word binder. The options, the positionals' help and the completions are
+// declared when the command is reached (see ready): a start declares
+// those of the one command it runs, not of the hundred it could.
 func (a *app) leafCommand(ctx context.Context, c *command.Command) *cobra.Command {
 	use := c.Path[len(c.Path)-1]
-	var posHelp []string
 	for _, arg := range c.Args {
 		if arg.Positional && !arg.Fixed {
 			use += " " + usageMetavar(arg)
-			if help := i18n.T(ctx, arg.Help); help != "" {
+		}
+	}
+	cc := &cobra.Command{Use: use, Short: i18n.T(ctx, c.Help), Args: cobra.ArbitraryArgs}
+	declare(cc, c)
+	var binder *command.WordBinder
+	a.whenReached(cc, func() {
+		var posHelp []string
+		for _, arg := range c.Args {
+			if help := i18n.T(ctx, arg.Help); arg.Positional && !arg.Fixed && help != "" {
 				posHelp = append(posHelp, fmt.Sprintf("  %-14s %s", command.Metavar(arg), help))
 			}
 		}
-	}
-	short := i18n.T(ctx, c.Help)
-	cc := &cobra.Command{Use: use, Short: short, Args: cobra.ArbitraryArgs}
-	if len(posHelp) > 0 {
-		cc.Long = short + "\n\n" + i18n.T(ctx, "cli.help.positionals") + ":\n" + strings.Join(posHelp, "\n")
-	}
-	declare(cc, c)
-	binder := command.NewWordBinder(ctx, c, cc.Flags())
-	a.declareCompletion(cc, c)
+		if len(posHelp) > 0 {
+			cc.Long = cc.Short + "\n\n" + i18n.T(ctx, "cli.help.positionals") + ":\n" + strings.Join(posHelp, "\n")
+		}
+		binder = command.NewWordBinder(ctx, c, cc.Flags())
+		addHelpFlag(ctx, cc)
+		a.declareCompletion(cc, c)
+	})
 	cc.RunE = func(cmd *cobra.Command, args []string) error {
+		a.ready(cmd)
 		in, err := binder.Bind(ctx, args)
 		var usage *command.UsageError
 		switch {
@@ -570,6 +588,32 @@ func (a *app) leafCommand(ctx context.Context, c *command.Command) *cobra.Comman
 		return a.execute(cmd.Context(), c, in)
 	}
 	return cc
+}
+
+// whenReached keeps what declares cc's options until cc is reached.
+func (a *app) whenReached(cc *cobra.Command, declareOptions func()) {
+	if a.unready == nil {
+		a.unready = map[*cobra.Command]func(){}
+	}
+	a.unready[cc] = declareOptions
+}
+
+// ready declares cc's options if they are not yet: it is called on the
+// command cobra finds in the words before it reads them, on each command
+// the abbreviations are looked up in and on the command help is asked of.
+func (a *app) ready(cc *cobra.Command) {
+	if declareOptions, ok := a.unready[cc]; ok {
+		delete(a.unready, cc)
+		declareOptions()
+	}
+}
+
+// readyAll declares the options of every command: for what looks at the
+// whole tree (the shell's completion).
+func (a *app) readyAll() {
+	for cc := range a.unready {
+		a.ready(cc)
+	}
 }
 
 // declare gives a rendered command what its declaration says beyond its

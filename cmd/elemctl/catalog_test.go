@@ -88,10 +88,8 @@ func TestACommandOfTheCatalogShowsOnEveryFace(t *testing.T) {
 	if err != nil || !strings.Contains(rename.Example, "elemctl apps rename crm-test crm-prod") {
 		t.Errorf("apps rename: %v, examples %q", err, rename.Example)
 	}
-	root.SetOut(&out)
-	root.SetArgs([]string{"apps", "rename", "--help"})
-	if err := root.Execute(); err != nil || !strings.Contains(out.String(), "elemctl apps rename crm-test crm-prod") {
-		t.Errorf("help of apps rename: %v\n%s", err, out.String())
+	if code := a.run([]string{"apps", "rename", "--help"}); code != exitOK || !strings.Contains(out.String(), "elemctl apps rename crm-test crm-prod") {
+		t.Errorf("help of apps rename: exit %d\n%s", code, out.String())
 	}
 
 	mcpServer := mcp.New(ctx, mcp.Options{Catalog: cat, Stderr: io.Discard, Getenv: func(string) string { return "" }, Dir: t.TempDir()})
@@ -121,12 +119,12 @@ func TestExpandAbbreviations(t *testing.T) {
 		// the flags of the command named so far: --bri is no root option
 		{"--bri apps list", "--bri apps list"},
 	} {
-		got, err := expandAbbreviations(ctx, root, strings.Fields(c.in))
+		got, err := a.expandAbbreviations(ctx, root, strings.Fields(c.in))
 		if err != nil || strings.Join(got, " ") != c.want {
 			t.Errorf("expandAbbreviations(%q) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
-	if _, err := expandAbbreviations(ctx, root, strings.Fields("apps list --c x")); err == nil || !strings.Contains(err.Error(), "--client-id, --client-secret") {
+	if _, err := a.expandAbbreviations(ctx, root, strings.Fields("apps list --c x")); err == nil || !strings.Contains(err.Error(), "--client-id, --client-secret") {
 		t.Errorf("an ambiguous prefix: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"text/template"
 	"unicode"
 
@@ -42,16 +43,19 @@ const usageTemplate = `{{T "cli.help.usage"}}:{{if .Runnable}}
 // this tree: cobra's own are process-wide, and two trees in two languages
 // would share them.
 func localizeHelp(ctx context.Context, root *cobra.Command) {
-	usage := template.Must(template.New("usage").Funcs(template.FuncMap{
-		"T":                       func(key string) string { return i18n.T(ctx, key) },
-		"useLine":                 func(c *cobra.Command) string { return useLine(ctx, c) },
-		"localFlagUsages":         func(c *cobra.Command) string { return flagUsages(ctx, c.LocalFlags()) },
-		"globalFlagUsages":        func(c *cobra.Command) string { return flagUsages(ctx, globalFlags(c)) },
-		"hasGlobalFlags":          func(c *cobra.Command) bool { return globalFlags(c).HasAvailableFlags() },
-		"rpad":                    func(s string, width int) string { return fmt.Sprintf("%-*s", width, s) },
-		"trimTrailingWhitespaces": func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) },
-	}).Parse(usageTemplate))
-	root.SetUsageFunc(func(c *cobra.Command) error { return usage.Execute(c.OutOrStderr(), c) })
+	// Parsed when help is first shown: most runs show none.
+	usage := sync.OnceValue(func() *template.Template {
+		return template.Must(template.New("usage").Funcs(template.FuncMap{
+			"T":                       func(key string) string { return i18n.T(ctx, key) },
+			"useLine":                 func(c *cobra.Command) string { return useLine(ctx, c) },
+			"localFlagUsages":         func(c *cobra.Command) string { return flagUsages(ctx, c.LocalFlags()) },
+			"globalFlagUsages":        func(c *cobra.Command) string { return flagUsages(ctx, globalFlags(c)) },
+			"hasGlobalFlags":          func(c *cobra.Command) bool { return globalFlags(c).HasAvailableFlags() },
+			"rpad":                    func(s string, width int) string { return fmt.Sprintf("%-*s", width, s) },
+			"trimTrailingWhitespaces": func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) },
+		}).Parse(usageTemplate))
+	})
+	root.SetUsageFunc(func(c *cobra.Command) error { return usage().Execute(c.OutOrStderr(), c) })
 }
 
 // localAnnotation marks the commands that never talk to the platform: their
@@ -166,13 +170,13 @@ func useLine(ctx context.Context, c *cobra.Command) string {
 // localizeScaffolding gives every command of a built tree a localized
 // -h/--help, and cobra's completion command localized descriptions; cobra
 // would add both in English while it runs.
-func localizeScaffolding(ctx context.Context, root *cobra.Command) {
+func (a *app) localizeScaffolding(ctx context.Context, root *cobra.Command) {
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		if c.Flags().Lookup("help") == nil {
-			c.Flags().BoolP("help", "h", false, i18n.T(ctx, "cli.flag.help"))
+		if _, later := a.unready[c]; !later {
+			addHelpFlag(ctx, c)
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)
@@ -188,7 +192,7 @@ func localizeScaffolding(ctx context.Context, root *cobra.Command) {
 			c.Use = "help " + i18n.T(ctx, "cli.help.command-placeholder")
 			c.Short = i18n.T(ctx, "cli.help.help")
 			c.Long = i18n.T(ctx, "cli.help.help-long")
-			c.Run, c.RunE = nil, func(_ *cobra.Command, args []string) error { return helpOf(ctx, root, args) }
+			c.Run, c.RunE = nil, func(_ *cobra.Command, args []string) error { return a.helpOf(ctx, root, args) }
 		}
 		if c.Name() != "completion" {
 			continue
@@ -206,13 +210,22 @@ func localizeScaffolding(ctx context.Context, root *cobra.Command) {
 	}
 }
 
+// addHelpFlag gives c its -h/--help in the user's language, which cobra
+// would otherwise add in English when c runs.
+func addHelpFlag(ctx context.Context, c *cobra.Command) {
+	if c.Flags().Lookup("help") == nil {
+		c.Flags().BoolP("help", "h", false, i18n.T(ctx, "cli.flag.help"))
+	}
+}
+
 // helpOf is "elemctl help WORDS": the help of the command they name, or
 // the refusal of the word no command has, with the nearest one.
-func helpOf(ctx context.Context, root *cobra.Command, words []string) error {
+func (a *app) helpOf(ctx context.Context, root *cobra.Command, words []string) error {
 	target, rest, err := root.Find(words)
 	if err != nil {
 		return err
 	}
+	a.ready(target)
 	switch {
 	case len(rest) == 0:
 		target.InitDefaultHelpFlag()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/elemctl/elemctl/internal/i18n"
 )
@@ -108,6 +109,77 @@ func TestHelpOfEveryCommandInBothLanguages(t *testing.T) {
 					t.Errorf("en: %s --help: Russian %q:\n%s", name, m, help)
 				}
 			}
+		}
+	}
+}
+
+// A command's options are declared when the command is reached, so each
+// way of reaching it must give the same help: "X --help", "help X", and
+// a tree where every command has its options (what completion walks).
+// Options a way missed, or a help flag added in English by cobra, show as
+// a difference.
+func TestHelpIsTheSameHoweverTheCommandIsReached(t *testing.T) {
+	t.Parallel()
+	ctx := i18n.WithLang(context.Background(), i18n.RU)
+	whole := newApp(strings.NewReader(""), io.Discard, io.Discard, noEnv)
+	root := whole.buildRoot(ctx)
+	whole.readyAll()
+	withOptions := 0
+	for _, path := range helpPaths(t) {
+		name := strings.TrimSpace("elemctl " + strings.Join(path, " "))
+		cmd, _, err := root.Find(path)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		// The root and the groups are whole from the start (and cobra
+		// moves its help command last in the root when it runs): their
+		// two ways are compared with each other.
+		want := ""
+		if !cmd.HasSubCommands() {
+			var help bytes.Buffer
+			cmd.SetOut(&help)
+			if err := cmd.Help(); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			want = help.String()
+			cmd.LocalNonPersistentFlags().VisitAll(func(f *pflag.Flag) {
+				if f.Name != "help" && strings.Contains(want, "--"+f.Name) {
+					withOptions++
+				}
+			})
+		}
+		for _, words := range [][]string{append(append([]string(nil), path...), "--help"), append([]string{"help"}, path...)} {
+			var stdout, stderr bytes.Buffer
+			a := newApp(strings.NewReader(""), &stdout, &stderr, noEnv)
+			if code := a.run(append([]string{"--lang", "ru"}, words...)); code != 0 || stderr.Len() > 0 {
+				t.Errorf("elemctl %s: exit %d, stderr %q", strings.Join(words, " "), code, stderr.String())
+				continue
+			}
+			if want == "" {
+				want = stdout.String()
+			}
+			if stdout.String() != want {
+				t.Errorf("elemctl %s differs:\n%s\nwant:\n%s", strings.Join(words, " "), stdout.String(), want)
+			}
+		}
+	}
+	if withOptions < 100 {
+		t.Fatalf("the help of the whole tree shows only %d options of commands", withOptions)
+	}
+}
+
+// The shell's completion offers a command's options, which no other
+// command of the line has reached.
+func TestCompletionOffersTheOptionsOfTheCommand(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	a := newApp(strings.NewReader(""), &stdout, &stderr, noEnv)
+	if code := a.run([]string{"__complete", "apps", "list", "--"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, option := range []string{"--brief", "--include-deleted", "--status"} {
+		if !strings.Contains(stdout.String(), option+"\t") && !strings.Contains(stdout.String(), option+"\n") {
+			t.Errorf("completion of apps list offers no %s:\n%s", option, stdout.String())
 		}
 	}
 }

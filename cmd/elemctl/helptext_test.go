@@ -25,6 +25,7 @@ func TestHelpOfRepeatableKeysSaysSo(t *testing.T) {
 		ctx := i18n.WithLang(context.Background(), lang)
 		a := newApp(nil, io.Discard, io.Discard, func(string) string { return "" })
 		root := a.buildRoot(ctx)
+		a.readyAll()
 		found := 0
 		for _, c := range a.catalog.Commands() {
 			for _, arg := range c.Args {

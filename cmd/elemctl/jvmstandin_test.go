@@ -53,7 +53,10 @@ func elemctlLines(t *testing.T) [][]string {
 			walk(p, sub)
 		}
 	}
-	walk(nil, newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}, noEnv).buildRoot(ctx))
+	a := newApp(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}, noEnv)
+	root := a.buildRoot(ctx)
+	a.readyAll()
+	walk(nil, root)
 	scripts, err := filepath.Glob(filepath.Join("testdata", "script", "*.txtar"))
 	if err != nil || len(scripts) == 0 {
 		t.Fatalf("no CLI scripts: %v", err)
