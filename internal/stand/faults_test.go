@@ -308,11 +308,15 @@ func TestSilenceHoldsEveryRequestThenServes(t *testing.T) {
 	c.fault(stand.Fault{Method: "GET", Path: "/console/api/v2/spaces", Nth: 1, Effect: stand.EffectSilence, Delay: quiet})
 	arrivals, stop := s.Watch("GET", "/console/api/v2/spaces")
 	defer stop()
-	first := make(chan int, 1)
+	first, done := make(chan int, 1), make(chan struct{})
 	go func() {
+		defer close(done)
 		st, _ := c.do("GET", "/spaces", nil)
 		first <- st
 	}()
+	// The request is waited for whatever the test finds: one that fails
+	// after the test has ended would end every test after it.
+	defer func() { <-done }()
 	arrived := <-arrivals
 	// Another request, the token endpoint included, waits for the silence.
 	tok := c.newToken()

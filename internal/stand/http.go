@@ -71,8 +71,11 @@ func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	arrived := time.Now()
 	segs := splitPath(r.URL.Path)
-	s.notifyWatches(Call{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, At: arrived}, segs)
 	plan := s.decide(r.Method, segs, r.URL.Path, arrived)
+	// Told after the rules ran: what a test does once it sees the arrival
+	// meets the silence, the expired tokens or the start the request
+	// began.
+	s.notifyWatches(Call{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, At: arrived}, segs)
 	in := &countedBody{ReadCloser: r.Body}
 	if r.Body != nil {
 		r.Body = in
