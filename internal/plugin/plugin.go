@@ -47,7 +47,13 @@ type Loaded struct {
 // carries the language of the failures and of the commands' help.
 func Install(ctx context.Context, cat *command.Catalog, opts Options) *Loaded {
 	set := manifest.Discover(ctx, manifest.Options{Getenv: opts.Getenv, GOOS: opts.GOOS, Version: opts.Version})
-	l := &Loaded{Resolution: set.Resolve(ctx, command.PluginTaken(cat)), Set: set}
+	// The names the core holds are gathered only for plugins to be
+	// placed beside them: most starts find none.
+	var taken manifest.Taken
+	if len(set.Plugins) > 0 {
+		taken = command.PluginTaken(cat)
+	}
+	l := &Loaded{Resolution: set.Resolve(ctx, taken), Set: set}
 	hosts := map[*manifest.Plugin]*host{}
 	for _, r := range l.Commands {
 		h := hosts[r.Plugin]
