@@ -64,12 +64,19 @@ func (c *listed) is(flag uint8) bool { return c.flags&flag != 0 }
 // descending; cards that tie keep the platform's order (at).
 type order struct {
 	created []byte
+	key     createdKey // created's key when it has a compact one, else 0
 	counter int
 	at      int
 }
 
 func newerFirst(a, b order) int {
-	if c := bytes.Compare(b.created, a.created); c != 0 {
+	// Two keys of one layout compare as their texts do, without reading
+	// them: a listing compares every card with the newest kept.
+	if a.key != 0 && a.key&createdAside == 0 && a.key>>createdLayout == b.key>>createdLayout {
+		if c := cmp.Compare(b.key, a.key); c != 0 {
+			return c
+		}
+	} else if c := bytes.Compare(b.created, a.created); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(b.counter, a.counter); c != 0 {
@@ -103,9 +110,9 @@ func (l *Listing) Add(_ string, card *jsonx.RawObject) error {
 	created, version := card.StrBytes("created"), versionBytes(card)
 	rec := l.names.record(version, l.total, &l.aside)
 	rec.created = l.aside.created(created)
-	o := order{created: created, counter: rec.number, at: l.total}
+	o := order{created: created, key: rec.created, counter: rec.number, at: l.total}
 	l.names.saw(rec, o)
-	if e, remembered := lookup(card, l.index); remembered && e.Route == registry.RouteNoProjectID {
+	if uploadedWithoutProjectID(card, l.index) {
 		rec.flags |= archiveNumbered
 	}
 	if n := len(l.listed); n == 0 || len(l.listed[n-1]) == listedBlock {

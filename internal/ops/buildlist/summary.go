@@ -44,7 +44,7 @@ func summaryIn(lang i18n.Lang, cards []*jsonx.Object, shown int, extension bool,
 		// The cards sort in the order given: by place alone.
 		l[i] = names.record([]byte(Version(c)), i, &kept)
 		names.saw(l[i], order{at: i})
-		if e, remembered := lookup(c, index); remembered && e.Route == registry.RouteNoProjectID {
+		if uploadedWithoutProjectID(c, index) {
 			l[i].flags |= archiveNumbered
 		}
 	}
