@@ -168,7 +168,8 @@ func useLine(ctx context.Context, c *cobra.Command) string {
 }
 
 // localizeScaffolding gives every command of a built tree a localized
-// -h/--help, and cobra's completion command localized descriptions; cobra
+// -h/--help (a catalog command gets it when it is reached, with its other
+// options), and cobra's completion command localized descriptions; cobra
 // would add both in English while it runs.
 func (a *app) localizeScaffolding(ctx context.Context, root *cobra.Command) {
 	root.InitDefaultHelpCmd()

@@ -64,14 +64,14 @@ func (c *listed) is(flag uint8) bool { return c.flags&flag != 0 }
 // descending; cards that tie keep the platform's order (at).
 type order struct {
 	created []byte
-	key     createdKey // created's key when it has a compact one, else 0
+	key     createdKey // created's key in the listing (see createdKey), else 0
 	counter int
 	at      int
 }
 
 func newerFirst(a, b order) int {
 	// Two keys of one layout compare as their texts do, without reading
-	// them: a listing compares every card with the newest kept.
+	// them: a listing compares every card with the cards it keeps.
 	if a.key != 0 && a.key&createdAside == 0 && a.key>>createdLayout == b.key>>createdLayout {
 		if c := cmp.Compare(b.key, a.key); c != 0 {
 			return c
