@@ -80,11 +80,10 @@ func appsDebugCommand() *command.Command {
 	}, runAppsDebug)
 }
 
-// appBriefs makes the short application cards of one listing: thousands
-// of them cost a few allocations (see jsonx.Shape).
+// appBriefs makes the short application cards of one listing, each
+// written as the text it is printed as (see jsonx.Shape).
 type appBriefs struct {
 	shape *jsonx.Shape
-	texts jsonx.Texts
 }
 
 func newAppBriefs() *appBriefs {
@@ -92,16 +91,15 @@ func newAppBriefs() *appBriefs {
 }
 
 // brief is the short application card of card.
-func (b *appBriefs) brief(card jsonx.Fields) *jsonx.Object {
+func (b *appBriefs) brief(card jsonx.Fields) jsonx.Encoded {
 	src := card.Nested("source")
-	return b.shape.New(
-		card.StrValue(&b.texts, "id"),
-		b.texts.Keep(platform.AppNameBytes(card)),
-		card.StrValue(&b.texts, "status"),
-		card.StrValue(&b.texts, "uri"),
-		src.StrValue(&b.texts, "project-version"),
-		src.StrValue(&b.texts, "project-version-id"),
-	)
+	b.shape.Member(card, "id")
+	b.shape.Text(platform.AppNameBytes(card))
+	b.shape.Member(card, "status")
+	b.shape.Member(card, "uri")
+	b.shape.Member(src, "project-version")
+	b.shape.Member(src, "project-version-id")
+	return b.shape.End()
 }
 
 // statusWords splits repeated, comma-separated status filters.

@@ -246,6 +246,8 @@ func (w *writer) value(v any, depth int) error {
 		w.buf = strconv.AppendBool(w.buf, x)
 	case string:
 		w.str(x)
+	case Encoded:
+		w.encoded(x, depth)
 	case json.Number:
 		if x == "" {
 			w.buf = append(w.buf, '0')

@@ -135,9 +135,6 @@ func (o *Object) StrBytes(key string) []byte {
 	return nil
 }
 
-// StrValue is Value: an Object's strings are its own already.
-func (o *Object) StrValue(_ *Texts, key string) any { return o.Value(key) }
-
 // Nested is Obj as Fields: a nil *Object, which reads as empty, when key
 // holds no object.
 func (o *Object) Nested(key string) Fields { return o.Obj(key) }
@@ -284,11 +281,15 @@ func Compact(v any) ([]byte, error) {
 	return w.buf, nil
 }
 
-// Objects picks the objects out of a decoded array, dropping anything else.
+// Objects picks the objects out of a decoded array – an Encoded one read
+// back – dropping anything else.
 func Objects(v any) []*Object {
 	arr, _ := v.([]any)
 	out := make([]*Object, 0, len(arr))
 	for _, e := range arr {
+		if text, ok := e.(Encoded); ok {
+			e, _ = Decode([]byte(text))
+		}
 		if o, ok := e.(*Object); ok {
 			out = append(out, o)
 		}

@@ -28,9 +28,6 @@ type Fields interface {
 	Value(key string) any
 	// Obj is the value of key when it is an object, else nil.
 	Obj(key string) *Object
-	// StrValue is Value with a string kept in texts, where a RawObject
-	// copies it instead of into a string of its own.
-	StrValue(texts *Texts, key string) any
 	// Nested is the object under key read as Fields – of a RawObject
 	// without decoding it, valid until the next Nested call on the same
 	// object – and reads as empty when there is none.
