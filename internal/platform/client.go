@@ -653,11 +653,6 @@ func redactTokenBody(body any) any {
 	return o
 }
 
-type tokenCacheFile struct {
-	Token   string  `json:"token"`
-	Expires float64 `json:"expires"`
-}
-
 func (c *Client) tokenCachePath() string {
 	dir := c.opts.TokenCacheDir
 	if dir == "-" {
@@ -689,12 +684,21 @@ func (c *Client) readTokenCache() (string, time.Time, bool) {
 	if err != nil {
 		return "", time.Time{}, false
 	}
-	var f tokenCacheFile
-	if json.Unmarshal(data, &f) != nil || f.Token == "" {
+	// Read with the parser every answer goes through: encoding/json's
+	// first use costs a start half a millisecond.
+	v, err := jsonx.Decode(data)
+	f, _ := v.(*jsonx.Object)
+	if err != nil || f == nil {
 		return "", time.Time{}, false
 	}
-	sec := int64(f.Expires)
-	return f.Token, time.Unix(sec, int64((f.Expires-float64(sec))*1e9)), true
+	token := f.Str("token")
+	n, _ := f.Value("expires").(json.Number)
+	expires, err := n.Float64()
+	if token == "" || err != nil {
+		return "", time.Time{}, false
+	}
+	sec := int64(expires)
+	return token, time.Unix(sec, int64((expires-float64(sec))*1e9)), true
 }
 
 func (c *Client) writeTokenCache(tok string, exp time.Time) {
@@ -702,7 +706,7 @@ func (c *Client) writeTokenCache(tok string, exp time.Time) {
 	if p == "" {
 		return
 	}
-	data, _ := json.Marshal(tokenCacheFile{Token: tok, Expires: float64(exp.UnixNano()) / 1e9})
+	data, _ := jsonx.Compact(jsonx.New("token", tok, "expires", float64(exp.UnixNano())/1e9))
 	_ = atomicfile.Write(p, data, 0o600)
 }
 

@@ -3,6 +3,7 @@ package platform_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -305,6 +306,74 @@ func TestTokenFileCache(t *testing.T) {
 		st, _ := os.Stat(files[0])
 		if st.Mode().Perm() != 0o600 {
 			t.Errorf("cache file mode %v, want 0600", st.Mode().Perm())
+		}
+	}
+}
+
+// A cache file is used as long as it holds a token and a future expiry,
+// however it is spaced; one that is broken, expired or of another shape is
+// passed over, the platform asked and the file written anew.
+func TestTokenFileCacheReadsWhatItHoldsAndPassesOverTheRest(t *testing.T) {
+	ctx := context.Background()
+	s := standtest.Start(t, stand.Options{})
+	dir := t.TempDir()
+	cfg := &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(), TLSVerify: true, Timeout: 5 * time.Second}
+	list := func() {
+		t.Helper()
+		cl, err := platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cl.Close()
+		if _, err := cl.ListApps(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list()
+	files, _ := filepath.Glob(filepath.Join(dir, "elemctl-token-*.json"))
+	if len(files) != 1 {
+		t.Fatalf("cache files %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jsonx.Decode(data)
+	written, _ := v.(*jsonx.Object)
+	if err != nil || written == nil || written.Str("token") == "" {
+		t.Fatalf("the cache file holds %q", data)
+	}
+	exp, err := strconv.ParseFloat(fmt.Sprint(written.Value("expires")), 64)
+	if now := float64(time.Now().Unix()); err != nil || exp < now+60 || exp > now+24*3600 {
+		t.Fatalf("the cache file's expiry %q is not a time in the coming day", data)
+	}
+	token := written.Str("token")
+	future := fmt.Sprint(time.Now().Add(time.Hour).Unix()) + ".25"
+	cases := []struct {
+		name, text string
+		used       bool
+	}{
+		{"spaced, a fraction of a second", "{\n  \"token\": \"" + token + "\",\n  \"expires\": " + future + "\n}\n", true},
+		{"keys in another order", `{"expires":` + future + `,"token":"` + token + `"}`, true},
+		{"expired", `{"token":"` + token + `","expires":` + fmt.Sprint(time.Now().Add(-time.Minute).Unix()) + `}`, false},
+		{"not JSON", `{"token":"` + token, false},
+		{"no token", `{"expires":` + future + `}`, false},
+		{"expiry as text", `{"token":"` + token + `","expires":"` + future + `"}`, false},
+		{"an array", `["` + token + `"]`, false},
+		{"empty", ``, false},
+	}
+	for _, c := range cases {
+		if err := os.WriteFile(files[0], []byte(c.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		before := s.TokenCalls()
+		list()
+		if asked := s.TokenCalls() > before; asked == c.used {
+			t.Errorf("%s: asked the platform for a token: %v, want %v", c.name, asked, !c.used)
+		}
+		again, _ := os.ReadFile(files[0])
+		if !c.used && !strings.Contains(string(again), `"token"`) {
+			t.Errorf("%s: the cache file was not written anew: %q", c.name, again)
 		}
 	}
 }
