@@ -23,3 +23,16 @@ func TestCommandsThatWriteFilesSayIt(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryTypedInputReadsDeclaredArguments: no core command's handler
+// reads an argument its declaration lacks (Catalog.Check; the program
+// itself does not check at start).
+func TestEveryTypedInputReadsDeclaredArguments(t *testing.T) {
+	cat := Core()
+	if err := cat.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Commands()) < 50 {
+		t.Fatalf("the core catalog has %d commands", len(cat.Commands()))
+	}
+}

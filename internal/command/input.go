@@ -21,7 +21,7 @@ import (
 // brings its own tagged fields (the shared arguments of two commands).
 const argTag = "arg"
 
-// Handle makes run the handler of c over its typed input T. Catalog.Add
+// Handle makes run the handler of c over its typed input T. Catalog.Check
 // refuses a command whose input names an argument it does not declare.
 func Handle[T any](c *Command, run func(ctx context.Context, cc *Context, in T) (any, error)) *Command {
 	c.input = reflect.TypeFor[T]()
@@ -96,9 +96,9 @@ func inputKeys(t reflect.Type) []string {
 }
 
 // checkInput refuses an input type whose tags name no argument of c.
-func checkInput(c *Command) {
+func checkInput(c *Command) error {
 	if c.input == nil {
-		return
+		return nil
 	}
 	declared := map[string]bool{}
 	for _, args := range [][]Argument{c.Args, c.ToolArgs} {
@@ -113,7 +113,8 @@ func checkInput(c *Command) {
 		}
 	}
 	if len(unknown) > 0 {
-		panic(fmt.Sprintf("command: %s reads arguments it does not declare: %s", c.Name(), strings.Join(unknown, ", ")))
+		return fmt.Errorf("command: %s reads arguments it does not declare: %s", c.Name(), strings.Join(unknown, ", "))
 	}
-	Fill(reflect.New(c.input).Interface(), NewValues()) // every field's type can be filled
+	Fill(reflect.New(c.input).Interface(), NewValues()) // every field's type can be filled (or panics)
+	return nil
 }

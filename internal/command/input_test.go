@@ -39,9 +39,9 @@ func TestFillReadsEveryKindOfField(t *testing.T) {
 	}
 }
 
-// The catalog refuses, when the command is added, a typed input that
-// reads an argument the command does not declare: a mistyped key fails
-// at once instead of reading as zero.
+// The catalog's check refuses a typed input that reads an argument the
+// command does not declare: a mistyped key fails the tests instead of
+// reading as zero.
 func TestTheCatalogRefusesAnInputNamingNoArgument(t *testing.T) {
 	type input struct {
 		AppID string `arg:"app-id"`
@@ -49,13 +49,18 @@ func TestTheCatalogRefusesAnInputNamingNoArgument(t *testing.T) {
 	}
 	c := Handle(&Command{Path: []string{"x"}, Args: []Argument{{Name: "app-id"}}, ToolArgs: []Argument{{Name: "project_id"}}},
 		func(context.Context, *Context, input) (any, error) { return nil, nil })
-	defer func() {
-		r := recover()
-		if r == nil || !strings.Contains(r.(string), "projet-id") || strings.Contains(r.(string), "app-id") {
-			t.Fatalf("the catalog took the command: %v", r)
-		}
-	}()
-	(&Catalog{}).Add(c)
+	good := Handle(&Command{Path: []string{"y"}, Args: []Argument{{Name: "app-id"}}},
+		func(context.Context, *Context, struct {
+			AppID string `arg:"app-id"`
+		}) (any, error) {
+			return nil, nil
+		})
+	cat := &Catalog{}
+	cat.Add(good, c)
+	err := cat.Check()
+	if err == nil || !strings.Contains(err.Error(), "projet-id") || strings.Contains(err.Error(), "app-id") || !strings.Contains(err.Error(), "x reads") {
+		t.Fatalf("the catalog took the command: %v", err)
+	}
 }
 
 // A command whose input reads only what it declares, in either of its
@@ -68,7 +73,11 @@ func TestTheCatalogTakesAnInputOfDeclaredArguments(t *testing.T) {
 	var got input
 	c := Handle(&Command{Path: []string{"x"}, Args: []Argument{{Name: "app-id"}}, ToolArgs: []Argument{{Name: "project_id"}}},
 		func(_ context.Context, _ *Context, in input) (any, error) { got = in; return nil, nil })
-	(&Catalog{}).Add(c)
+	cat := &Catalog{}
+	cat.Add(c)
+	if err := cat.Check(); err != nil {
+		t.Fatal(err)
+	}
 	in := NewValues()
 	in.Set("app-id", "a")
 	in.Set("project-id", "p")
