@@ -210,8 +210,6 @@ func (a *app) stopOnSignals(parent context.Context) (context.Context, func()) {
 	}
 }
 
-// tellPending says what the interrupted command still cleans up, or that
-// it is stopping.
 // speak sets the language of the run's messages, interrupts' included.
 func (a *app) speak(ctx context.Context, l i18n.Lang) context.Context {
 	a.pendingMu.Lock()
@@ -220,6 +218,8 @@ func (a *app) speak(ctx context.Context, l i18n.Lang) context.Context {
 	return i18n.WithLang(ctx, l)
 }
 
+// tellPending says what the interrupted command still cleans up, or that
+// it is stopping.
 func (a *app) tellPending(now bool) {
 	a.pendingMu.Lock()
 	text := a.pendingText
@@ -646,10 +646,11 @@ func annotate(cc *cobra.Command, key, value string) {
 const plainStderrAnnotation = "elemctl-plain-stderr"
 
 // faceCommand renders one of the command line's own face commands: the
-// face builds it with its flags, the declaration gives it its name, help
-// and examples.
+// declaration gives it its name, help and examples, and the face its
+// options and what it runs when the command is reached (see ready), as a
+// catalog command's.
 func (a *app) faceCommand(ctx context.Context, c *command.Command) *cobra.Command {
-	var build func(context.Context) *cobra.Command
+	var build func(context.Context, *cobra.Command)
 	switch c.Name() {
 	case "self-update":
 		build = a.selfUpdateCommand
@@ -666,10 +667,18 @@ func (a *app) faceCommand(ctx context.Context, c *command.Command) *cobra.Comman
 	default:
 		panic("elemctl: no face command " + c.Name())
 	}
-	cc := build(ctx)
-	cc.Use = c.Path[len(c.Path)-1]
-	cc.Short = i18n.T(ctx, c.Help)
+	cc := &cobra.Command{Use: c.Path[len(c.Path)-1], Short: i18n.T(ctx, c.Help)}
 	declare(cc, c)
+	a.whenReached(cc, func() {
+		build(ctx, cc)
+		addHelpFlag(ctx, cc)
+	})
+	// Until then it runs what reaching it builds; help lists it as any
+	// command that runs.
+	cc.RunE = func(cmd *cobra.Command, args []string) error {
+		a.ready(cmd)
+		return cmd.RunE(cmd, args)
+	}
 	return cc
 }
 

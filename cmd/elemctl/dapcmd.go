@@ -15,41 +15,38 @@ import (
 )
 
 // dapCommand serves DAP on stdio: stdout belongs to the protocol.
-func (a *app) dapCommand(ctx context.Context) *cobra.Command {
+func (a *app) dapCommand(ctx context.Context, cmd *cobra.Command) {
 	var adapterDir, java string
-	cmd := &cobra.Command{
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := a.startProtocol(ctx)
-			if err != nil {
-				return err
-			}
-			code, err := dap.Run(cmd.Context(), dap.Options{
-				Stdin:         a.stdin,
-				Stdout:        a.stdout,
-				Stderr:        a.stderr,
-				AdapterDir:    adapterDir,
-				Java:          java,
-				Getenv:        a.getenv,
-				LocateAdapter: func() (string, error) { return plugin.LocateAdapter(ctx, a.getenv) },
-				Session:       a.debugSession,
-				// As the LSP face: the editor's language, unless the
-				// user chose one.
-				AdoptClientLocale: a.str(options.Lang) == "" && a.getenv("ELEMCTL_LANG") == "",
-				Reaper:            reaperPath(),
-			})
-			if err != nil && cmd.Context().Err() == nil {
-				return &handlerError{err}
-			}
-			if code != 0 {
-				return &exitError{code: code}
-			}
-			return nil
-		},
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		_, err := a.startProtocol(ctx)
+		if err != nil {
+			return err
+		}
+		code, err := dap.Run(cmd.Context(), dap.Options{
+			Stdin:         a.stdin,
+			Stdout:        a.stdout,
+			Stderr:        a.stderr,
+			AdapterDir:    adapterDir,
+			Java:          java,
+			Getenv:        a.getenv,
+			LocateAdapter: func() (string, error) { return plugin.LocateAdapter(ctx, a.getenv) },
+			Session:       a.debugSession,
+			// As the LSP face: the editor's language, unless the
+			// user chose one.
+			AdoptClientLocale: a.str(options.Lang) == "" && a.getenv("ELEMCTL_LANG") == "",
+			Reaper:            reaperPath(),
+		})
+		if err != nil && cmd.Context().Err() == nil {
+			return &handlerError{err}
+		}
+		if code != 0 {
+			return &exitError{code: code}
+		}
+		return nil
 	}
 	cmd.Flags().StringVar(&adapterDir, "adapter", "", i18n.T(ctx, "cli.flag.dap-adapter"))
 	cmd.Flags().StringVar(&java, "java", "", i18n.T(ctx, "cli.flag.dap-java"))
-	return cmd
 }
 
 // debugSession looks the attach's application up with the same client

@@ -183,3 +183,47 @@ func TestCompletionOffersTheOptionsOfTheCommand(t *testing.T) {
 		}
 	}
 }
+
+// A start declares the options of the one command it runs: until a
+// command is reached, catalog and face commands alike (the stand, the
+// servers) have none of their own, and reaching one declares its options.
+func TestOnlyTheCommandReachedHasItsOptionsDeclared(t *testing.T) {
+	t.Parallel()
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
+	a := newApp(strings.NewReader(""), io.Discard, io.Discard, noEnv)
+	root := a.buildRoot(ctx)
+	declared := map[string]bool{}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Runnable() && !c.HasSubCommands() || c.Name() == "mcp" {
+			declared[c.CommandPath()] = c.LocalNonPersistentFlags().HasFlags()
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	for _, path := range []string{"elemctl stand", "elemctl mcp", "elemctl mcp install", "elemctl lsp", "elemctl dap", "elemctl self-update", "elemctl apps list", "elemctl deploy"} {
+		has, ok := declared[path]
+		if !ok {
+			t.Fatalf("%s is not in the tree", path)
+		}
+		if has {
+			t.Errorf("%s has its options before it is reached", path)
+		}
+	}
+	for _, reach := range [][]string{{"stand"}, {"mcp"}, {"mcp", "install"}, {"dap"}, {"apps", "list"}} {
+		cmd, _, err := root.Find(reach)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.ready(cmd)
+		if cmd.LocalNonPersistentFlags().NFlag() != 0 || !cmd.LocalNonPersistentFlags().HasFlags() || cmd.Flags().Lookup("help") == nil {
+			t.Errorf("%v reached has no options of its own", reach)
+		}
+	}
+	stand, _, _ := root.Find([]string{"stand"})
+	if stand.Flags().Lookup("seed") == nil {
+		t.Error("the stand reached has no --seed")
+	}
+}

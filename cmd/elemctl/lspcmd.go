@@ -15,32 +15,30 @@ import (
 // envFile. Only an explicit --env-file is checked first, so a typo fails
 // here instead of on every command. The process ends with 0 after
 // shutdown and exit, 1 otherwise (LSP "exit").
-func (a *app) lspCommand(ctx context.Context) *cobra.Command {
-	return &cobra.Command{
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			wd, err := a.startProtocol(ctx)
-			if err != nil {
-				return err
-			}
-			srv := lsp.New(ctx, lsp.Options{
-				Catalog:           a.catalog,
-				Version:           versionText(),
-				Dir:               wd,
-				Getenv:            a.getenv,
-				EnvFile:           a.str(options.EnvFile),
-				Overrides:         a.overrides(),
-				AdoptClientLocale: a.str(options.Lang) == "" && a.getenv("ELEMCTL_LANG") == "",
-				Stderr:            a.stderr,
-			})
-			err = srv.Serve(cmd.Context(), a.stdin, a.stdout)
-			if errors.Is(err, lsp.ErrExitWithoutShutdown) {
-				return &exitError{code: exitFailure}
-			}
-			if err != nil {
-				return &handlerError{err}
-			}
-			return nil
-		},
+func (a *app) lspCommand(ctx context.Context, cmd *cobra.Command) {
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		wd, err := a.startProtocol(ctx)
+		if err != nil {
+			return err
+		}
+		srv := lsp.New(ctx, lsp.Options{
+			Catalog:           a.catalog,
+			Version:           versionText(),
+			Dir:               wd,
+			Getenv:            a.getenv,
+			EnvFile:           a.str(options.EnvFile),
+			Overrides:         a.overrides(),
+			AdoptClientLocale: a.str(options.Lang) == "" && a.getenv("ELEMCTL_LANG") == "",
+			Stderr:            a.stderr,
+		})
+		err = srv.Serve(cmd.Context(), a.stdin, a.stdout)
+		if errors.Is(err, lsp.ErrExitWithoutShutdown) {
+			return &exitError{code: exitFailure}
+		}
+		if err != nil {
+			return &handlerError{err}
+		}
+		return nil
 	}
 }

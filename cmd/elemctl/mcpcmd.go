@@ -48,48 +48,46 @@ var httpOnlyFlags = []string{"token-file", "env-dir", "tls-cert", "tls-key", "al
 // tool call resolves its stand (the startup one, or its env_file) through
 // the server's client cache. Only an explicit --env-file is checked
 // first, so a typo fails here instead of on every call.
-func (a *app) mcpCommand(ctx context.Context) *cobra.Command {
+func (a *app) mcpCommand(ctx context.Context, cmd *cobra.Command) {
 	var hf mcpHTTPFlags
 	var readOnly bool
 	var memoryLimit int
-	cmd := &cobra.Command{
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if hf.addr == "" {
-				if given := hf.httpOnlyGiven(cmd); len(given) > 0 {
-					return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.http-only", "flags", strings.Join(given, ", "))}
-				}
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if hf.addr == "" {
+			if given := hf.httpOnlyGiven(cmd); len(given) > 0 {
+				return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.http-only", "flags", strings.Join(given, ", "))}
 			}
-			if memoryLimit < 0 {
-				return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.memory-limit-bad", "value", memoryLimit)}
-			}
-			wd, err := a.startProtocol(ctx)
-			if err != nil {
-				return err
-			}
-			memory := holdMemoryUnder(int64(memoryLimit) << 20)
-			srv := mcp.New(ctx, mcp.Options{
-				Catalog: a.catalog,
-				// Plugins that did not load (or whose tool name is taken)
-				// are reported once on stderr, the rest keep working.
-				PluginFailures: mcpPluginFailures(a),
-				Version:        versionText(),
-				Dir:            wd,
-				Getenv:         a.getenv,
-				EnvFile:        a.str(options.EnvFile),
-				Overrides:      a.overrides(),
-				Stderr:         a.stderr,
-				ReadOnly:       readOnly,
-			})
-			defer srv.Close()
-			if hf.addr != "" {
-				return a.serveMCPOverHTTP(cmd.Context(), srv, hf, wd, memory)
-			}
-			if err := srv.Serve(cmd.Context(), a.stdin, a.stdout); err != nil {
-				return &handlerError{err}
-			}
-			return nil
-		},
+		}
+		if memoryLimit < 0 {
+			return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.memory-limit-bad", "value", memoryLimit)}
+		}
+		wd, err := a.startProtocol(ctx)
+		if err != nil {
+			return err
+		}
+		memory := holdMemoryUnder(int64(memoryLimit) << 20)
+		srv := mcp.New(ctx, mcp.Options{
+			Catalog: a.catalog,
+			// Plugins that did not load (or whose tool name is taken)
+			// are reported once on stderr, the rest keep working.
+			PluginFailures: mcpPluginFailures(a),
+			Version:        versionText(),
+			Dir:            wd,
+			Getenv:         a.getenv,
+			EnvFile:        a.str(options.EnvFile),
+			Overrides:      a.overrides(),
+			Stderr:         a.stderr,
+			ReadOnly:       readOnly,
+		})
+		defer srv.Close()
+		if hf.addr != "" {
+			return a.serveMCPOverHTTP(cmd.Context(), srv, hf, wd, memory)
+		}
+		if err := srv.Serve(cmd.Context(), a.stdin, a.stdout); err != nil {
+			return &handlerError{err}
+		}
+		return nil
 	}
 	f := cmd.Flags()
 	f.StringVar(&hf.addr, "http", "", i18n.T(ctx, "mcp.cli.flag-http"))
@@ -106,7 +104,6 @@ func (a *app) mcpCommand(ctx context.Context) *cobra.Command {
 	f.IntVar(&hf.maxCalls, "max-calls", mcp.DefaultMaxCalls, i18n.T(ctx, "mcp.cli.flag-max-calls"))
 	f.BoolVar(&readOnly, "read-only", false, i18n.T(ctx, "mcp.cli.flag-read-only"))
 	f.IntVar(&memoryLimit, "memory-limit", 0, i18n.T(ctx, "mcp.cli.flag-memory-limit", "default", serverMemoryLimit>>20))
-	return cmd
 }
 
 // holdMemoryUnder sets the memory limit the server states and stays under
@@ -268,73 +265,71 @@ func absFrom(wd, path string) string {
 }
 
 // mcpInstallCommand writes elemctl into an agent client's configuration.
-func (a *app) mcpInstallCommand(ctx context.Context) *cobra.Command {
+func (a *app) mcpInstallCommand(ctx context.Context, cmd *cobra.Command) {
 	var client, scope, name, command, launcher string
 	var print bool
-	cmd := &cobra.Command{
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			// The stand's .env is the one connection option the client's
-			// configuration keeps.
-			var others []string
-			for _, g := range a.givenConnectionFlags() {
-				if g != options.EnvFile.Flag() {
-					others = append(others, g)
-				}
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		// The stand's .env is the one connection option the client's
+		// configuration keeps.
+		var others []string
+		for _, g := range a.givenConnectionFlags() {
+			if g != options.EnvFile.Flag() {
+				others = append(others, g)
 			}
-			if len(others) > 0 {
-				return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.install-connection-flags", "flags", strings.Join(others, ", "))}
-			}
-			if client == "" {
-				return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.install-needs-client", "clients", strings.Join(mcpinstall.Clients, ", "))}
-			}
-			wd, _ := os.Getwd()
-			envFile := ""
-			if a.str(options.EnvFile) != "" {
-				abs, err := platform.EnvFilePath(ctx, a.str(options.EnvFile), wd)
-				if err != nil {
-					return &handlerError{err}
-				}
-				envFile = abs
-			}
-			switch {
-			case launcher != "" && command != "":
-				return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.install-command-or-launcher")}
-			case launcher != "":
-			case command == "":
-				command = thisExecutable()
-			case strings.ContainsAny(command, `/\`):
-				command = absFrom(wd, command)
-			}
-			// A bare name ("elemctl") stays as given: the client finds it
-			// in PATH, as a project file shared by a team needs.
-			res, err := mcpinstall.Install(ctx, mcpinstall.Options{
-				Client: client, Scope: scope, Name: name, Command: command, Launcher: launcher, EnvFile: envFile,
-				Print: print, Dir: wd, Getenv: a.getenv,
-			})
+		}
+		if len(others) > 0 {
+			return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.install-connection-flags", "flags", strings.Join(others, ", "))}
+		}
+		if client == "" {
+			return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.install-needs-client", "clients", strings.Join(mcpinstall.Clients, ", "))}
+		}
+		wd, _ := os.Getwd()
+		envFile := ""
+		if a.str(options.EnvFile) != "" {
+			abs, err := platform.EnvFilePath(ctx, a.str(options.EnvFile), wd)
 			if err != nil {
-				if res.File != "" {
-					// The file could not be edited: the answer carries the
-					// snippet to add by hand.
-					_ = a.printAnswer(res.Object(true))
-				}
 				return &handlerError{err}
 			}
-			if err := a.printAnswer(res.Object(print)); err != nil {
-				return &handlerError{err}
+			envFile = abs
+		}
+		switch {
+		case launcher != "" && command != "":
+			return &handlerError{platform.ConfigErrorf(ctx, "mcp.cli.install-command-or-launcher")}
+		case launcher != "":
+		case command == "":
+			command = thisExecutable()
+		case strings.ContainsAny(command, `/\`):
+			command = absFrom(wd, command)
+		}
+		// A bare name ("elemctl") stays as given: the client finds it
+		// in PATH, as a project file shared by a team needs.
+		res, err := mcpinstall.Install(ctx, mcpinstall.Options{
+			Client: client, Scope: scope, Name: name, Command: command, Launcher: launcher, EnvFile: envFile,
+			Print: print, Dir: wd, Getenv: a.getenv,
+		})
+		if err != nil {
+			if res.File != "" {
+				// The file could not be edited: the answer carries the
+				// snippet to add by hand.
+				_ = a.printAnswer(res.Object(true))
 			}
-			switch {
-			case print:
-				a.progress(i18n.T(ctx, "mcp.cli.install-print", "file", res.File))
-			case !res.Changed:
-				a.progress(i18n.T(ctx, "mcp.cli.install-unchanged", "file", res.File, "name", res.Name))
-			case res.Created:
-				a.progress(i18n.T(ctx, "mcp.cli.install-created", "file", res.File, "name", res.Name))
-			default:
-				a.progress(i18n.T(ctx, "mcp.cli.install-written", "file", res.File, "name", res.Name, "backup", res.Backup))
-			}
-			return nil
-		},
+			return &handlerError{err}
+		}
+		if err := a.printAnswer(res.Object(print)); err != nil {
+			return &handlerError{err}
+		}
+		switch {
+		case print:
+			a.progress(i18n.T(ctx, "mcp.cli.install-print", "file", res.File))
+		case !res.Changed:
+			a.progress(i18n.T(ctx, "mcp.cli.install-unchanged", "file", res.File, "name", res.Name))
+		case res.Created:
+			a.progress(i18n.T(ctx, "mcp.cli.install-created", "file", res.File, "name", res.Name))
+		default:
+			a.progress(i18n.T(ctx, "mcp.cli.install-written", "file", res.File, "name", res.Name, "backup", res.Backup))
+		}
+		return nil
 	}
 	f := cmd.Flags()
 	f.StringVar(&client, "client", "", i18n.T(ctx, "mcp.cli.flag-client", "clients", strings.Join(mcpinstall.Clients, ", ")))
@@ -346,7 +341,6 @@ func (a *app) mcpInstallCommand(ctx context.Context) *cobra.Command {
 	completeFlagValues(cmd, "client", mcpinstall.Clients)
 	completeFlagValues(cmd, "scope", []string{mcpinstall.ScopeUser, mcpinstall.ScopeProject})
 	completeFlagValues(cmd, "launcher", mcpinstall.Launchers)
-	return cmd
 }
 
 // thisExecutable is the absolute path the client is to run: the path this

@@ -24,117 +24,115 @@ import (
 var standSeeds = []string{"demo"}
 
 // standCommand runs the emulated stand on loopback until interrupted.
-func (a *app) standCommand(ctx context.Context) *cobra.Command {
+func (a *app) standCommand(ctx context.Context, cmd *cobra.Command) {
 	var addr, writeEnv, seed, state, faultsFile, logFile string
 	var speed float64
 	var apps, deletedApps, builds, unpackedMiB int
 	var durations stand.Durations
-	cmd := &cobra.Command{
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if seed != "" && !slices.Contains(standSeeds, seed) {
-				return fmt.Errorf("%s%s", i18n.T(ctx, "cli.bad-choice", "name", "--seed", "value", seed, "choices", strings.Join(standSeeds, ", ")),
-					spelling.DidYouMean(ctx, seed, standSeeds))
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if seed != "" && !slices.Contains(standSeeds, seed) {
+			return fmt.Errorf("%s%s", i18n.T(ctx, "cli.bad-choice", "name", "--seed", "value", seed, "choices", strings.Join(standSeeds, ", ")),
+				spelling.DidYouMean(ctx, seed, standSeeds))
+		}
+		for _, n := range []struct {
+			name  string
+			value int
+		}{{"--apps", apps}, {"--deleted-apps", deletedApps}, {"--builds", builds}, {"--unpacked-limit", unpackedMiB}} {
+			if n.value < 0 {
+				return fmt.Errorf("%s", i18n.T(ctx, "cli.stand-negative-count", "name", n.name, "value", n.value))
 			}
-			for _, n := range []struct {
-				name  string
-				value int
-			}{{"--apps", apps}, {"--deleted-apps", deletedApps}, {"--builds", builds}, {"--unpacked-limit", unpackedMiB}} {
-				if n.value < 0 {
-					return fmt.Errorf("%s", i18n.T(ctx, "cli.stand-negative-count", "name", n.name, "value", n.value))
-				}
+		}
+		var faults *stand.FaultSet
+		if faultsFile != "" {
+			set, err := stand.LoadFaults(faultsFile)
+			if err != nil {
+				return &handlerError{&platform.Error{Kind: platform.KindGeneral, Message: err.Error(), Err: err}}
 			}
-			var faults *stand.FaultSet
-			if faultsFile != "" {
-				set, err := stand.LoadFaults(faultsFile)
-				if err != nil {
-					return &handlerError{&platform.Error{Kind: platform.KindGeneral, Message: err.Error(), Err: err}}
-				}
-				faults = &set
+			faults = &set
+		}
+		opts := stand.Options{Speed: speed, StateFile: state, Durations: durations,
+			Limits: stand.Limits{UnpackedSize: int64(unpackedMiB) << 20}}
+		if logFile != "" {
+			log, closeLog, err := a.openStandLog(logFile)
+			if err != nil {
+				return &handlerError{&platform.Error{Kind: platform.KindGeneral, Message: err.Error(), Err: err}}
 			}
-			opts := stand.Options{Speed: speed, StateFile: state, Durations: durations,
-				Limits: stand.Limits{UnpackedSize: int64(unpackedMiB) << 20}}
-			if logFile != "" {
-				log, closeLog, err := a.openStandLog(logFile)
-				if err != nil {
-					return &handlerError{&platform.Error{Kind: platform.KindGeneral, Message: err.Error(), Err: err}}
-				}
-				defer closeLog()
-				opts.Log = log
+			defer closeLog()
+			opts.Log = log
+		}
+		s, err := stand.New(opts)
+		if err != nil {
+			return &handlerError{err}
+		}
+		defer s.Close()
+		if faults != nil {
+			if err := s.SetFaults(*faults); err != nil {
+				return &handlerError{err}
 			}
-			s, err := stand.New(opts)
+		}
+		// The demo: seeded once (a restored stand already has it), and
+		// named again on every start, so --write-env writes the same ids.
+		var demo *stand.DemoInfo
+		if seed == "demo" {
+			info, err := s.SeedDemo()
 			if err != nil {
 				return &handlerError{err}
 			}
-			defer s.Close()
-			if faults != nil {
-				if err := s.SetFaults(*faults); err != nil {
-					return &handlerError{err}
-				}
-			}
-			// The demo: seeded once (a restored stand already has it), and
-			// named again on every start, so --write-env writes the same ids.
-			var demo *stand.DemoInfo
-			if seed == "demo" {
-				info, err := s.SeedDemo()
-				if err != nil {
-					return &handlerError{err}
-				}
-				demo = &info
-			} else if info, ok := s.Demo(); ok {
-				demo = &info
-			}
-			// Bulk data: at least as much as asked, so a restart with
-			// --state adds nothing twice.
-			var bulk *stand.BulkInfo
-			if apps > 0 || deletedApps > 0 || builds > 0 && demo == nil {
-				info, err := s.EnsureApps(apps, deletedApps)
-				if err != nil {
-					return &handlerError{err}
-				}
-				bulk = &info
-			}
-			if builds > 0 {
-				var project string
-				if demo != nil {
-					project = demo.ProjectID
-				} else {
-					project = bulk.ProjectID
-				}
-				if err := s.EnsureBuilds(project, builds); err != nil {
-					return &handlerError{err}
-				}
-			}
-			base, err := listenStand(ctx, s, addr, cmd.Flags().Changed("addr"), a.progress)
+			demo = &info
+		} else if info, ok := s.Demo(); ok {
+			demo = &info
+		}
+		// Bulk data: at least as much as asked, so a restart with
+		// --state adds nothing twice.
+		var bulk *stand.BulkInfo
+		if apps > 0 || deletedApps > 0 || builds > 0 && demo == nil {
+			info, err := s.EnsureApps(apps, deletedApps)
 			if err != nil {
 				return &handlerError{err}
 			}
-			answer := jsonx.New("base-url", base, "client-id", s.ClientID(), "client-secret", s.ClientSecret())
+			bulk = &info
+		}
+		if builds > 0 {
+			var project string
 			if demo != nil {
-				answer.Set("space-id", demo.SpaceID).Set("project-id", demo.ProjectID).Set("app-id", demo.AppID).Set("app-name", demo.AppName)
+				project = demo.ProjectID
+			} else {
+				project = bulk.ProjectID
 			}
-			if bulk != nil {
-				answer.Set("bulk-project-id", bulk.ProjectID)
-			}
-			answer.Set("faults-url", base+"/stand/faults")
-			if writeEnv != "" {
-				if err := writeStandEnv(writeEnv, base, s.ClientID(), s.ClientSecret(), demo, bulk); err != nil {
-					return &handlerError{err}
-				}
-				abs, _ := filepath.Abs(writeEnv)
-				answer.Set("env-file", abs)
-			}
-			if err := a.printAnswer(answer); err != nil {
+			if err := s.EnsureBuilds(project, builds); err != nil {
 				return &handlerError{err}
 			}
-			if faults != nil {
-				a.progress(i18n.T(ctx, "cli.stand-faults-loaded", "count", len(faults.Faults), "file", faultsFile, "seed", faults.Seed))
+		}
+		base, err := listenStand(ctx, s, addr, cmd.Flags().Changed("addr"), a.progress)
+		if err != nil {
+			return &handlerError{err}
+		}
+		answer := jsonx.New("base-url", base, "client-id", s.ClientID(), "client-secret", s.ClientSecret())
+		if demo != nil {
+			answer.Set("space-id", demo.SpaceID).Set("project-id", demo.ProjectID).Set("app-id", demo.AppID).Set("app-name", demo.AppName)
+		}
+		if bulk != nil {
+			answer.Set("bulk-project-id", bulk.ProjectID)
+		}
+		answer.Set("faults-url", base+"/stand/faults")
+		if writeEnv != "" {
+			if err := writeStandEnv(writeEnv, base, s.ClientID(), s.ClientSecret(), demo, bulk); err != nil {
+				return &handlerError{err}
 			}
-			a.progress(i18n.T(ctx, "cli.stand-serving", "url", base))
-			<-cmd.Context().Done()
-			a.progress(i18n.T(ctx, "cli.stand-stopped"))
-			return nil
-		},
+			abs, _ := filepath.Abs(writeEnv)
+			answer.Set("env-file", abs)
+		}
+		if err := a.printAnswer(answer); err != nil {
+			return &handlerError{err}
+		}
+		if faults != nil {
+			a.progress(i18n.T(ctx, "cli.stand-faults-loaded", "count", len(faults.Faults), "file", faultsFile, "seed", faults.Seed))
+		}
+		a.progress(i18n.T(ctx, "cli.stand-serving", "url", base))
+		<-cmd.Context().Done()
+		a.progress(i18n.T(ctx, "cli.stand-stopped"))
+		return nil
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:0", i18n.T(ctx, "cli.flag.stand-addr"))
@@ -165,7 +163,6 @@ func (a *app) standCommand(ctx context.Context) *cobra.Command {
 	}
 	f.StringVar(&logFile, "log", "", i18n.T(ctx, "cli.flag.stand-log"))
 	_ = f.MarkHidden("no-proxy")
-	return cmd
 }
 
 // standDuration is a duration option of the stand: "30s", "1m30s" or a
