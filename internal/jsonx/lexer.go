@@ -81,9 +81,10 @@ func (l *Lexer) Word(w string) bool {
 	return false
 }
 
-// SkipSpace skips whitespace.
+// SkipSpace skips whitespace. Every byte of it is below '!': one
+// comparison passes the common case of none, compact text.
 func (l *Lexer) SkipSpace() {
-	for l.pos < len(l.data) {
+	for l.pos < len(l.data) && l.data[l.pos] <= ' ' {
 		switch l.data[l.pos] {
 		case ' ', '\t', '\n', '\r':
 			l.pos++
@@ -202,18 +203,28 @@ var stringStop = func() (t [256]bool) {
 }()
 
 // specialAt is the offset of the first quote, backslash or control
-// character in b, or -1. It tests eight bytes at a time: the lowest mark
-// of each test is exact (see controlMarks), and a false mark of one test
-// lies above a true one of the same test, so the lowest of them all is a
-// true one.
+// character in b, or -1. It tests eight bytes at a time, twice: for bytes
+// below '#' (control characters, space, '!' and the quote) and for the
+// backslash. The lowest mark of each test is exact (see controlMarks) and
+// a false one lies above a true one of the same test, so the lowest of
+// them all is a true one; when it is a space or a '!', the rest of those
+// eight bytes are looked at one by one.
 func specialAt(b []byte) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		w := binary.LittleEndian.Uint64(b[i:])
-		q, bs := w^(ones*'"'), w^(ones*'\\')
-		if m := (q-ones)&^q&highs | (bs-ones)&^bs&highs | controlMarks(w); m != 0 {
-			return i + bits.TrailingZeros64(m)/8
+		bs := w ^ (ones * '\\')
+		if m := (w-ones*('"'+1))&^w&highs | (bs-ones)&^bs&highs; m != 0 {
+			at := i + bits.TrailingZeros64(m)/8
+			if c := b[at]; c != ' ' && c != '!' {
+				return at
+			}
+			for j := at + 1; j < i+8; j++ {
+				if stringStop[b[j]] {
+					return j
+				}
+			}
 		}
 	}
 	for ; i < len(b); i++ {
