@@ -14,20 +14,27 @@ import (
 	"testing/iotest"
 )
 
-func cardsDocument(n int, seed int64) string {
-	r := rand.New(rand.NewSource(seed))
+// listOf is a JSON list of n elements, card writing the i-th.
+func listOf(n int, card func(sb *strings.Builder, i int)) string {
 	var sb strings.Builder
 	sb.WriteString("[")
-	for i := 0; i < n; i++ {
+	for i := range n {
 		if i > 0 {
 			sb.WriteString(",")
 		}
-		fmt.Fprintf(&sb, `{"id":"app-%d","name":"n%d","status":%q,"size":%d,"source":{"project-version":"1.%d","tags":["a%d","b"]},"deleted":%v,"extra":%s}`,
-			i, r.Intn(1000), []string{"Running", "Stopped", "Deleted"}[r.Intn(3)], r.Intn(1e6), r.Intn(50), r.Intn(9), r.Intn(2) == 0,
-			[]string{`null`, `{}`, `[]`, `{"k":[1,2,{"z":"ё"}]}`, `"\u00e9\n"`, "\"\\\"q\\\"\""}[r.Intn(6)])
+		card(&sb, i)
 	}
 	sb.WriteString("]")
 	return sb.String()
+}
+
+func cardsDocument(n int, seed int64) string {
+	r := rand.New(rand.NewSource(seed))
+	return listOf(n, func(sb *strings.Builder, i int) {
+		fmt.Fprintf(sb, `{"id":"app-%d","name":"n%d","status":%q,"size":%d,"source":{"project-version":"1.%d","tags":["a%d","b"]},"deleted":%v,"extra":%s}`,
+			i, r.Intn(1000), []string{"Running", "Stopped", "Deleted"}[r.Intn(3)], r.Intn(1e6), r.Intn(50), r.Intn(9), r.Intn(2) == 0,
+			[]string{`null`, `{}`, `[]`, `{"k":[1,2,{"z":"ё"}]}`, `"\u00e9\n"`, "\"\\\"q\\\"\""}[r.Intn(6)])
+	})
 }
 
 // listed is what EachElement must hand out: the objects of the document's
@@ -221,29 +228,23 @@ func TestEachElementHoldsLittle(t *testing.T) {
 // again for every card of a list, into the same room: each card gives its
 // own, and after the first card reading it allocates nothing.
 func TestNestedReadsEveryCardsOwnObject(t *testing.T) {
-	var doc strings.Builder
-	doc.WriteString("[")
-	for i := range 3000 {
-		if i > 0 {
-			doc.WriteString(",")
-		}
-		// Cards with more members under source than the one before them,
-		// and some with none at all.
-		fmt.Fprintf(&doc, `{"id":"c%d","source":`, i)
+	// Cards with more members under source than the one before them, and
+	// some with none at all.
+	doc := listOf(3000, func(doc *strings.Builder, i int) {
+		fmt.Fprintf(doc, `{"id":"c%d","source":`, i)
 		if i%7 == 3 {
 			doc.WriteString(`null}`)
-			continue
+			return
 		}
 		doc.WriteString(`{`)
 		for k := range i % 11 {
-			fmt.Fprintf(&doc, `"pad%d":[%d,{"x":"y"}],`, k, k)
+			fmt.Fprintf(doc, `"pad%d":[%d,{"x":"y"}],`, k, k)
 		}
-		fmt.Fprintf(&doc, `"project-version":"1.%d","project-version-id":"v%d"}}`, i, i)
-	}
-	doc.WriteString("]")
+		fmt.Fprintf(doc, `"project-version":"1.%d","project-version-id":"v%d"}}`, i, i)
+	})
 	n := 0
 	var allocs float64
-	err := EachElement(strings.NewReader(doc.String()), nil, func(_ string, card *RawObject) error {
+	err := EachElement(strings.NewReader(doc), nil, func(_ string, card *RawObject) error {
 		i := n
 		n++
 		src := card.Nested("source")
@@ -301,20 +302,13 @@ func FuzzEachElement(f *testing.F) {
 // the platform writes them (compact, nine in ten deleted) and picks the
 // live ones, as `apps list` does: the answer's parse, per byte.
 func BenchmarkEachElementCards(b *testing.B) {
-	var sb strings.Builder
-	sb.WriteString("[")
-	for i := range 50000 {
-		if i > 0 {
-			sb.WriteString(",")
-		}
+	data := []byte(listOf(50000, func(sb *strings.Builder, i int) {
 		status := "Deleted"
 		if i%10 == 0 {
 			status = "Running"
 		}
-		fmt.Fprintf(&sb, `{"id":"01a2451e-5298-72c4-b374-cdbce0%06d","name":"bulk-a9ee31-%05d","display-name":"bulk-a9ee31-%05d","publication-context":"bulk-a9ee31-%05d","status":%q,"technology-version":"8.0.25.100","development-mode":true,"space-id":"01a2451e-528f-71c1-859e-c288803dded4","date-created":"2026-12-05T07:32:24.848Z","date-updated":"2026-12-05T07:32:24.848Z","source":{"type":"image","image-id":"01a2451e-5298-7179-a31b-a7261b2b120d","project-version-id":"01a2451e-5298-7de4-9f23-1f81b8498c9d","project-version":"1.0-1"},"project":{"id":"01a2451e-5298-7179-a31b-a7261b2b120d","name":"Массовые приложения"},"default-user-list":"","user-lists":[]}`, i, i, i, i, status)
-	}
-	sb.WriteString("]")
-	data := []byte(sb.String())
+		fmt.Fprintf(sb, `{"id":"01a2451e-5298-72c4-b374-cdbce0%06d","name":"bulk-a9ee31-%05d","display-name":"bulk-a9ee31-%05d","publication-context":"bulk-a9ee31-%05d","status":%q,"technology-version":"8.0.25.100","development-mode":true,"space-id":"01a2451e-528f-71c1-859e-c288803dded4","date-created":"2026-12-05T07:32:24.848Z","date-updated":"2026-12-05T07:32:24.848Z","source":{"type":"image","image-id":"01a2451e-5298-7179-a31b-a7261b2b120d","project-version-id":"01a2451e-5298-7de4-9f23-1f81b8498c9d","project-version":"1.0-1"},"project":{"id":"01a2451e-5298-7179-a31b-a7261b2b120d","name":"Массовые приложения"},"default-user-list":"","user-lists":[]}`, i, i, i, i, status)
+	}))
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		live := 0
