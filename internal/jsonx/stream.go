@@ -67,15 +67,15 @@ func (r *RawObject) raw(key string) ([]byte, bool) {
 		return nil, false
 	}
 	for i := len(r.members) - 1; i >= 0; i-- {
-		m := r.members[i]
-		k := r.text[m.keyFrom:m.keyTo]
-		if !m.escapedKey && string(k) == key {
-			return r.text[m.valueFrom:m.valueTo], true
-		}
-		if m.escapedKey {
-			if s, ok := Unquote(k); ok && s == key {
+		m := &r.members[i]
+		// Most keys differ in length: the text is compared only then.
+		switch {
+		case m.escapedKey:
+			if s, ok := Unquote(r.text[m.keyFrom:m.keyTo]); ok && s == key {
 				return r.text[m.valueFrom:m.valueTo], true
 			}
+		case m.keyTo-m.keyFrom == len(key) && string(r.text[m.keyFrom:m.keyTo]) == key:
+			return r.text[m.valueFrom:m.valueTo], true
 		}
 	}
 	return nil, false
