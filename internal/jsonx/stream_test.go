@@ -325,7 +325,7 @@ func BenchmarkEachElementCards(b *testing.B) {
 			return nil
 		})
 		if err != nil || live != 5000 || fields != 4*5000 {
-			b.Fatalf("%d live: %v", live, err)
+			b.Fatalf("%d live, %d brief fields: %v", live, fields, err)
 		}
 	}
 }
