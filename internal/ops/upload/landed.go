@@ -79,22 +79,44 @@ func rememberedProjects(reg *registry.Registry, file string) []string {
 // project's card from the project list, or nil when no list holds the
 // build.
 func FindBuildProject(ctx context.Context, cl *platform.Client, buildID string, first []string) (*jsonx.Object, error) {
-	projects, err := cl.ListProjects(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var candidates []*jsonx.Object
-	for _, p := range projects {
-		if p.Str("id") == "" || platform.IsDeletedProject(p) || strings.EqualFold(p.Str("project-kind"), "Group") {
-			continue
-		}
-		candidates = append(candidates, p)
-	}
 	rank := func(p *jsonx.Object) int {
 		if i := slices.Index(first, p.Str("id")); i >= 0 {
 			return i
 		}
 		return len(first)
+	}
+	holds := func(builds []*jsonx.Object) *jsonx.Object {
+		for _, b := range builds {
+			for _, k := range []string{"id", "image-id", "assembly-id"} {
+				if b.Str(k) == buildID {
+					return b
+				}
+			}
+		}
+		return nil
+	}
+	project, _, err := searchProjects(ctx, cl, rank, holds)
+	return project, err
+}
+
+// searchProjects reads the build lists of the live projects (deleted ones
+// and group entries are skipped) in the order of rank, lowest first, and
+// within a rank newest date-created first, until match finds a build in
+// one; a negative rank leaves a project out, and a list that cannot be
+// read is passed over. No API call finds a build by id, so both the
+// search for a build's project and the one for an unanswered upload go
+// through the lists this way.
+func searchProjects(ctx context.Context, cl *platform.Client, rank func(*jsonx.Object) int, match func([]*jsonx.Object) *jsonx.Object) (project, build *jsonx.Object, err error) {
+	projects, err := cl.ListProjects(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	var candidates []*jsonx.Object
+	for _, p := range projects {
+		if p.Str("id") == "" || platform.IsDeletedProject(p) || strings.EqualFold(p.Str("project-kind"), "Group") || rank(p) < 0 {
+			continue
+		}
+		candidates = append(candidates, p)
 	}
 	slices.SortStableFunc(candidates, func(a, b *jsonx.Object) int {
 		if c := cmp.Compare(rank(a), rank(b)); c != 0 {
@@ -104,19 +126,15 @@ func FindBuildProject(ctx context.Context, cl *platform.Client, buildID string, 
 	})
 	for _, p := range candidates {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		builds, err := cl.ListBuilds(ctx, p.Str("id"))
 		if err != nil {
 			continue
 		}
-		for _, b := range builds {
-			for _, k := range []string{"id", "image-id", "assembly-id"} {
-				if b.Str(k) == buildID {
-					return p, nil
-				}
-			}
+		if b := match(builds); b != nil {
+			return p, b, nil
 		}
 	}
-	return nil, nil
+	return nil, nil, nil
 }

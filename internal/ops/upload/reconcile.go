@@ -1,10 +1,8 @@
 package upload
 
 import (
-	"cmp"
 	"context"
 	"errors"
-	"slices"
 	"strings"
 	"time"
 
@@ -52,17 +50,10 @@ func findLanding(ctx context.Context, cl *platform.Client, opts Options, res *Re
 	if res.ArchiveVersion == "" {
 		return nil, errors.New(i18n.T(ctx, "upload.no-version-to-find"))
 	}
-	projects, err := cl.ListProjects(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var candidates []*jsonx.Object
-	for _, p := range projects {
-		if p.Str("id") == "" || platform.IsDeletedProject(p) || strings.EqualFold(p.Str("project-kind"), "Group") {
-			continue
-		}
-		candidates = append(candidates, p)
-	}
+	// An upload lands in a new project or in the one of its Ид, which it
+	// renames after the archive's presentation: when both are known, no
+	// other project can hold it.
+	only := snapshot != nil && res.Presentation != ""
 	rank := func(p *jsonx.Object) int {
 		_, known := snapshot[p.Str("id")]
 		switch {
@@ -70,34 +61,22 @@ func findLanding(ctx context.Context, cl *platform.Client, opts Options, res *Re
 			return 0
 		case res.Presentation != "" && projectName(p) == res.Presentation:
 			return 1
+		case only:
+			return -1
 		}
 		return 2
 	}
-	// An upload lands in a new project or in the one of its Ид, which it
-	// renames after the archive's presentation: when both are known, no
-	// other project can hold it.
-	if snapshot != nil && res.Presentation != "" {
-		candidates = slices.DeleteFunc(candidates, func(p *jsonx.Object) bool { return rank(p) == 2 })
-	}
-	slices.SortStableFunc(candidates, func(a, b *jsonx.Object) int {
-		if c := cmp.Compare(rank(a), rank(b)); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.Str("date-created"), a.Str("date-created"))
-	})
-	for _, p := range candidates {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		builds, err := cl.ListBuilds(ctx, p.Str("id"))
-		if err != nil {
-			continue
-		}
+	made := func(builds []*jsonx.Object) *jsonx.Object {
 		if b := buildlist.Find(builds, "", res.ArchiveVersion); b != nil && !createdBefore(b, sent) {
-			return &landing{build: b, project: p}, nil
+			return b
 		}
+		return nil
 	}
-	return nil, nil
+	project, build, err := searchProjects(ctx, cl, rank, made)
+	if err != nil || build == nil {
+		return nil, err
+	}
+	return &landing{build: build, project: project}, nil
 }
 
 // newBuild is the build of a project's list that was not there before the

@@ -21,10 +21,16 @@ import (
 
 func newClient(t *testing.T, s *stand.Stand) *platform.Client {
 	t.Helper()
+	return newClientTimingOut(t, s, 10*time.Second)
+}
 
+// newClientTimingOut is a client whose requests time out after timeout,
+// which is also how long a read-back looks for an unanswered change.
+func newClientTimingOut(t *testing.T, s *stand.Stand, timeout time.Duration) *platform.Client {
+	t.Helper()
 	ctx := context.Background()
 	cfg := &platform.Config{BaseURL: s.URL(), ClientID: s.ClientID(), ClientSecret: s.ClientSecret(),
-		TLSVerify: true, TLSStrict: true, Timeout: 10 * time.Second}
+		TLSVerify: true, TLSStrict: true, Timeout: timeout}
 	cl, err := platform.NewClient(ctx, cfg, platform.ClientOptions{TokenCacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
@@ -277,5 +283,37 @@ func TestUploadStreamsTheArchiveFromDisk(t *testing.T) {
 	stored, err := s.BuildArchive(res.AssemblyID)
 	if err != nil || !bytes.Equal(stored, sent) {
 		t.Fatalf("the stand holds %d bytes of the %d sent (%v)", len(stored), len(sent), err)
+	}
+}
+
+// An upload without a project id whose connection broke before the
+// platform read it is looked for only where it could have gone (a project
+// it made, or the one of the archive's Ид): a build of the same version
+// that another project took a moment before is not taken for it.
+func TestALostUploadIsNotFoundInAProjectItCannotHaveGoneTo(t *testing.T) {
+	s := standtest.Start(t, stand.Options{})
+	if _, err := s.SeedDemo(); err != nil {
+		t.Fatal(err)
+	}
+	cl := newClientTimingOut(t, s, 2*time.Second)
+	ctx := context.Background()
+
+	const version = "1.0-700"
+	other := stand.MakeArchive(stand.ArchiveSpec{Vendor: "Globex", Name: "Other", Version: version,
+		ID: "22222222-3333-4444-8555-666666666666", Presentation: "Other"})
+	res, err := upload.Upload(ctx, cl, upload.Options{File: "other.xasm", Data: other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherID := res.ProjectID
+	if err := s.AddFault(stand.Fault{Method: "POST", Path: "/console/api/v2/projects", Nth: 1, Effect: stand.EffectResetBefore}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = upload.Upload(ctx, cl, upload.Options{File: demoArchive(t, version, stand.DemoPresentation)})
+	if err == nil {
+		t.Fatalf("an upload the platform never read was reported as landed in project %s (the other project is %s)", res.ProjectID, otherID)
+	}
+	if strings.Contains(err.Error(), otherID) {
+		t.Errorf("the error names the other project: %v", err)
 	}
 }
