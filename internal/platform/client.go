@@ -81,9 +81,20 @@ func NewClient(ctx context.Context, cfg *Config, opts ClientOptions) (*Client, e
 	if err := cfg.Require(ctx); err != nil {
 		return nil, err
 	}
-	hc, err := newHTTPClient(ctx, cfg)
+	hc, opts, err := newTransport(ctx, cfg, opts)
 	if err != nil {
 		return nil, err
+	}
+	return &Client{cfg: cfg, http: hc, opts: opts}, nil
+}
+
+// newTransport is the HTTP client of cfg's transport settings and opts
+// with its defaults filled in, the configuration's warnings said: what a
+// Client and a Fetcher are both built on.
+func newTransport(ctx context.Context, cfg *Config, opts ClientOptions) (*http.Client, ClientOptions, error) {
+	hc, err := newHTTPClient(ctx, cfg)
+	if err != nil {
+		return nil, opts, err
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
@@ -95,7 +106,7 @@ func NewClient(ctx context.Context, cfg *Config, opts ClientOptions) (*Client, e
 		opts.RetryAfterLimit = DefaultRetryAfterLimit
 	}
 	warnConfig(ctx, cfg, opts)
-	return &Client{cfg: cfg, http: hc, opts: opts}, nil
+	return hc, opts, nil
 }
 
 // warnConfig says, once per client, what is odd in the .env it was made

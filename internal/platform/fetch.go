@@ -3,7 +3,6 @@ package platform
 import (
 	"context"
 	"net/http"
-	"time"
 )
 
 // Fetcher makes plain GET requests to addresses outside the Console API –
@@ -20,20 +19,10 @@ type Fetcher struct{ c *Client }
 
 // NewFetcher builds a fetcher on the transport settings of cfg.
 func NewFetcher(ctx context.Context, cfg *Config, opts ClientOptions) (*Fetcher, error) {
-	hc, err := newHTTPClient(ctx, cfg)
+	hc, opts, err := newTransport(ctx, cfg, opts)
 	if err != nil {
 		return nil, err
 	}
-	if opts.Now == nil {
-		opts.Now = time.Now
-	}
-	if opts.ReadRetryPauses == nil {
-		opts.ReadRetryPauses = []time.Duration{time.Second, 2 * time.Second}
-	}
-	if opts.RetryAfterLimit <= 0 {
-		opts.RetryAfterLimit = DefaultRetryAfterLimit
-	}
-	warnConfig(ctx, cfg, opts)
 	return following(cfg, hc, opts), nil
 }
 
