@@ -80,8 +80,16 @@ func (p *proxy) logText(text string) {
 
 // clientLoop reads the client until its stream ends.
 func (p *proxy) clientLoop(ctx context.Context) {
-	fr := newFrameReader(p.opts.Stdin)
-	fr.onDropped = func() { p.logf(ctx, "dap.dropped-header", "side", i18n.T(p.withLang(ctx), "dap.side-client")) }
+	p.relayLoop(ctx, p.opts.Stdin, "dap.side-client", func(env envelope, body []byte) { p.fromClient(ctx, env, body) })
+}
+
+// relayLoop reads the frames of one side (side names it in the log) until
+// its stream ends and hands each message to handle. A frame that is not a
+// message is dropped and said; a message whose handling panics is said,
+// and the next one read.
+func (p *proxy) relayLoop(ctx context.Context, r io.Reader, side string, handle func(envelope, []byte)) {
+	fr := newFrameReader(r)
+	fr.onDropped = func() { p.logf(ctx, "dap.dropped-header", "side", i18n.T(p.withLang(ctx), side)) }
 	for {
 		body, err := fr.next()
 		if err != nil {
@@ -89,12 +97,12 @@ func (p *proxy) clientLoop(ctx context.Context) {
 		}
 		env, err := peek(body)
 		if err != nil {
-			p.logf(ctx, "dap.dropped-frame", "side", i18n.T(p.withLang(ctx), "dap.side-client"), "size", len(body))
+			p.logf(ctx, "dap.dropped-frame", "side", i18n.T(p.withLang(ctx), side), "size", len(body))
 			continue
 		}
 		func() {
-			defer p.recoverMessage(ctx, "dap.side-client", env)
-			p.fromClient(ctx, env, body)
+			defer p.recoverMessage(ctx, side, env)
+			handle(env, body)
 		}()
 	}
 }
@@ -366,23 +374,7 @@ func (p *proxy) startAdapter(ctx context.Context) (*adapterProcess, error) {
 
 // adapterLoop relays the adapter's messages to the client.
 func (p *proxy) adapterLoop(ctx context.Context, r io.Reader) {
-	fr := newFrameReader(r)
-	fr.onDropped = func() { p.logf(ctx, "dap.dropped-header", "side", i18n.T(p.withLang(ctx), "dap.side-adapter")) }
-	for {
-		body, err := fr.next()
-		if err != nil {
-			return
-		}
-		env, err := peek(body)
-		if err != nil {
-			p.logf(ctx, "dap.dropped-frame", "side", i18n.T(p.withLang(ctx), "dap.side-adapter"), "size", len(body))
-			continue
-		}
-		func() {
-			defer p.recoverMessage(ctx, "dap.side-adapter", env)
-			p.fromAdapter(env, body)
-		}()
-	}
+	p.relayLoop(ctx, r, "dap.side-adapter", p.fromAdapter)
 }
 
 // fromAdapter relays one message of the adapter.
