@@ -311,6 +311,12 @@ func (o *Ops) SignIn(ctx context.Context, card *jsonx.Object) *jsonx.Object {
 func (o *Ops) CreateAnswer(ctx context.Context, c *Created) (answer *jsonx.Object, failed bool) {
 	answer = c.Card.Clone()
 	answer.Set("sign-in", o.SignIn(ctx, c.Card))
+	return answer, c.setOutcome(answer)
+}
+
+// setOutcome adds the creation's verification and broken wait to answer;
+// failed tells either went wrong.
+func (c *Created) setOutcome(answer *jsonx.Object) (failed bool) {
 	if c.Verify != nil {
 		answer.Set("verify", c.Verify.JSON())
 		failed = !c.Verify.OK()
@@ -319,7 +325,7 @@ func (o *Ops) CreateAnswer(ctx context.Context, c *Created) (answer *jsonx.Objec
 		answer.Set("wait-error", platform.ErrorObject(c.WaitError))
 		failed = true
 	}
-	return answer, failed
+	return failed
 }
 
 // Ensure makes sure an application of the name exists (spec cli.md §8.5):
@@ -350,15 +356,7 @@ func (o *Ops) Ensure(ctx context.Context, opts CreateOptions) (answer *jsonx.Obj
 			answer.Set("applied", true)
 		}
 		answer.Set("sign-in", o.SignIn(ctx, c.Card))
-		if c.Verify != nil {
-			answer.Set("verify", c.Verify.JSON())
-			failed = !c.Verify.OK()
-		}
-		if c.WaitError != nil {
-			answer.Set("wait-error", platform.ErrorObject(c.WaitError))
-			failed = true
-		}
-		return answer, failed, nil
+		return answer, c.setOutcome(answer), nil
 	}
 
 	id := found[0].Str("id")
