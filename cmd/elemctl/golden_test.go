@@ -557,15 +557,8 @@ type goldenRun struct {
 // other process runs the binary it names (self-update looks for them).
 func (r *goldenRun) ownCopy(t *testing.T) {
 	t.Helper()
-	data, err := os.ReadFile(r.g.bin)
-	if err != nil {
-		t.Fatal(err)
-	}
 	r.bin = filepath.Join(r.home, "bin", filepath.Base(r.g.bin))
-	writeFiles(t, r.home, map[string][]byte{filepath.Join("bin", filepath.Base(r.g.bin)): data})
-	if err := os.Chmod(r.bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testio.InstallExecutable(t, r.g.bin, r.bin)
 }
 
 // prepare makes the case's home – the demo project copied into it (and

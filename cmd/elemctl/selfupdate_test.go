@@ -18,6 +18,7 @@ import (
 	"github.com/elemctl/elemctl/internal/dist"
 	"github.com/elemctl/elemctl/internal/releasekey"
 	"github.com/elemctl/elemctl/internal/selfupdate/updatetest"
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 // TestSelfUpdateBinary runs the real binary, built as version 1.0.0,
@@ -30,6 +31,7 @@ func TestSelfUpdateBinary(t *testing.T) {
 	host := dist.Host()
 	builds := t.TempDir()
 	binaries := map[string][]byte{}
+	built := map[string]string{}
 	for _, v := range []string{"1.0.0", "1.1.0"} {
 		out := filepath.Join(builds, v, host.BinaryName())
 		if err := dist.BuildBinary(context.Background(), dist.BuildOptions{ModuleDir: "../..", Target: host, Version: v,
@@ -41,6 +43,7 @@ func TestSelfUpdateBinary(t *testing.T) {
 			t.Fatal(err)
 		}
 		binaries[v] = data
+		built[v] = out
 	}
 	newer := updatetest.PackRelease(t, "1.1.0", host.GOOS, host.GOARCH, binaries["1.1.0"])
 	older := updatetest.PackRelease(t, "1.0.0", host.GOOS, host.GOARCH, binaries["1.0.0"])
@@ -48,9 +51,7 @@ func TestSelfUpdateBinary(t *testing.T) {
 	// install puts version 1.0.0 into a folder of its own.
 	install := func(t *testing.T) string {
 		exe := filepath.Join(t.TempDir(), host.BinaryName())
-		if err := os.WriteFile(exe, binaries["1.0.0"], 0o755); err != nil {
-			t.Fatal(err)
-		}
+		testio.InstallExecutable(t, built["1.0.0"], exe)
 		return exe
 	}
 
