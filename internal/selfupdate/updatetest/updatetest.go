@@ -89,7 +89,10 @@ func NewServer(t testing.TB, releases ...Release) *Server {
 		r.Files = maps.Clone(r.Files)
 		s.releases = append(s.releases, r)
 	}
-	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	// The handler reads s.srv: it is set before the server starts, as a
+	// request from another process makes no ordering the race detector sees.
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	s.srv.Start()
 	t.Cleanup(s.srv.Close)
 	return s
 }
