@@ -58,9 +58,12 @@ type app struct {
 	pendingLang i18n.Lang // what an interrupt is answered in
 	// interruptedAgain is closed by a second interrupt.
 	interruptedAgain chan struct{}
-	cacheOnce        sync.Once
-	cache            *clientcache.Cache
-	status           *statusLine
+	// signalsCaught is closed once the signals stopOnSignals catches are
+	// subscribed to.
+	signalsCaught chan struct{}
+	cacheOnce     sync.Once
+	cache         *clientcache.Cache
+	status        *statusLine
 	// unready holds, for each catalog command of the tree whose options
 	// are not declared yet, what declares them (see ready).
 	unready map[*cobra.Command]func()
@@ -131,6 +134,7 @@ func (a *app) run(args []string) int {
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
 
+	<-a.signalsCaught
 	failed, err := root.ExecuteContextC(ctx)
 	if a.status != nil {
 		a.status.clear()
@@ -176,7 +180,16 @@ func (a *app) stopOnSignals(parent context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(parent)
 	a.interruptedAgain = make(chan struct{})
 	signals := make(chan os.Signal, 3)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	// Subscribing takes a round trip to the runtime's signal thread per
+	// signal, about a millisecond in all: the command tree is built
+	// meanwhile, and the command starts once it is done (run waits for
+	// signalsCaught). A signal before then ends elemctl as one during the
+	// subscription itself always could, before anything was done.
+	a.signalsCaught = make(chan struct{})
+	go func() {
+		signal.Notify(signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		close(a.signalsCaught)
+	}()
 	done := make(chan struct{})
 	go func() {
 		count := 0
