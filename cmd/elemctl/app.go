@@ -93,8 +93,9 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 func (a *app) run(args []string) int {
 	// The messages' language: --lang, ELEMCTL_LANG, the locale.
 	ctx := a.speak(context.Background(), i18n.Detect(prescanLang(args), a.getenv))
-	// Signals are caught from the start: one that comes while the command
-	// tree is still being built stops the command before it begins.
+	// Signals are caught from the start: the subscription runs while the
+	// command tree is built, the command waits for it, and a signal caught
+	// before the command begins stops it there.
 	ctx, stop := a.stopOnSignals(ctx)
 	defer stop()
 	if a.versionAsked(ctx, args) {
