@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/elemctl/elemctl/internal/atomicfile"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -25,10 +26,11 @@ var standSeeds = []string{"demo"}
 
 // standCommand runs the emulated stand on loopback until interrupted.
 func (a *app) standCommand(ctx context.Context, cmd *cobra.Command) {
-	var addr, writeEnv, seed, state, faultsFile, logFile string
+	var addr, writeEnv, seed, state, faultsFile, logFile, tlsCA string
 	var speed float64
 	var apps, deletedApps, builds, unpackedMiB int
 	var durations stand.Durations
+	var latency time.Duration
 	cmd.Args = cobra.NoArgs
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if seed != "" && !slices.Contains(standSeeds, seed) {
@@ -52,7 +54,7 @@ func (a *app) standCommand(ctx context.Context, cmd *cobra.Command) {
 			faults = &set
 		}
 		opts := stand.Options{Speed: speed, StateFile: state, Durations: durations,
-			Limits: stand.Limits{UnpackedSize: int64(unpackedMiB) << 20}}
+			Limits: stand.Limits{UnpackedSize: int64(unpackedMiB) << 20}, TLS: tlsCA != "", Latency: latency}
 		if logFile != "" {
 			log, closeLog, err := a.openStandLog(logFile)
 			if err != nil {
@@ -116,8 +118,19 @@ func (a *app) standCommand(ctx context.Context, cmd *cobra.Command) {
 			answer.Set("bulk-project-id", bulk.ProjectID)
 		}
 		answer.Set("faults-url", base+"/stand/faults")
+		// The CA file before the .env that names it: a script waiting for
+		// the .env finds both.
+		var caFile string
+		if tlsCA != "" {
+			abs, err := writeStandCA(tlsCA, s.CACertPEM())
+			if err != nil {
+				return &handlerError{err}
+			}
+			caFile = abs
+			answer.Set("ca-file", caFile)
+		}
 		if writeEnv != "" {
-			if err := writeStandEnv(writeEnv, base, s.ClientID(), s.ClientSecret(), demo, bulk); err != nil {
+			if err := writeStandEnv(writeEnv, base, s.ClientID(), s.ClientSecret(), caFile, demo, bulk); err != nil {
 				return &handlerError{err}
 			}
 			abs, _ := filepath.Abs(writeEnv)
@@ -137,6 +150,8 @@ func (a *app) standCommand(ctx context.Context, cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:0", i18n.T(ctx, "cli.flag.stand-addr"))
 	f.StringVar(&writeEnv, "write-env", "", i18n.T(ctx, "cli.flag.stand-write-env"))
+	f.StringVar(&tlsCA, "tls-ca", "", i18n.T(ctx, "cli.flag.stand-tls-ca"))
+	f.Var(standDuration{ctx: ctx, name: "latency", d: &latency, zeroOK: true}, "latency", i18n.T(ctx, "cli.flag.stand-latency"))
 	f.StringVar(&seed, "seed", "", i18n.T(ctx, "cli.flag.stand-seed"))
 	completeFlagValues(cmd, "seed", standSeeds)
 	f.StringVar(&state, "state", "", i18n.T(ctx, "cli.flag.stand-state"))
@@ -159,32 +174,41 @@ func (a *app) standCommand(ctx context.Context, cmd *cobra.Command) {
 		{"delete-time", &durations.Delete, stand.DefaultDurations.Delete, "cli.stand-op-delete"},
 	} {
 		*d.target = d.def
-		f.Var(standDuration{ctx, d.name, d.target}, d.name, i18n.T(ctx, "cli.flag.stand-op-time", "operation", i18n.T(ctx, d.what)))
+		f.Var(standDuration{ctx: ctx, name: d.name, d: d.target}, d.name, i18n.T(ctx, "cli.flag.stand-op-time", "operation", i18n.T(ctx, d.what)))
 	}
 	f.StringVar(&logFile, "log", "", i18n.T(ctx, "cli.flag.stand-log"))
 	_ = f.MarkHidden("no-proxy")
 }
 
 // standDuration is a duration option of the stand: "30s", "1m30s" or a
-// number of seconds, above zero.
+// number of seconds, above zero (or zero too, with zeroOK).
 type standDuration struct {
-	ctx  context.Context // the language of a refusal
-	name string
-	d    *time.Duration
+	ctx    context.Context // the language of a refusal
+	name   string
+	d      *time.Duration
+	zeroOK bool
 }
 
 func (v standDuration) String() string {
 	if v.d == nil {
 		return ""
 	}
+	if *v.d == 0 {
+		// As pflag writes a zero, so help shows no "(default 0s)".
+		return "0"
+	}
 	return v.d.String()
 }
 
 func (v standDuration) Set(text string) error {
 	d, err := stand.ParseDuration(text)
-	if err != nil || d <= 0 {
+	if err != nil || d < 0 || d == 0 && !v.zeroOK {
+		expected := "cli.stand-duration-expected"
+		if v.zeroOK {
+			expected = "cli.stand-duration-or-zero-expected"
+		}
 		return &command.UsageError{BindError: &command.BindError{Message: i18n.T(v.ctx, "cli.parse.invalid-value",
-			"value", text, "flag", "--"+v.name, "expected", i18n.T(v.ctx, "cli.stand-duration-expected"))}}
+			"value", text, "flag", "--"+v.name, "expected", i18n.T(v.ctx, expected))}}
 	}
 	*v.d = d
 	return nil
@@ -225,12 +249,18 @@ func listenStand(ctx context.Context, s *stand.Stand, addr string, explicit bool
 }
 
 // writeStandEnv writes a ready .env for the stand; the file holds the
-// client secret, so it is private to the user.
-func writeStandEnv(path, base, id, secret string, demo *stand.DemoInfo, bulk *stand.BulkInfo) error {
+// client secret, so it is private to the user. caFile ("" none) is the
+// stand's certificate to trust, an absolute path.
+func writeStandEnv(path, base, id, secret, caFile string, demo *stand.DemoInfo, bulk *stand.BulkInfo) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "ELEMENT_BASE_URL=%s\nELEMENT_CLIENT_ID=%s\nELEMENT_CLIENT_SECRET=%s\n", base, id, secret)
 	// A local stand is never reached through the environment's proxy.
 	b.WriteString("ELEMCTL_NO_PROXY=1\n")
+	if caFile != "" {
+		// Unquoted: the .env's values are taken literally, backslashes of a
+		// Windows path included.
+		fmt.Fprintf(&b, "ELEMENT_CA_FILE=%s\n", caFile)
+	}
 	switch {
 	case demo != nil:
 		fmt.Fprintf(&b, "ELEMENT_APP_ID=%s\nELEMENT_PROJECT_ID=%s\nELEMENT_SPACE_ID=%s\n", demo.AppID, demo.ProjectID, demo.SpaceID)
@@ -246,4 +276,23 @@ func writeStandEnv(path, base, id, secret string, demo *stand.DemoInfo, bulk *st
 		return &platform.Error{Kind: platform.KindGeneral, Message: err.Error(), Err: err}
 	}
 	return nil
+}
+
+// writeStandCA writes the stand's certificate, the CA its clients trust,
+// to path (0644: it is public) and returns the absolute path.
+func writeStandCA(path string, certPEM []byte) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	fail := func(err error) (string, error) {
+		return "", &platform.Error{Kind: platform.KindGeneral, Message: err.Error(), Err: err}
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return fail(err)
+	}
+	if err := atomicfile.Write(abs, certPEM, 0o644); err != nil {
+		return fail(err)
+	}
+	return abs, nil
 }

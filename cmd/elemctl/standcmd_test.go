@@ -424,6 +424,8 @@ func TestStandCommandRefusesBadOptions(t *testing.T) {
 		{[]string{"--apps", "-1"}, 2, "--apps takes a number of 0 or more, not -1"},
 		{[]string{"--apply-time", "soon"}, 2, `invalid value "soon" for --apply-time: a duration above zero (30s, 1m30s or a number of seconds) expected`},
 		{[]string{"--stop-time", "0"}, 2, `invalid value "0" for --stop-time: a duration above zero`},
+		{[]string{"--latency", "-1s"}, 2, `invalid value "-1s" for --latency: a duration of 0 or more (30ms, 1s or a number of seconds) expected`},
+		{[]string{"--latency", "soon"}, 2, `invalid value "soon" for --latency: a duration of 0 or more`},
 	} {
 		cmd := exec.Command(bin, append([]string{"stand", "--lang", "en"}, tc.args...)...)
 		cmd.Env = append(os.Environ(), "ELEMCTL_NO_PLUGINS=1", "TMPDIR="+dir)
@@ -501,4 +503,86 @@ func TestStandCommandUnpackedLimit(t *testing.T) {
 		t.Errorf("the same archive with --unpacked-limit 4: HTTP %d, want 200", code)
 	}
 	stopStand(t, large)
+}
+
+// --tls-ca serves HTTPS: the certificate goes to the file, the .env names
+// it, and a command trusts the stand through it alone; without it the
+// command is refused on the certificate and says no secret. --latency
+// holds the handshake and every answer.
+func TestStandCommandServesHTTPS(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("interrupting a child process needs a signal")
+	}
+	bin := buildBin(t, "cmd/elemctl")
+	dir := t.TempDir()
+	ca, envFile := filepath.Join(dir, "certs", "ca.pem"), filepath.Join(dir, "demo.env")
+	const latency = 100 * time.Millisecond
+	info, _ := startStandProcess(t, bin, "--seed", "demo", "--tls-ca", ca, "--write-env", envFile, "--latency", latency.String())
+	base := info["base-url"].(string)
+	if !strings.HasPrefix(base, "https://127.0.0.1:") || info["ca-file"] != ca {
+		t.Fatalf("the stand's answer: %v", info)
+	}
+	st, err := os.Stat(ca)
+	if err != nil || st.Mode().Perm() != 0o644 {
+		t.Fatalf("the CA file: %v %v", st, err)
+	}
+	if pemData, _ := os.ReadFile(ca); !strings.HasPrefix(string(pemData), "-----BEGIN CERTIFICATE-----") || strings.Contains(string(pemData), "PRIVATE KEY") {
+		t.Fatalf("the CA file is the certificate alone:\n%s", pemData)
+	}
+	env, err := os.ReadFile(envFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"ELEMENT_BASE_URL=" + base, "ELEMENT_CA_FILE=" + ca, "ELEMENT_APP_ID=" + info["app-id"].(string), "ELEMCTL_NO_PROXY=1"} {
+		if !strings.Contains(string(env), line+"\n") {
+			t.Errorf(".env lacks %q:\n%s", line, env)
+		}
+	}
+	spaces := func(envFile string) (string, time.Duration, error) {
+		cmd := exec.Command(bin, "--env-file", envFile, "--lang", "en", "spaces", "list")
+		cmd.Env = append(os.Environ(), "ELEMCTL_NO_PLUGINS=1", "ELEMCTL_DATA_DIR="+t.TempDir(), "TMPDIR="+dir)
+		began := time.Now()
+		out, err := cmd.CombinedOutput()
+		return string(out), time.Since(began), err
+	}
+	out, took, err := spaces(envFile)
+	if err != nil || !strings.Contains(out, info["space-id"].(string)) {
+		t.Fatalf("spaces list over HTTPS: %v\n%s", err, out)
+	}
+	// At least a handshake and an answer, each a round trip.
+	if took < 2*latency {
+		t.Errorf("spaces list took %v at a round trip of %v", took, latency)
+	}
+
+	// The same .env without the CA: the stand's certificate is trusted by no one.
+	var kept []string
+	for _, line := range strings.Split(string(env), "\n") {
+		if !strings.HasPrefix(line, "ELEMENT_CA_FILE=") {
+			kept = append(kept, line)
+		}
+	}
+	untrusting := filepath.Join(dir, "no-ca.env")
+	if err := os.WriteFile(untrusting, []byte(strings.Join(kept, "\n")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err = spaces(untrusting)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() == 0 {
+		t.Fatalf("spaces list without the CA: %v\n%s", err, out)
+	}
+	if !strings.Contains(out, "certificate") {
+		t.Errorf("the refusal does not say it is the certificate:\n%s", out)
+	}
+	if strings.Contains(out, info["client-secret"].(string)) {
+		t.Errorf("the client secret is in the output:\n%s", out)
+	}
+	stopStand(t, info)
+
+	// A zero round trip is no round trip.
+	plain, _ := startStandProcess(t, bin, "--latency", "0")
+	if !strings.HasPrefix(plain["base-url"].(string), "http://") || plain["ca-file"] != nil {
+		t.Errorf("a stand without --tls-ca: %v", plain)
+	}
+	stopStand(t, plain)
 }

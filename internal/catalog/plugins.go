@@ -166,6 +166,7 @@ func faceCommands() []*command.Command {
 		{Path: []string{"stand"}, Order: 22, Face: true, Local: true, Help: "cli.help.stand",
 			Examples: []string{"elemctl stand --seed demo --write-env demo.env", "elemctl stand --seed demo --state stand.json --speed 0.1",
 				"elemctl stand --seed demo --write-env ci.env --faults flaky.yaml --log requests.jsonl",
-				"elemctl stand --apps 500 --deleted-apps 4500 --builds 2000 --apply-time 30s --speed 0.1"}},
+				"elemctl stand --apps 500 --deleted-apps 4500 --builds 2000 --apply-time 30s --speed 0.1",
+				"elemctl stand --seed demo --tls-ca stand-ca.pem --write-env demo.env --latency 20ms"}},
 	}
 }

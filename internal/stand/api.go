@@ -235,6 +235,9 @@ func (s *Stand) apiHandler(rt *route) http.Handler {
 		base := s.URL()
 		if base == "" {
 			base = "http://" + r.Host
+			if r.TLS != nil {
+				base = "https://" + r.Host
+			}
 		}
 		s.mu.Lock()
 		defer s.mu.Unlock()

@@ -19,6 +19,11 @@
 // (/stand/faults, /stand/firings) changes them while the stand runs;
 // Options.Log takes one JSON line per request.
 //
+// The network (tls.go): with Options.TLS the stand serves HTTPS with a
+// self-signed certificate that is its own CA (CACertPEM), kept in the
+// state file; Options.Latency holds every request a round trip before the
+// platform sees it, and over TLS the stand's part of the handshake too.
+//
 // Build archives live on disk in the stand's store (store.go), one file
 // per content, beside the state file or in a temporary directory Close
 // removes; uploads are spooled there outside the stand's lock, and an

@@ -504,11 +504,19 @@ func (e *faultEngine) silentUntil(now time.Time) time.Time {
 	return time.Time{}
 }
 
-// errStandClosing ends a held request when the stand closes.
-var errStandClosing = errors.New("stand: closing")
+// errStandClosing ends a held request when the stand closes; errClientGone
+// when its client went away.
+var (
+	errStandClosing = errors.New("stand: closing")
+	errClientGone   = errors.New("stand: the client went away")
+)
 
 // hold waits d of real time, or until the stand closes.
-func (s *Stand) hold(d time.Duration) error {
+func (s *Stand) hold(d time.Duration) error { return s.holdUnlessGone(d, nil) }
+
+// holdUnlessGone waits d of real time, or until gone is closed (the client
+// went away; nil never is) or the stand closes.
+func (s *Stand) holdUnlessGone(d time.Duration, gone <-chan struct{}) error {
 	if d <= 0 {
 		return nil
 	}
@@ -517,6 +525,8 @@ func (s *Stand) hold(d time.Duration) error {
 	select {
 	case <-t.C:
 		return nil
+	case <-gone:
+		return errClientGone
 	case <-s.closing:
 		return errStandClosing
 	}

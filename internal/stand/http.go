@@ -3,6 +3,7 @@ package stand
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -67,6 +68,14 @@ func (r *recorder) WriteHeader(code int) {
 func (s *Stand) serve(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, controlPrefix) {
 		s.serveControl(w, r)
+		return
+	}
+	// The network's round trip comes before the platform sees the request:
+	// its arrival, its rules and its log line all follow it. A client that
+	// goes away meanwhile (noticed for a request without a body) or the
+	// stand closing ends the wait, and the connection with it.
+	if s.holdUnlessGone(s.opts.Latency, r.Context().Done()) != nil {
+		dropConnection(w, true)
 		return
 	}
 	arrived := time.Now()
@@ -271,7 +280,12 @@ func dropConnection(w http.ResponseWriter, reset bool) {
 		// Not hijackable (HTTP/2): the server aborts the exchange itself.
 		panic(http.ErrAbortHandler)
 	}
-	if tcp, ok := conn.(*net.TCPConn); ok && reset {
+	// Over TLS the reset is of the TCP connection underneath.
+	raw := conn
+	if tc, ok := conn.(*tls.Conn); ok {
+		raw = tc.NetConn()
+	}
+	if tcp, ok := raw.(*net.TCPConn); ok && reset {
 		_ = tcp.SetLinger(0)
 	}
 	_ = conn.Close()

@@ -71,3 +71,13 @@ func (s *Stand) writeLog(v any) {
 func (s *Stand) note(format string, args ...any) {
 	s.writeLog(noteLine{Time: logTime(time.Now()), Note: fmt.Sprintf(format, args...)})
 }
+
+// serverErrors takes the HTTP server's own error lines (a refused TLS
+// handshake, say) into the log as notes, instead of the process's stderr,
+// which belongs to whoever runs the stand.
+type serverErrors struct{ s *Stand }
+
+func (w serverErrors) Write(p []byte) (int, error) {
+	w.s.note("%s", strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}

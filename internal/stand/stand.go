@@ -2,8 +2,11 @@ package stand
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"strings"
@@ -37,6 +40,14 @@ type Options struct {
 	// thing the stand did by itself ({"time", "note"}). Headers, tokens and
 	// secrets never go there.
 	Log io.Writer
+	// TLS serves HTTPS with a certificate of the stand's own (its own CA,
+	// CACertPEM); with StateFile it is kept there, so a CA file written
+	// once keeps working after a restart.
+	TLS bool
+	// Latency is a network round trip: every answer of the platform waits
+	// this long before the stand handles the request, and over TLS so does
+	// the stand's part of the handshake. Real time, not scaled by Speed.
+	Latency time.Duration
 }
 
 // Durations of platform operations at speed 1.
@@ -95,8 +106,11 @@ type Stand struct {
 	// state file.
 	lastAddress string
 	dirty       bool
-	server      *http.Server
-	serveDone   chan struct{}
+	// cert is the stand's certificate, kept in the state file; Options.TLS
+	// serves it.
+	cert      *standCert
+	server    *http.Server
+	serveDone chan struct{}
 
 	// Tokens, the state faults leave and the server's features.
 	tokens       map[string]issuedToken
@@ -197,6 +211,13 @@ func New(opts Options) (*Stand, error) {
 	if saved != nil {
 		s.st = stateFromSnapshot(saved.State)
 		s.lastAddress = saved.Address
+		if saved.TLSCert != "" {
+			c, err := parseStandCert([]byte(saved.TLSCert), []byte(saved.TLSKey))
+			if err != nil {
+				return nil, fmt.Errorf("stand: state file %s: %w", opts.StateFile, err)
+			}
+			s.cert = c
+		}
 		// Credentials given now, or first drawn now, are kept from here on.
 		s.dirty = saved.ClientID != opts.ClientID || saved.ClientSecret != opts.ClientSecret
 		if err := s.openStore(saved.inline); err != nil {
@@ -206,6 +227,12 @@ func New(opts Options) (*Stand, error) {
 		s.st = newState()
 		s.seedBaseline(time.Now())
 		s.dirty = true
+	}
+	if opts.TLS {
+		// The loopback names now; Listen adds the host it is given.
+		if err := s.ensureCertLocked(nil); err != nil {
+			return nil, err
+		}
 	}
 	if err := s.saveLocked(); err != nil {
 		return nil, err
@@ -231,14 +258,16 @@ func (s *Stand) scaled(d time.Duration) time.Duration {
 func (s *Stand) Handler() http.Handler { return s.handler }
 
 // Listen starts serving on addr in the background ("127.0.0.1:0" picks a
-// free port) and returns the base URL.
+// free port) and returns the base URL: https with Options.TLS, whose
+// certificate then covers the host of addr and of the base URL too (a new
+// certificate is made when the current one does not).
 func (s *Stand) Listen(addr string) (string, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", err
 	}
 	base := "http://" + ln.Addr().String()
-	srv := &http.Server{Handler: s.handler, ReadHeaderTimeout: 30 * time.Second}
+	srv := &http.Server{Handler: s.handler, ReadHeaderTimeout: 30 * time.Second, ErrorLog: log.New(serverErrors{s}, "", 0)}
 	done := make(chan struct{})
 	s.mu.Lock()
 	if s.server != nil {
@@ -246,14 +275,26 @@ func (s *Stand) Listen(addr string) (string, error) {
 		ln.Close()
 		return "", errors.New("stand: already listening")
 	}
+	if s.opts.TLS {
+		if err := s.ensureCertLocked(listenHosts(addr, ln)); err != nil {
+			s.mu.Unlock()
+			ln.Close()
+			return "", err
+		}
+		ln = tls.NewListener(ln, s.tlsConfigLocked())
+		// No HTTP/2: a non-nil empty map keeps the server from offering it.
+		srv.TLSNextProto = map[string]func(*http.Server, *tls.Conn, http.Handler){}
+		base = "https://" + ln.Addr().String()
+	}
 	s.baseURL = base
 	s.server = srv
 	s.serveDone = done
 	if s.lastAddress != ln.Addr().String() {
 		s.lastAddress = ln.Addr().String()
 		s.changed()
-		s.saveIfDirty()
 	}
+	// The address and a new certificate are kept.
+	s.saveIfDirty()
 	s.mu.Unlock()
 	go func() {
 		defer close(done)
@@ -484,6 +525,10 @@ func (s *Stand) saveLocked() error {
 		return nil
 	}
 	s.dirty = false
-	return saveStateFile(s.opts.StateFile, stateFile{Version: stateFileVersion, ClientID: s.opts.ClientID,
-		ClientSecret: s.opts.ClientSecret, Address: s.lastAddress, State: s.st.snapshot()})
+	f := stateFile{Version: stateFileVersion, ClientID: s.opts.ClientID,
+		ClientSecret: s.opts.ClientSecret, Address: s.lastAddress, State: s.st.snapshot()}
+	if s.cert != nil {
+		f.TLSCert, f.TLSKey = string(s.cert.certPEM), string(s.cert.keyPEM)
+	}
+	return saveStateFile(s.opts.StateFile, f)
 }

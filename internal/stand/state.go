@@ -384,7 +384,11 @@ type stateFile struct {
 	ClientID, ClientSecret string `json:",omitempty"`
 	// Address is the host:port the stand last served on.
 	Address string `json:",omitempty"`
-	State   Snapshot
+	// TLSCert and TLSKey are the stand's certificate and its private key
+	// in PEM, so a CA file written for it keeps working after a restart
+	// (private to the user, as the client secret is).
+	TLSCert, TLSKey string `json:",omitempty"`
+	State           Snapshot
 	// inline are the archives of a version 1 file, by build id.
 	inline map[string][]byte
 }
