@@ -33,17 +33,33 @@ func newHTTPClient(ctx context.Context, c *Config) (*http.Client, error) {
 		if err != nil {
 			return nil, ConfigErrorf(ctx, "config.ca-file", "path", c.CAFile, "error", err)
 		}
-		pool, err := x509.SystemCertPool()
-		if err != nil || pool == nil {
-			pool = x509.NewCertPool()
+		pool := x509.NewCertPool()
+		if c.TLSVerify {
+			// The system's store, with the file's certificates added;
+			// without verification the file is only checked. Built here,
+			// before any connection: crypto/tls reads a finished RootCAs,
+			// and a verification of elemctl's own, run when the pool is
+			// ready (VerifyConnection), would not see the host name a
+			// connection to an IP address was checked against.
+			if system, err := x509.SystemCertPool(); err == nil && system != nil {
+				pool = system
+			}
 		}
 		if !pool.AppendCertsFromPEM(pem) {
 			return nil, ConfigErrorf(ctx, "config.ca-file", "path", c.CAFile, "error", i18n.T(ctx, "config.ca-file-no-certs"))
 		}
 		tlsConf.RootCAs = pool
 	}
-	if !c.TLSVerify {
+	switch {
+	case !c.TLSVerify:
 		tlsConf.InsecureSkipVerify = true
+	case c.CAFile == "" && !strings.HasPrefix(strings.ToLower(c.BaseURL), "http://"):
+		// The handshake verifies the server against the system's trust
+		// store, which Go loads once, on first use, by parsing every
+		// certificate in it: on Linux two hundred or more files, tens of
+		// milliseconds. Loading starts now, so it runs while the token is
+		// read and the connection is made; the verification waits for it.
+		go warmSystemRoots()
 	}
 	noProxy := c.NoProxy
 	// HTTP/1.1 only, as the reference: the timeout is enforced per network
@@ -76,6 +92,10 @@ func newHTTPClient(ctx context.Context, c *Config) (*http.Client, error) {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}, nil
 }
+
+// warmSystemRoots loads the system's trust store into the process (the
+// pool Go keeps for verifications without RootCAs).
+func warmSystemRoots() { _, _ = x509.SystemCertPool() }
 
 // IsLocalHost decides by the name alone whether a host is local: localhost
 // and *.localhost, the suffixes .local .lan .localdomain .internal .test,
