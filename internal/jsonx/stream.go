@@ -271,11 +271,14 @@ func (s *stream) element(read func(l *Lexer) error) error {
 	}
 }
 
-// more moves the unread text to the buffer's start and fills the room
-// after it. The buffer doubles only when that text takes more than half
-// of it, so the room is always at least as much again as is buffered,
-// and the chunk a card crosses the end of is read into the same memory,
-// which is not touched afresh.
+// more moves the unread text to the buffer's start and reads at least as
+// much again after it – what has arrived, when nothing is unread – so a
+// long token cut short costs a few tries, not one per piece, and what has
+// arrived is read at once, not when the room is full: a list whose rest is
+// slow to come is read as far as it came. The buffer doubles only when the
+// unread text takes more than half of it, so the room is always at least
+// as much again, and the chunk a card crosses the end of is read into the
+// same memory, which is not touched afresh.
 func (s *stream) more() error {
 	if s.pos > 0 {
 		n := copy(s.buf, s.buf[s.pos:s.end])
@@ -287,6 +290,7 @@ func (s *stream) more() error {
 		copy(grown, s.buf[:s.end])
 		s.buf = grown
 	}
+	unread := s.end
 	for s.end < len(s.buf) {
 		n, err := s.r.Read(s.buf[s.end:])
 		s.end += n
@@ -296,6 +300,9 @@ func (s *stream) more() error {
 		}
 		if err != nil {
 			return err // an answer cut short is the reader's error, not the end
+		}
+		if s.end > unread && s.end >= 2*unread {
+			return nil
 		}
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 )
 
 // listOf is a JSON list of n elements, card writing the i-th.
@@ -191,6 +192,53 @@ func TestEachElementStops(t *testing.T) {
 		func(string, *RawObject) error { return nil })
 	if !errors.Is(err, broken) {
 		t.Errorf("a broken read: %v", err)
+	}
+}
+
+// stalling gives its text, then waits until resume is closed before it
+// ends.
+type stalling struct {
+	text   []byte
+	resume chan struct{}
+}
+
+func (s *stalling) Read(p []byte) (int, error) {
+	if len(s.text) == 0 {
+		<-s.resume
+		return 0, io.EOF
+	}
+	n := copy(p, s.text)
+	s.text = s.text[n:]
+	return n, nil
+}
+
+// What has arrived is read at once: the cards of an answer whose rest is
+// slow to come reach the visitor before the rest does.
+func TestEachElementReadsWhatHasArrived(t *testing.T) {
+	r := &stalling{text: []byte(`[{"id":"a"},{"id":"b"},`), resume: make(chan struct{})}
+	seen := make(chan string, 2)
+	ended := make(chan error, 1)
+	go func() {
+		ended <- EachElement(r, nil, func(_ string, card *RawObject) error {
+			seen <- card.Str("id")
+			return nil
+		})
+	}()
+	for _, want := range []string{"a", "b"} {
+		select {
+		case id := <-seen:
+			if id != want {
+				t.Fatalf("card %q, want %q", id, want)
+			}
+		case <-time.After(10 * time.Second):
+			close(r.resume)
+			t.Fatalf("card %q waited for the rest of the answer", want)
+		}
+	}
+	close(r.resume)
+	var se *SyntaxError
+	if err := <-ended; !errors.As(err, &se) {
+		t.Fatalf("an answer cut short after a comma: %v", err)
 	}
 }
 
