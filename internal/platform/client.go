@@ -505,8 +505,11 @@ func (c *Client) exchange(ctx context.Context, method, u string, body payload, h
 	}
 	defer resp.Body.Close()
 	if body.answer != nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		r := &answerReader{r: resp.Body}
-		if err := body.answer(r); err != nil {
+		r := newAnswerReader(resp.Body)
+		err := body.answer(r)
+		resp.Body.Close()
+		r.close()
+		if err != nil {
 			if r.err != nil {
 				// The connection failed under the reader: a broken answer,
 				// repeated as any GET whose answer broke off.
@@ -521,22 +524,6 @@ func (c *Client) exchange(ctx context.Context, method, u string, body payload, h
 		return nil, c.transportError(ctx, method, hr.URL, context.Cause(ctx), err)
 	}
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data}, nil
-}
-
-// answerReader is an answer's body as ReadAnswer reads it, remembering the
-// connection's failure, so a broken answer is told from a reader's own
-// error.
-type answerReader struct {
-	r   io.Reader
-	err error
-}
-
-func (a *answerReader) Read(p []byte) (int, error) {
-	n, err := a.r.Read(p)
-	if err != nil && err != io.EOF {
-		a.err = err
-	}
-	return n, err
 }
 
 // transportError maps a network failure to the error users see. cause is

@@ -532,6 +532,81 @@ func TestListEachStartsOverAfterABrokenAnswer(t *testing.T) {
 	}
 }
 
+// A long answer is received a piece ahead of its reading: every card comes
+// to the visitor once and in order, however the answer is cut into pieces
+// on the way.
+func TestListEachReadsALongAnswerInOrder(t *testing.T) {
+	const cards = 30000
+	var doc strings.Builder
+	doc.WriteString("[")
+	for i := range cards {
+		if i > 0 {
+			doc.WriteString(",")
+		}
+		fmt.Fprintf(&doc, `{"id":"app-%05d","status":"Running","name":"приложение %d"}`, i, i)
+	}
+	doc.WriteString("]")
+	text := doc.String()
+	cl := answeringClient(t, func(w http.ResponseWriter, _ *http.Request) {
+		// Pieces of odd sizes, each sent at once: the cards are cut
+		// anywhere, a multi-byte letter too.
+		for rest, n := text, 1; rest != ""; n = n*7%100003 + 1 {
+			piece := rest[:min(n, len(rest))]
+			rest = rest[len(piece):]
+			w.Write([]byte(piece))
+			w.(http.Flusher).Flush()
+		}
+	})
+	next := 0
+	err := cl.ListEach(context.Background(), platform.Request{Path: "/applications"}, func() { next = 0 },
+		func(_ string, card *jsonx.RawObject) error {
+			if want := fmt.Sprintf("app-%05d", next); card.Str("id") != want || card.Str("name") != fmt.Sprintf("приложение %d", next) {
+				return fmt.Errorf("card %d is %s", next, card.Text())
+			}
+			next++
+			return nil
+		})
+	if err != nil || next != cards {
+		t.Fatalf("%d cards of %d seen: %v", next, cards, err)
+	}
+}
+
+// A visitor that stops ends the call at once, though the answer is still
+// coming: nothing keeps reading it, and the connection is given up.
+func TestListEachStopsReadingWhenTheVisitorStops(t *testing.T) {
+	released := make(chan struct{})
+	finish := make(chan struct{})
+	t.Cleanup(func() { close(finish) })
+	cl := answeringClient(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`[{"id":"a"},{"id":"b"},`))
+		w.(http.Flusher).Flush()
+		select { // the rest never comes
+		case <-r.Context().Done():
+			close(released)
+		case <-finish:
+		}
+	})
+	stop := errors.New("enough")
+	returned := make(chan error, 1)
+	go func() {
+		returned <- cl.ListEach(context.Background(), platform.Request{Path: "/applications"}, func() {},
+			func(string, *jsonx.RawObject) error { return stop })
+	}()
+	select {
+	case err := <-returned:
+		if !errors.Is(err, stop) {
+			t.Fatalf("the visitor's error was not returned: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call waited for the rest of an answer its visitor had stopped")
+	}
+	select {
+	case <-released:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the connection of the stopped answer was kept")
+	}
+}
+
 // A card is read only as far as it is needed: ListPicking keeps what pick
 // makes of the cards it wants, and a list that is no JSON is empty, as List
 // has it.

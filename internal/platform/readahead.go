@@ -1,0 +1,105 @@
+package platform
+
+import (
+	"io"
+	"sync"
+)
+
+// aheadChunk is how much one read of the answer's connection asks for, and
+// aheadChunks how many such pieces may wait for the reader: the answer is
+// received while the pieces before are parsed, in at most 1 MiB.
+const (
+	aheadChunk  = 256 << 10
+	aheadChunks = 4
+)
+
+// answerReader is an answer's body as ReadAnswer reads it. A goroutine of
+// its own receives the answer a piece ahead of the reader, so the system's
+// work of receiving (as much as the parse of a long list, on loopback) runs
+// beside the parse instead of between its pieces. It remembers the
+// connection's failure, so a broken answer is told from a reader's own
+// error.
+type answerReader struct {
+	filled chan aheadPiece
+	free   chan []byte
+	stop   chan struct{}
+	done   sync.WaitGroup
+	piece  aheadPiece // the piece being read
+	held   []byte     // its buffer, given back when it is read
+	err    error      // the connection's failure, once the reader met it
+}
+
+// aheadPiece is what one read of the body gave.
+type aheadPiece struct {
+	data []byte
+	err  error
+}
+
+func newAnswerReader(body io.Reader) *answerReader {
+	a := &answerReader{
+		filled: make(chan aheadPiece, aheadChunks),
+		free:   make(chan []byte, aheadChunks),
+		stop:   make(chan struct{}),
+	}
+	a.done.Add(1)
+	go a.receive(body)
+	return a
+}
+
+// receive reads the body into free buffers until it ends or fails, or the
+// reader stops. A buffer is made only when none is free, so a short answer
+// costs one.
+func (a *answerReader) receive(body io.Reader) {
+	defer a.done.Done()
+	made := 0
+	for {
+		var buf []byte
+		select {
+		case buf = <-a.free:
+		case <-a.stop:
+			return
+		default:
+			if made < aheadChunks {
+				buf = make([]byte, aheadChunk)
+				made++
+				break
+			}
+			select {
+			case buf = <-a.free:
+			case <-a.stop:
+				return
+			}
+		}
+		n, err := body.Read(buf)
+		a.filled <- aheadPiece{data: buf[:n], err: err} // room: at most aheadChunks buffers are out
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (a *answerReader) Read(p []byte) (int, error) {
+	for len(a.piece.data) == 0 {
+		if a.piece.err != nil {
+			if a.piece.err != io.EOF {
+				a.err = a.piece.err
+			}
+			return 0, a.piece.err
+		}
+		if a.held != nil {
+			a.free <- a.held[:cap(a.held)]
+		}
+		a.piece = <-a.filled
+		a.held = a.piece.data
+	}
+	n := copy(p, a.piece.data)
+	a.piece.data = a.piece.data[n:]
+	return n, nil
+}
+
+// close stops the receiving goroutine and waits for it; the body must be
+// closed first, so a read of it that waits for the network returns.
+func (a *answerReader) close() {
+	close(a.stop)
+	a.done.Wait()
+}
