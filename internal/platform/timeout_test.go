@@ -193,25 +193,53 @@ func TestAnswerStalledMidBodyTimesOutAfterOneTimeout(t *testing.T) {
 			s.hang(r)
 		})
 		cl := slowClient(t, s, testTimeout)
-		start := time.Now()
-		_, err := cl.ListApps(ctx)
-		elapsed := time.Since(start)
-		if !platform.IsTimeout(err) || !platform.IsTransport(err) {
-			t.Fatalf("want a network timeout, got %v", err)
-		}
-		if elapsed < testTimeout || elapsed > 3*time.Second {
-			t.Errorf("failed after %v, want about one timeout of %v", elapsed, testTimeout)
-		}
-		for _, want := range []string{"timed out after 0.3 s", "GET " + s.URL + "/console/api/v2/applications", "waiting for the answer"} {
-			if !strings.Contains(err.Error(), want) {
-				t.Errorf("the message lacks %q: %v", want, err)
+		// Read whole, and read as it arrives (a goroutine receives it
+		// ahead of the parse): the first card of the streamed list reaches
+		// its visitor before the stall.
+		for _, read := range listReads {
+			requests := s.requests.Load()
+			start := time.Now()
+			seen, err := read.list(ctx, cl)
+			elapsed := time.Since(start)
+			if !platform.IsTimeout(err) || !platform.IsTransport(err) {
+				t.Fatalf("%s: want a network timeout, got %v", read.name, err)
+			}
+			if elapsed < testTimeout || elapsed > 3*time.Second {
+				t.Errorf("%s: failed after %v, want about one timeout of %v", read.name, elapsed, testTimeout)
+			}
+			for _, want := range []string{"timed out after 0.3 s", "GET " + s.URL + "/console/api/v2/applications", "waiting for the answer"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: the message lacks %q: %v", read.name, want, err)
+				}
+			}
+			checkClean(t, err)
+			if n := s.requests.Load() - requests; n != 1 {
+				t.Errorf("%s: the server got %d requests, want 1: a timeout is never repeated", read.name, n)
+			}
+			if read.streamed && seen != 1 {
+				t.Errorf("%s: the visitor saw %d cards before the stall, want 1", read.name, seen)
 			}
 		}
-		checkClean(t, err)
-		if n := s.requests.Load(); n != 1 {
-			t.Errorf("the server got %d requests, want 1: a timeout is never repeated", n)
-		}
 	})
+}
+
+// listReads are the two ways an answer is read: whole (List), and as it
+// arrives (ListEach); list gives the cards a streamed read's visitor saw.
+var listReads = []struct {
+	name     string
+	streamed bool
+	list     func(ctx context.Context, cl *platform.Client) (int, error)
+}{
+	{"whole", false, func(ctx context.Context, cl *platform.Client) (int, error) {
+		_, err := cl.ListApps(ctx)
+		return 0, err
+	}},
+	{"as it arrives", true, func(ctx context.Context, cl *platform.Client) (int, error) {
+		seen := 0
+		err := cl.ListEach(ctx, platform.Request{Path: "/applications"}, func() { seen = 0 },
+			func(string, *jsonx.RawObject) error { seen++; return nil }, "applications")
+		return seen, err
+	}},
 }
 
 func TestHungServerCostsOneTimeoutForAGET(t *testing.T) {
@@ -315,19 +343,31 @@ func TestCancellationAbortsPromptly(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		call func(ctx context.Context, cl *platform.Client) error
+		// begun: the answer's first card comes before the server hangs
+		begun bool
 	}{
 		{"waiting for the answer", func(ctx context.Context, cl *platform.Client) error {
 			_, err := cl.ListApps(ctx)
 			return err
-		}},
+		}, false},
+		{"while a list is read as it arrives", func(ctx context.Context, cl *platform.Client) error {
+			_, err := listReads[1].list(ctx, cl)
+			return err
+		}, true},
 		{"while uploading", func(ctx context.Context, cl *platform.Client) error {
 			_, err := cl.Call(ctx, platform.Request{Method: http.MethodPost, Path: "/projects/p/assemblies", Raw: make([]byte, 32<<20)})
 			return err
-		}},
+		}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var s *slowServer
-			s = startSlowServer(t, false, func(w http.ResponseWriter, r *http.Request) { s.hang(r) })
+			s = startSlowServer(t, false, func(w http.ResponseWriter, r *http.Request) {
+				if c.begun {
+					w.Write([]byte(`[{"id": "a"},`))
+					w.(http.Flusher).Flush()
+				}
+				s.hang(r)
+			})
 			cl := slowClient(t, s, time.Minute)
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(200*time.Millisecond, cancel)
