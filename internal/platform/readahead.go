@@ -7,9 +7,9 @@ import (
 
 // aheadChunk is how much one read of the answer's connection asks for, and
 // aheadChunks how many such pieces may wait for the reader: the answer is
-// received while the pieces before are parsed, in at most 1 MiB.
+// received while the pieces before are parsed, in at most 512 KiB.
 const (
-	aheadChunk  = 256 << 10
+	aheadChunk  = 128 << 10
 	aheadChunks = 4
 )
 
