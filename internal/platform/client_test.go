@@ -576,7 +576,6 @@ func TestListEachReadsALongAnswerInOrder(t *testing.T) {
 func TestListEachStopsReadingWhenTheVisitorStops(t *testing.T) {
 	released := make(chan struct{})
 	finish := make(chan struct{})
-	t.Cleanup(func() { close(finish) })
 	cl := answeringClient(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`[{"id":"a"},{"id":"b"},`))
 		w.(http.Flusher).Flush()
@@ -586,6 +585,8 @@ func TestListEachStopsReadingWhenTheVisitorStops(t *testing.T) {
 		case <-finish:
 		}
 	})
+	// Before the server's own cleanup, which waits for its handlers.
+	t.Cleanup(func() { close(finish) })
 	stop := errors.New("enough")
 	returned := make(chan error, 1)
 	go func() {
