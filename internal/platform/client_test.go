@@ -608,6 +608,41 @@ func TestListEachStopsReadingWhenTheVisitorStops(t *testing.T) {
 	}
 }
 
+// A visitor that stops at the first card of a long answer that came at
+// once ends the call at once too: the pieces received ahead of it, every
+// buffer of them waiting, are dropped.
+func TestListEachStopsWithEveryPieceReceived(t *testing.T) {
+	var doc strings.Builder
+	doc.WriteString("[")
+	for i := range 40000 {
+		if i > 0 {
+			doc.WriteString(",")
+		}
+		fmt.Fprintf(&doc, `{"id":"app-%05d","status":"Deleted"}`, i)
+	}
+	doc.WriteString("]")
+	cl := answeringClient(t, func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(doc.String())) })
+	stop := errors.New("enough")
+	returned := make(chan error, 1)
+	go func() {
+		returned <- cl.ListEach(context.Background(), platform.Request{Path: "/applications"}, func() {},
+			func(string, *jsonx.RawObject) error {
+				// Meanwhile the pieces fill (on a loaded machine maybe not
+				// all: the test then proves less, it does not fail).
+				time.Sleep(100 * time.Millisecond)
+				return stop
+			})
+	}()
+	select {
+	case err := <-returned:
+		if !errors.Is(err, stop) {
+			t.Fatalf("the visitor's error was not returned: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call waited on the pieces received ahead of a stopped visitor")
+	}
+}
+
 // A card is read only as far as it is needed: ListPicking keeps what pick
 // makes of the cards it wants, and a list that is no JSON is empty, as List
 // has it.

@@ -54,19 +54,13 @@ func (a *answerReader) receive(body io.Reader) {
 	made := 0
 	for {
 		var buf []byte
-		select {
-		case buf = <-a.free:
-		case <-a.stop:
-			return
-		default:
-			if made < aheadChunks {
-				buf = make([]byte, aheadChunk)
-				made++
-				break
-			}
+		if len(a.free) == 0 && made < aheadChunks {
+			buf = make([]byte, aheadChunk)
+			made++
+		} else {
 			select {
 			case buf = <-a.free:
-			case <-a.stop:
+			case <-a.stop: // the reader stopped while every buffer waits for it
 				return
 			}
 		}
