@@ -587,20 +587,7 @@ func TestListEachStopsReadingWhenTheVisitorStops(t *testing.T) {
 	})
 	// Before the server's own cleanup, which waits for its handlers.
 	t.Cleanup(func() { close(finish) })
-	stop := errors.New("enough")
-	returned := make(chan error, 1)
-	go func() {
-		returned <- cl.ListEach(context.Background(), platform.Request{Path: "/applications"}, func() {},
-			func(string, *jsonx.RawObject) error { return stop })
-	}()
-	select {
-	case err := <-returned:
-		if !errors.Is(err, stop) {
-			t.Fatalf("the visitor's error was not returned: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the call waited for the rest of an answer its visitor had stopped")
-	}
+	stopAtFirstCard(t, cl, 0, "the call waited for the rest of an answer its visitor had stopped")
 	select {
 	case <-released:
 	case <-time.After(10 * time.Second):
@@ -622,14 +609,22 @@ func TestListEachStopsWithEveryPieceReceived(t *testing.T) {
 	}
 	doc.WriteString("]")
 	cl := answeringClient(t, func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(doc.String())) })
+	// Meanwhile the pieces fill (on a loaded machine maybe not all: the
+	// test then proves less, it does not fail).
+	stopAtFirstCard(t, cl, 100*time.Millisecond, "the call waited on the pieces received ahead of a stopped visitor")
+}
+
+// stopAtFirstCard lists with a visitor that stops at the first card, after
+// a pause, and fails with waited unless the call returns the visitor's
+// error within ten seconds.
+func stopAtFirstCard(t *testing.T, cl *platform.Client, pause time.Duration, waited string) {
+	t.Helper()
 	stop := errors.New("enough")
 	returned := make(chan error, 1)
 	go func() {
 		returned <- cl.ListEach(context.Background(), platform.Request{Path: "/applications"}, func() {},
 			func(string, *jsonx.RawObject) error {
-				// Meanwhile the pieces fill (on a loaded machine maybe not
-				// all: the test then proves less, it does not fail).
-				time.Sleep(100 * time.Millisecond)
+				time.Sleep(pause)
 				return stop
 			})
 	}()
@@ -639,7 +634,7 @@ func TestListEachStopsWithEveryPieceReceived(t *testing.T) {
 			t.Fatalf("the visitor's error was not returned: %v", err)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("the call waited on the pieces received ahead of a stopped visitor")
+		t.Fatal(waited)
 	}
 }
 
