@@ -227,6 +227,7 @@ type stream struct {
 	consumed int // bytes dropped from buf before pos: the offsets of errors
 	obj      RawObject
 	lex      Lexer
+	guess    keyGuess // the keys of the card read last
 
 	// The readers element runs, made once: a closure made per element
 	// would cost an allocation each.
@@ -248,7 +249,7 @@ func skipValue(l *Lexer) error { return l.SkipValue() }
 // failure is final.
 func (s *stream) element(read func(l *Lexer) error) error {
 	for {
-		s.lex = NewLexer(s.buf[s.pos:s.end])
+		s.lex = Lexer{data: s.buf[s.pos:s.end], guess: &s.guess}
 		l := &s.lex
 		err := read(l)
 		// Stopping short of the end is a token read whole; stopping at
@@ -442,6 +443,9 @@ func (s *stream) object(keys []string, fn func(string, *RawObject) error) error 
 // into r: its text and the spans of its members, values skipped.
 func (r *RawObject) index(l *Lexer, start int) error {
 	r.members = r.members[:0]
+	if l.guess != nil {
+		l.guess.n = 0
+	}
 	l.Seek(start + 1)
 	l.SkipSpace()
 	if !l.Eat('}') {
@@ -452,7 +456,7 @@ func (r *RawObject) index(l *Lexer, start int) error {
 			}
 			keyFrom := l.Pos() + 1
 			escaped := false
-			if !l.plainShortString() {
+			if !l.plainKey() {
 				var err error
 				if _, escaped, err = l.String(); err != nil {
 					return err

@@ -321,6 +321,69 @@ func TestNestedReadsEveryCardsOwnObject(t *testing.T) {
 	}
 }
 
+// A list's reader takes a key that comes where the last card had the same
+// one by comparing bytes; cards whose keys change from one to the next,
+// in every way a key can (longer, shorter, another of the same length,
+// escaped, in a nested object), are read as Decode reads them, however
+// the answer is cut.
+func TestCardsWhoseKeysChangeFromCardToCard(t *testing.T) {
+	doc := `[` +
+		`{"id":"1","name":"a","source":{"type":"image","id":"x"},"list":[{"k":1}]},` +
+		`{"id":"2","name":"b","source":{"type":"image","id":"y"},"list":[{"k":2}]},` +
+		`{"ids":"3","nam":"c","source":{"typ":"zip","idx":"z"},"list":[{"kk":3}]},` +
+		`{"i":"4","nome":"d","sourcE":{"type":"image"},"list":[]},` +
+		`{"\u0069d":"5","na\"me":"e","source":{"ty\\pe":"t","id":"w"}},` +
+		`{"id":"6","name":"f","source":{"type":"image","id":"v"},"list":[{"k":6}],"extra":true},` +
+		`{"name":"g","id":"7"},` +
+		`{},` +
+		`{"id":"9","name":"h","source":{"type":"image","id":"u"},"list":[{"k":9}]}` +
+		`]`
+	data := []byte(doc)
+	want := listed(t, data)
+	readers := map[string]io.Reader{
+		"whole":    bytes.NewReader(data),
+		"one byte": iotest.OneByteReader(bytes.NewReader(data)),
+		"pieces":   &chunked{data: data, r: rand.New(rand.NewSource(7))},
+	}
+	for name, r := range readers {
+		var got []string
+		err := EachElement(r, nil, func(_ string, raw *RawObject) error {
+			obj, err := raw.Decode()
+			if err != nil {
+				return err
+			}
+			for _, k := range append(obj.Keys(), "missing", "i", "ids", "source") {
+				if !reflect.DeepEqual(raw.Value(k), obj.Value(k)) {
+					t.Errorf("%s: %s: Value(%q) = %#v, decoded %#v", name, raw.Text(), k, raw.Value(k), obj.Value(k))
+				}
+			}
+			if src, ok := obj.Value("source").(*Object); ok {
+				for _, k := range append(src.Keys(), "type", "id") {
+					if got, want := string(raw.Nested("source").StrBytes(k)), src.Str(k); got != want {
+						t.Errorf("%s: %s: source's %q = %q, decoded %q", name, raw.Text(), k, got, want)
+					}
+				}
+			}
+			text, _ := Compact(obj)
+			got = append(got, "="+string(text))
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: got %v, want %v", name, got, want)
+		}
+	}
+	// A key that begins as the last card's did and holds a control
+	// character is refused, as it is without a card before it.
+	for _, broken := range []string{`[{"ab":1},{"ab` + "" + `":1}]`, `[{"ab":1},{"a` + "" + `":1}]`} {
+		if _, err := streamed(strings.NewReader(broken)); err == nil {
+			t.Errorf("%q is read", broken)
+		}
+	}
+}
+
 func FuzzEachElement(f *testing.F) {
 	for _, s := range append(samples, streamDocuments[3:]...) {
 		f.Add([]byte(s))
