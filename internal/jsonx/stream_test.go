@@ -377,7 +377,7 @@ func TestCardsWhoseKeysChangeFromCardToCard(t *testing.T) {
 	}
 	// A key that begins as the last card's did and holds a control
 	// character is refused, as it is without a card before it.
-	for _, broken := range []string{`[{"ab":1},{"ab` + "" + `":1}]`, `[{"ab":1},{"a` + "" + `":1}]`} {
+	for _, broken := range []string{`[{"ab":1},{"ab` + "\x01" + `":1}]`, `[{"ab":1},{"a` + "\x01" + `":1}]`} {
 		if _, err := streamed(strings.NewReader(broken)); err == nil {
 			t.Errorf("%q is read", broken)
 		}
