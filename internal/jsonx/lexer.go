@@ -18,23 +18,10 @@ import (
 type Lexer struct {
 	data []byte
 	pos  int
-	// guess, when set, holds the keys of the list card read last: a
-	// list's cards mostly have the same keys in the same order.
+	// guess, when set, holds the keys of a list's cards read so far (see
+	// keyGuess).
 	guess *keyGuess
 }
-
-// keyGuess is the keys of the card a list reader read last, in the order
-// read (nested objects' included), each with its closing quote: a key
-// that comes where the same bytes came last time is the same plain
-// string, and is taken by comparing them, with no scan for its end.
-type keyGuess struct {
-	keys [][]byte
-	n    int // the keys read of this card
-}
-
-// guessedKeys is how many keys of a card are remembered; a larger card's
-// later keys are read the usual way.
-const guessedKeys = 256
 
 // NewLexer reads data from its start.
 func NewLexer(data []byte) Lexer { return Lexer{data: data} }
@@ -205,34 +192,6 @@ func (l *Lexer) plainShortString() bool {
 		return false
 	}
 	l.pos = from + at + 1
-	return true
-}
-
-// plainKey is plainShortString for a key: with a keyGuess, a key that is
-// the one read at the same place of the last card is taken by comparing
-// its bytes, and one that is not is remembered in its place.
-func (l *Lexer) plainKey() bool {
-	g := l.guess
-	if g == nil {
-		return l.plainShortString()
-	}
-	i := g.n
-	g.n++
-	from := l.pos + 1
-	if i < len(g.keys) {
-		if k := g.keys[i]; len(l.data)-from >= len(k) && l.Peek() == '"' && string(l.data[from:from+len(k)]) == string(k) {
-			l.pos = from + len(k)
-			return true
-		}
-	}
-	if !l.plainShortString() {
-		return false
-	}
-	if i < len(g.keys) {
-		g.keys[i] = append(g.keys[i][:0], l.data[from:l.pos]...)
-	} else if i == len(g.keys) && i < guessedKeys {
-		g.keys = append(g.keys, append([]byte(nil), l.data[from:l.pos]...))
-	}
 	return true
 }
 

@@ -227,7 +227,7 @@ type stream struct {
 	consumed int // bytes dropped from buf before pos: the offsets of errors
 	obj      RawObject
 	lex      Lexer
-	guess    keyGuess // the keys of the card read last
+	guess    keyGuess // the keys of the cards read so far
 
 	// The readers element runs, made once: a closure made per element
 	// would cost an allocation each.
@@ -443,9 +443,7 @@ func (s *stream) object(keys []string, fn func(string, *RawObject) error) error 
 // into r: its text and the spans of its members, values skipped.
 func (r *RawObject) index(l *Lexer, start int) error {
 	r.members = r.members[:0]
-	if l.guess != nil {
-		l.guess.n = 0
-	}
+	l.guess.startCard()
 	l.Seek(start + 1)
 	l.SkipSpace()
 	if !l.Eat('}') {

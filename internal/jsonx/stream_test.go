@@ -321,13 +321,18 @@ func TestNestedReadsEveryCardsOwnObject(t *testing.T) {
 	}
 }
 
-// A list's reader takes a key that comes where the last card had the same
-// one by comparing bytes; cards whose keys change from one to the next,
-// in every way a key can (longer, shorter, another of the same length,
-// escaped, in a nested object), are read as Decode reads them, however
-// the answer is cut.
+// A list's reader takes a key that followed the same key before by
+// comparing bytes; cards whose keys change from one to the next, in every
+// way a key can (longer, shorter, another of the same length, escaped, in
+// a nested object, two shapes in turn, more keys than are remembered),
+// are read as Decode reads them, however the answer is cut.
 func TestCardsWhoseKeysChangeFromCardToCard(t *testing.T) {
-	doc := `[` +
+	var many strings.Builder
+	for i := range guessedKeys + 50 {
+		fmt.Fprintf(&many, `{"id":"m%d","k%d":%d,"name":"m","source":{"type":"image"}},`, i, i, i)
+		fmt.Fprintf(&many, `{"id":"n%d","status":"Running","uri":"u","name":"n","source":{"typ":"zip","type":"image"}},`, i)
+	}
+	doc := `[` + many.String() +
 		`{"id":"1","name":"a","source":{"type":"image","id":"x"},"list":[{"k":1}]},` +
 		`{"id":"2","name":"b","source":{"type":"image","id":"y"},"list":[{"k":2}]},` +
 		`{"ids":"3","nam":"c","source":{"typ":"zip","idx":"z"},"list":[{"kk":3}]},` +
@@ -410,33 +415,50 @@ func FuzzEachElement(f *testing.F) {
 }
 
 // BenchmarkEachElementCards reads a list of 50,000 application cards as
-// the platform writes them (compact, nine in ten deleted) and reads the
-// live ones' brief fields, as `apps list --brief` does: the answer's parse
-// and the card reads, per byte.
+// the platform writes them (compact, nine in ten deleted, every tenth live
+// with its address after its status, so the keys after it come one place
+// later) and reads the live ones' brief fields, as `apps list --brief`
+// does: the answer's parse and the card reads, per byte. live-1-in-2
+// mixes the two shapes card by card; unique-keys gives every card keys
+// of its own (an object used as a map), which no card before it had.
 func BenchmarkEachElementCards(b *testing.B) {
-	data := []byte(listOf(50000, func(sb *strings.Builder, i int) {
-		status := "Deleted"
-		if i%10 == 0 {
-			status = "Running"
-		}
-		fmt.Fprintf(sb, `{"id":"01a2451e-5298-72c4-b374-cdbce0%06d","name":"bulk-a9ee31-%05d","display-name":"bulk-a9ee31-%05d","publication-context":"bulk-a9ee31-%05d","status":%q,"technology-version":"8.0.25.100","development-mode":true,"space-id":"01a2451e-528f-71c1-859e-c288803dded4","date-created":"2026-12-05T07:32:24.848Z","date-updated":"2026-12-05T07:32:24.848Z","source":{"type":"image","image-id":"01a2451e-5298-7179-a31b-a7261b2b120d","project-version-id":"01a2451e-5298-7de4-9f23-1f81b8498c9d","project-version":"1.0-1"},"project":{"id":"01a2451e-5298-7179-a31b-a7261b2b120d","name":"Массовые приложения"},"default-user-list":"","user-lists":[]}`, i, i, i, i, status)
-	}))
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		live, fields := 0, 0
-		err := EachElement(bytes.NewReader(data), nil, func(_ string, card *RawObject) error {
-			if string(card.StrBytes("status")) == "Deleted" {
-				return nil
+	for _, c := range []struct {
+		name   string
+		every  int
+		unique bool
+	}{{"live-1-in-10", 10, false}, {"live-1-in-2", 2, false}, {"unique-keys", 10, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			data := []byte(listOf(50000, func(sb *strings.Builder, i int) {
+				status := `"Deleted"`
+				if i%c.every == 0 {
+					status = fmt.Sprintf(`"Running","uri":"https://element.example/applications/bulk-a9ee31-%05d"`, i)
+				}
+				users := ""
+				if c.unique {
+					users = fmt.Sprintf(`{"u%06da":"admin","u%06db":"user","u%06dc":"user"}`, i, i, i)
+				} else {
+					users = `{"admins":"admin","users":"user","guests":"user"}`
+				}
+				fmt.Fprintf(sb, `{"id":"01a2451e-5298-72c4-b374-cdbce0%06d","name":"bulk-a9ee31-%05d","display-name":"bulk-a9ee31-%05d","publication-context":"bulk-a9ee31-%05d","status":%s,"technology-version":"8.0.25.100","development-mode":true,"space-id":"01a2451e-528f-71c1-859e-c288803dded4","date-created":"2026-12-05T07:32:24.848Z","date-updated":"2026-12-05T07:32:24.848Z","source":{"type":"image","image-id":"01a2451e-5298-7179-a31b-a7261b2b120d","project-version-id":"01a2451e-5298-7de4-9f23-1f81b8498c9d","project-version":"1.0-1"},"project":{"id":"01a2451e-5298-7179-a31b-a7261b2b120d","name":"Массовые приложения"},"default-user-list":"","user-lists":[],"roles":%s}`, i, i, i, i, status, users)
+			}))
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				live, fields := 0, 0
+				err := EachElement(bytes.NewReader(data), nil, func(_ string, card *RawObject) error {
+					if string(card.StrBytes("status")) == "Deleted" {
+						return nil
+					}
+					live++
+					src := card.Nested("source")
+					for _, field := range [][]byte{card.StrBytes("id"), card.StrBytes("name"), card.StrBytes("uri"), src.StrBytes("project-version"), src.StrBytes("project-version-id")} {
+						fields += min(len(field), 1)
+					}
+					return nil
+				})
+				if want := 50000 / c.every; err != nil || live != want || fields != 5*want {
+					b.Fatalf("%d live, %d brief fields: %v", live, fields, err)
+				}
 			}
-			live++
-			src := card.Nested("source")
-			for _, field := range [][]byte{card.StrBytes("id"), card.StrBytes("name"), card.StrBytes("uri"), src.StrBytes("project-version"), src.StrBytes("project-version-id")} {
-				fields += min(len(field), 1)
-			}
-			return nil
 		})
-		if err != nil || live != 5000 || fields != 4*5000 {
-			b.Fatalf("%d live, %d brief fields: %v", live, fields, err)
-		}
 	}
 }

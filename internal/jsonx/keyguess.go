@@ -1,0 +1,95 @@
+package jsonx
+
+// keyGuess speeds up reading a list's cards, which mostly have the same
+// keys in the same order: it remembers each key read (its bytes with the
+// closing quote) and which keys followed it, the latest two. A key where
+// one of those comes again is the same plain string and is taken by
+// comparing its bytes, with no scan for its end. Two followers keep both
+// shapes of a list whose cards differ by a key (a live application's
+// address, which a deleted one lacks) without a miss on every card.
+type keyGuess struct {
+	slots  []keySlot // slots[0] stands for a card's start
+	byHash [256]int32
+	at     int32 // the slot of the key read last
+}
+
+// keySlot is a key remembered and the slots of the keys that followed it,
+// the latest first (0: none), with the latest's bytes at hand.
+type keySlot struct {
+	key     []byte
+	next    [2]int32
+	nextKey []byte // slots[next[0]].key
+}
+
+// follow makes s the latest key to have followed this one.
+func (k *keySlot) follow(s int32, key []byte) {
+	if k.next[0] != s {
+		k.next[0], k.next[1] = s, k.next[0]
+	}
+	k.nextKey = key
+}
+
+// guessedKeys is how many different keys are remembered; once they are
+// all taken, a key not among them is read the usual way.
+const guessedKeys = 256
+
+// startCard tells that a card's first key comes next.
+func (g *keyGuess) startCard() {
+	if g != nil {
+		g.at = 0
+	}
+}
+
+// plainKey is plainShortString for a key: with a keyGuess, a key that is
+// one of those that followed the last key read is taken by comparing its
+// bytes, and one that is not is read the usual way and remembered.
+func (l *Lexer) plainKey() bool {
+	g := l.guess
+	if g == nil {
+		return l.plainShortString()
+	}
+	if len(g.slots) == 0 {
+		g.slots = append(g.slots, keySlot{})
+	}
+	from := l.pos + 1
+	cur := &g.slots[g.at]
+	if k := cur.nextKey; len(k) > 0 && len(l.data)-from >= len(k) && l.Peek() == '"' && string(l.data[from:from+len(k)]) == string(k) {
+		l.pos = from + len(k)
+		g.at = cur.next[0]
+		return true
+	}
+	if s := cur.next[1]; s != 0 && l.Peek() == '"' {
+		if k := g.slots[s].key; len(l.data)-from >= len(k) && string(l.data[from:from+len(k)]) == string(k) {
+			l.pos = from + len(k)
+			cur.follow(s, k)
+			g.at = s
+			return true
+		}
+	}
+	if !l.plainShortString() {
+		g.at = 0
+		return false
+	}
+	key := l.data[from:l.pos]
+	h := keyHash(key)
+	s := g.byHash[h]
+	if s == 0 || string(g.slots[s].key) != string(key) {
+		if len(g.slots) == guessedKeys {
+			g.at = 0
+			return true
+		}
+		g.slots = append(g.slots, keySlot{key: append([]byte(nil), key...)})
+		s = int32(len(g.slots) - 1)
+		g.byHash[h] = s
+	}
+	g.slots[g.at].follow(s, g.slots[s].key)
+	g.at = s
+	return true
+}
+
+// keyHash places a key (with its closing quote, so never empty) in
+// keyGuess.byHash.
+func keyHash(key []byte) byte {
+	n := len(key)
+	return byte(n*31) ^ key[0]*7 ^ key[n/2]*3 ^ key[max(n-2, 0)]
+}
