@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -45,6 +46,19 @@ func TestListingAsItArrivesIsTheSortedList(t *testing.T) {
 			reg = append(reg, registry.Entry{AssemblyID: ID(c), ProjectID: project, Version: Version(c), Route: route})
 		}
 	}
+	// As generated, oldest first (as the platform lists them: each card
+	// is newer than every card kept) and newest first (each is older).
+	oldestFirst := append([]*jsonx.Object(nil), cards...)
+	Sort(oldestFirst)
+	newestFirst := slices.Clone(oldestFirst)
+	slices.Reverse(oldestFirst)
+	for _, arranged := range [][]*jsonx.Object{cards, oldestFirst, newestFirst} {
+		listingIsTheSortedList(t, arranged, reg)
+	}
+}
+
+func listingIsTheSortedList(t *testing.T, cards []*jsonx.Object, reg []registry.Entry) {
+	t.Helper()
 	text, err := jsonx.Compact(cards)
 	if err != nil {
 		t.Fatal(err)
