@@ -8,7 +8,7 @@ package jsonx
 // shapes of a list whose cards differ by a key (a live application's
 // address, which a deleted one lacks) without a miss on every card.
 type keyGuess struct {
-	slots  []keySlot // slots[0] stands for a card's start
+	slots  []keySlot // slots[0] stands for a card's start, from the first
 	byHash [256]int32
 	at     int32 // the slot of the key read last
 }
@@ -47,9 +47,6 @@ func (l *Lexer) plainKey() bool {
 	g := l.guess
 	if g == nil {
 		return l.plainShortString()
-	}
-	if len(g.slots) == 0 {
-		g.slots = append(g.slots, keySlot{})
 	}
 	from := l.pos + 1
 	cur := &g.slots[g.at]

@@ -186,7 +186,7 @@ func (r *RawObject) Decode() (*Object, error) {
 // checked where they are decoded (RawObject's Str, Value, Decode): a
 // syntax error stops the reading, and so does an error fn returns.
 func EachElement(r io.Reader, keys []string, fn func(key string, obj *RawObject) error) error {
-	s := &stream{r: r, buf: make([]byte, streamChunk)}
+	s := &stream{r: r, buf: make([]byte, streamChunk), guess: keyGuess{slots: []keySlot{{}}}}
 	s.readItem, s.readKey, s.readPunct = s.item, s.keyColon, s.punctuation
 	if err := s.element(skipSpace); err != nil {
 		return err
