@@ -537,16 +537,9 @@ func TestListEachStartsOverAfterABrokenAnswer(t *testing.T) {
 // on the way.
 func TestListEachReadsALongAnswerInOrder(t *testing.T) {
 	const cards = 30000
-	var doc strings.Builder
-	doc.WriteString("[")
-	for i := range cards {
-		if i > 0 {
-			doc.WriteString(",")
-		}
-		fmt.Fprintf(&doc, `{"id":"app-%05d","status":"Running","name":"приложение %d"}`, i, i)
-	}
-	doc.WriteString("]")
-	text := doc.String()
+	text := longList(cards, func(i int) string {
+		return fmt.Sprintf(`{"id":"app-%05d","status":"Running","name":"приложение %d"}`, i, i)
+	})
 	cl := answeringClient(t, func(w http.ResponseWriter, _ *http.Request) {
 		// Pieces of odd sizes, each sent at once: the cards are cut
 		// anywhere, a multi-byte letter too.
@@ -599,19 +592,25 @@ func TestListEachStopsReadingWhenTheVisitorStops(t *testing.T) {
 // once ends the call at once too: the pieces received ahead of it, every
 // buffer of them waiting, are dropped.
 func TestListEachStopsWithEveryPieceReceived(t *testing.T) {
-	var doc strings.Builder
-	doc.WriteString("[")
-	for i := range 40000 {
-		if i > 0 {
-			doc.WriteString(",")
-		}
-		fmt.Fprintf(&doc, `{"id":"app-%05d","status":"Deleted"}`, i)
-	}
-	doc.WriteString("]")
-	cl := answeringClient(t, func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(doc.String())) })
+	doc := longList(40000, func(i int) string { return fmt.Sprintf(`{"id":"app-%05d","status":"Deleted"}`, i) })
+	cl := answeringClient(t, func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(doc)) })
 	// Meanwhile the pieces fill (on a loaded machine maybe not all: the
 	// test then proves less, it does not fail).
 	stopAtFirstCard(t, cl, 100*time.Millisecond, "the call waited on the pieces received ahead of a stopped visitor")
+}
+
+// longList is a JSON array of n cards, card(i) the i-th.
+func longList(n int, card func(i int) string) string {
+	var doc strings.Builder
+	doc.WriteString("[")
+	for i := range n {
+		if i > 0 {
+			doc.WriteString(",")
+		}
+		doc.WriteString(card(i))
+	}
+	doc.WriteString("]")
+	return doc.String()
 }
 
 // stopAtFirstCard lists with a visitor that stops at the first card, after
