@@ -28,7 +28,8 @@ type Listing struct {
 	// records are never copied as it grows; total counts them.
 	listed [][]listed
 	total  int
-	newest keptCards // the newest limit cards, the oldest of them on top
+	newest keptCards // the newest limit cards: a ring or a heap (see keep)
+	ring   int       // where the ring's oldest card is; -1 once newest is a heap
 	kind   string
 	names  baseNames
 	// aside holds what the records cannot: created stamps of another
@@ -91,17 +92,18 @@ func (o order) keep(buf []byte) order {
 	return o
 }
 
-// NewListing starts a listing that keeps the newest limit cards (0: all);
-// index is this machine's registry by build id.
+// NewListing starts a listing that keeps the newest limit cards (0 or
+// less: all, as --limit -1 shows them); index is this machine's registry
+// by build id.
 func NewListing(limit int, index map[string]registry.Entry) *Listing {
-	l := &Listing{limit: limit, index: index}
+	l := &Listing{limit: max(limit, 0), index: index}
 	l.Begin()
 	return l
 }
 
 // Begin starts over: the answer is read again from its start.
 func (l *Listing) Begin() {
-	l.listed, l.total, l.newest, l.kind = l.listed[:0], 0, l.newest[:0], ""
+	l.listed, l.total, l.newest, l.ring, l.kind = l.listed[:0], 0, l.newest[:0], 0, ""
 	l.names, l.aside = baseNames{}, aside{}
 }
 
@@ -126,18 +128,55 @@ func (l *Listing) Add(_ string, card *jsonx.RawObject) error {
 			l.kind = string(kind)
 		}
 	}
+	l.keep(o, card.Text())
+	return nil
+}
+
+// keep keeps a card's text when it is among the newest limit cards so far.
+//
+// The platform lists builds oldest first, so each card is newer than every
+// card kept: while they come so, the kept cards stay sorted oldest first
+// as a ring (its oldest at l.ring), and a new card takes the oldest's room
+// with two comparisons and no moves. A sorted array is a heap with its
+// oldest on top, so the first card out of that order turns the ring back
+// into a plain array (the ring's oldest first) and the heap takes over,
+// which keeps a shuffled list with a large limit at log(limit) a card.
+func (l *Listing) keep(o order, text []byte) {
+	if l.ring >= 0 && (len(l.newest) == 0 || newerFirst(o, l.newest[l.newestAt()].order) < 0) {
+		if l.limit == 0 || len(l.newest) < l.limit {
+			l.newest = append(l.newest, keptCard{order: o.keep(nil), text: slices.Clone(text)})
+			return
+		}
+		l.newest[l.ring].replace(o, text)
+		if l.ring++; l.ring == len(l.newest) {
+			l.ring = 0
+		}
+		return
+	}
+	if l.ring > 0 {
+		slices.Reverse(l.newest[:l.ring])
+		slices.Reverse(l.newest[l.ring:])
+		slices.Reverse(l.newest)
+	}
+	l.ring = -1
 	if l.limit > 0 && len(l.newest) == l.limit {
 		if newerFirst(o, l.newest[0].order) >= 0 {
-			return nil // older than every card kept
+			return // older than every card kept
 		}
 		// The oldest card kept gives way, and its room, to the new one.
-		oldest := &l.newest[0]
-		oldest.order, oldest.text = o.keep(oldest.order.created), append(oldest.text[:0], card.Text()...)
+		l.newest[0].replace(o, text)
 		l.newest.sink()
-		return nil
+		return
 	}
-	heap.Push(&l.newest, keptCard{order: o.keep(nil), text: slices.Clone(card.Text())})
-	return nil
+	heap.Push(&l.newest, keptCard{order: o.keep(nil), text: slices.Clone(text)})
+}
+
+// newestAt is where the ring keeps its newest card.
+func (l *Listing) newestAt() int {
+	if l.ring == 0 {
+		return len(l.newest) - 1
+	}
+	return l.ring - 1
 }
 
 // Total is how many cards the answer held.
@@ -326,6 +365,11 @@ func compareCreated(x, y createdKey, a *aside) int {
 type keptCard struct {
 	order
 	text []byte
+}
+
+// replace puts a card in k's place, in k's room.
+func (k *keptCard) replace(o order, text []byte) {
+	k.order, k.text = o.keep(k.order.created), append(k.text[:0], text...)
 }
 
 // sink moves the top card down to its place: heap.Fix(h, 0) without an

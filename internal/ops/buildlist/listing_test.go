@@ -57,13 +57,60 @@ func TestListingAsItArrivesIsTheSortedList(t *testing.T) {
 	}
 }
 
+// The platform lists builds oldest first, and a listing keeps the newest
+// as a ring while they come so (see Listing.keep): a card that comes late
+// (after one to a dozen newer ones), wherever the ring then has its
+// oldest card, still leaves the listing with the newest cards, sorted.
+func TestListingKeepsTheNewestWhenACardComesLate(t *testing.T) {
+	var oldestFirst []*jsonx.Object
+	for n := 1; n <= 120; n++ {
+		v := fmt.Sprintf("1.0-%d", n)
+		oldestFirst = append(oldestFirst, card(buildID(v), v, fmt.Sprintf("2025-01-01T10:%02d:%02dZ", n/60, n%60)))
+	}
+	for _, limit := range []int{1, 3, 10, 50, 0, -1} {
+		for late := 0; late < len(oldestFirst)-1; late++ {
+			for by := 1; by <= 12 && late+by < len(oldestFirst); by++ {
+				arranged := slices.Insert(slices.Delete(slices.Clone(oldestFirst), late, late+1), late+by, oldestFirst[late])
+				text, err := jsonx.Compact(arranged)
+				if err != nil {
+					t.Fatal(err)
+				}
+				l := NewListing(limit, nil)
+				if err := jsonx.EachElement(bytes.NewReader(text), nil, l.Add); err != nil {
+					t.Fatal(err)
+				}
+				got, err := l.Newest()
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := slices.Clone(oldestFirst)
+				slices.Reverse(want)
+				if limit > 0 {
+					want = want[:limit]
+				}
+				if a, b := versions(got), versions(want); !slices.Equal(a, b) {
+					t.Fatalf("limit %d, card %d comes %d late: newest %v, want %v", limit, late, by, a, b)
+				}
+			}
+		}
+	}
+}
+
+func versions(cards []*jsonx.Object) []string {
+	var out []string
+	for _, c := range cards {
+		out = append(out, Version(c))
+	}
+	return out
+}
+
 func listingIsTheSortedList(t *testing.T, cards []*jsonx.Object, reg []registry.Entry) {
 	t.Helper()
 	text, err := jsonx.Compact(cards)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, limit := range []int{0, 1, 10, 8999, 9000, 20000} {
+	for _, limit := range []int{0, -1, 1, 10, 8999, 9000, 20000} {
 		l := NewListing(limit, registry.Entries(reg).ByAssembly())
 		l.Add("", rawCard(t, `{"id":"started-over"}`)) // a broken answer's card, then the answer again
 		l.Begin()
