@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"crypto/tls"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -754,7 +753,7 @@ func httpStatusOf(code int) int {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any, extra http.Header) error {
-	data, err := json.Marshal(v)
+	data, err := encodeMessage(v)
 	if err != nil {
 		return err
 	}
@@ -769,7 +768,7 @@ func writeJSON(w http.ResponseWriter, status int, v any, extra http.Header) erro
 }
 
 func writeEvent(w http.ResponseWriter, rc *http.ResponseController, v any) error {
-	data, err := json.Marshal(v)
+	data, err := encodeMessage(v)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"sync"
@@ -151,7 +150,7 @@ type messageWriter struct {
 }
 
 func (w *messageWriter) write(v any) error {
-	data, err := json.Marshal(v)
+	data, err := encodeMessage(v)
 	if err != nil {
 		return err
 	}
