@@ -140,7 +140,7 @@ func (s *frameStream) reject(code jsonrpc2.Code, detail string) {
 // Write sends one message. The response of a cancelled request must still
 // go out, so ctx does not stop a write.
 func (s *frameStream) Write(_ context.Context, msg jsonrpc2.Message) (int64, error) {
-	body, err := json.Marshal(msg)
+	body, err := encodeMessage(msg)
 	if err != nil {
 		return 0, fmt.Errorf("marshaling a message: %w", err)
 	}
@@ -148,6 +148,17 @@ func (s *frameStream) Write(_ context.Context, msg jsonrpc2.Message) (int64, err
 		return 0, err
 	}
 	return int64(len(body)), nil
+}
+
+// encodeMessage is msg as json.Marshal writes it, byte for byte. jsonrpc2's
+// messages marshal themselves into compact JSON, HTML escaped; json.Marshal
+// would read that text again to check and compact it, a pass over every
+// answer – a long listing's most of all.
+func encodeMessage(msg jsonrpc2.Message) ([]byte, error) {
+	if m, ok := msg.(json.Marshaler); ok {
+		return m.MarshalJSON()
+	}
+	return json.Marshal(msg)
 }
 
 func (s *frameStream) writeBody(body []byte) error {
