@@ -1,13 +1,13 @@
 package lsp
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
 
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 // A message goes out as json.Marshal writes it, byte for byte (see
@@ -15,7 +15,7 @@ import (
 // HTML escaping, U+2028 and U+2029, quotes, control characters and broken
 // UTF-8 change, under a numeric and a string id.
 func TestEncodeMessageIsWhatJSONMarshalWrites(t *testing.T) {
-	tricky := "<b>&amp;</b> \u2028\u2029 \"quoted\" \\ \n\t Приложение \xff\xfe end"
+	tricky := testio.TrickyText
 	answer, err := jsonx.Compact(jsonx.New("total", 2, "applications", []any{
 		jsonx.New("name", tricky, "uri", "https://x/?a=1&b=<2>"), jsonx.New("name", "second", "numbers", []any{1, 2.5, nil, true})}))
 	if err != nil {
@@ -42,17 +42,5 @@ func TestEncodeMessageIsWhatJSONMarshalWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	messages = append(messages, n)
-	for i, m := range messages {
-		got, err := encodeMessage(m)
-		if err != nil {
-			t.Fatalf("message %d: %v", i, err)
-		}
-		want, err := json.Marshal(m)
-		if err != nil {
-			t.Fatalf("message %d: %v", i, err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("message %d (%T):\n got %s\nwant %s", i, m, got, want)
-		}
-	}
+	testio.EncodesAsJSONMarshal(t, encodeMessage, messages)
 }

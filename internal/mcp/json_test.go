@@ -1,14 +1,13 @@
 package mcp
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"testing"
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 // A message goes out as json.Marshal writes it, byte for byte, whether its
@@ -17,7 +16,7 @@ import (
 // characters and broken UTF-8 change, in the text content and in the
 // structured one, under a numeric and a string id.
 func TestEncodeMessageIsWhatJSONMarshalWrites(t *testing.T) {
-	tricky := "<b>&amp;</b> \u2028\u2029 \"quoted\" \\ \n\t Приложение \xff\xfe end"
+	tricky := testio.TrickyText
 	card := jsonx.New("id", "01a2", "name", tricky, "status", "Running", "nested", jsonx.New("uri", "https://x/?a=1&b=<2>"),
 		"numbers", []any{1, 2.5, -3, nil, true})
 	list := jsonx.New("total", 2, "applications", []any{card, jsonx.New("name", "second")})
@@ -43,17 +42,5 @@ func TestEncodeMessageIsWhatJSONMarshalWrites(t *testing.T) {
 	}
 	messages = append(messages, mcpgo.JSONRPCNotification{JSONRPC: mcpgo.JSONRPC_VERSION,
 		Notification: mcpgo.Notification{Method: "notifications/message", Params: mcpgo.NotificationParams{AdditionalFields: map[string]any{"data": tricky}}}})
-	for i, m := range messages {
-		got, err := encodeMessage(m)
-		if err != nil {
-			t.Fatalf("message %d: %v", i, err)
-		}
-		want, err := json.Marshal(m)
-		if err != nil {
-			t.Fatalf("message %d: %v", i, err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("message %d (%T):\n got %s\nwant %s", i, m, got, want)
-		}
-	}
+	testio.EncodesAsJSONMarshal(t, encodeMessage, messages)
 }
