@@ -20,16 +20,18 @@ func encodeMessage(v any) ([]byte, error) {
 	if !ok {
 		return json.Marshal(v)
 	}
+	// Only a tool's answer: its MarshalJSON writes with json.Marshal, so
+	// its text is already what json.Marshal would make of it.
 	var result json.Marshaler
 	switch r := resp.Result.(type) {
 	case *mcpgo.CallToolResult:
-		if r == nil {
-			return json.Marshal(v)
+		if r != nil {
+			result = r
 		}
-		result = r
 	case mcpgo.CallToolResult:
 		result = r
-	default:
+	}
+	if result == nil {
 		return json.Marshal(v)
 	}
 	body, err := result.MarshalJSON()
