@@ -336,8 +336,8 @@ func (s *Stand) newApp(body map[string]any, now time.Time) (*App, error) {
 		spaceID = p.SpaceID
 	} else if !isUUID(spaceID) {
 		return nil, refuseInvalid("space-id %q is not a valid UUID", spaceID)
-	} else if s.st.spaceByID[spaceID] == nil {
-		return nil, refuseMessage(http.StatusNotFound, "Space %q not found", spaceID)
+	} else if _, err := s.space(spaceID); err != nil {
+		return nil, err
 	}
 	for _, other := range s.st.apps {
 		if other.Status != statusDeleted && strings.EqualFold(other.PublicationContext, ctx) {

@@ -113,9 +113,9 @@ func (s *Stand) createBranch(q *req) {
 		kind = "development"
 	}
 	pref, _ := refOf(body, "project")
-	p, err := s.liveProject(str(pref["id"]))
-	if err != nil || p.Kind == kindGroup {
-		refuseMessage(http.StatusNotFound, "Project %q not found", str(pref["id"])).write(q.w)
+	p, err := s.buildsProject(str(pref["id"]))
+	if err != nil {
+		answer(q.w, err)
 		return
 	}
 	b := &Branch{ID: newID(), Name: name, Kind: kind, ProjectID: p.ID, VersionStamp: randomHex(8), Created: q.now}

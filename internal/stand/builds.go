@@ -107,19 +107,44 @@ func (s *Stand) listProjects(q *req) {
 func (s *Stand) getProject(q *req) {
 	p := s.st.projectByID[q.param(0)]
 	if p == nil {
-		refuseMessage(http.StatusNotFound, "Project %q not found", q.param(0)).write(q.w)
+		answer(q.w, projectNotFound(q.param(0)))
 		return
 	}
 	writeJSON(q.w, http.StatusOK, s.projectCard(p))
 }
 
-// liveProject finds a project that can hold builds.
+// projectNotFound is the console's answer for a project it does not have,
+// or not as the request needs it.
+func projectNotFound(id string) error {
+	return refuseMessage(http.StatusNotFound, "Project %q not found", id)
+}
+
+// liveProject finds a project that is not deleted.
 func (s *Stand) liveProject(id string) (*Project, error) {
 	p := s.st.projectByID[id]
 	if p == nil || p.Deleted {
-		return nil, refuseMessage(http.StatusNotFound, "Project %q not found", id)
+		return nil, projectNotFound(id)
 	}
 	return p, nil
+}
+
+// buildsProject finds a project that can hold builds and branches: live,
+// and not a group.
+func (s *Stand) buildsProject(id string) (*Project, error) {
+	p, err := s.liveProject(id)
+	if err != nil || p.Kind == kindGroup {
+		return nil, projectNotFound(id)
+	}
+	return p, nil
+}
+
+// space finds a space by id.
+func (s *Stand) space(id string) (*Space, error) {
+	sp := s.st.spaceByID[id]
+	if sp == nil {
+		return nil, refuseMessage(http.StatusNotFound, "Space %q not found", id)
+	}
+	return sp, nil
 }
 
 func (s *Stand) deleteProject(q *req) {
@@ -285,8 +310,8 @@ func (s *Stand) uploadIntoProject(q *req) {
 			refuseInvalid("space-id %q is not a valid UUID", sid).write(q.w)
 			return
 		}
-		if s.st.spaceByID[sid] == nil {
-			refuseMessage(http.StatusNotFound, "Space %q not found", sid).write(q.w)
+		if _, err := s.space(sid); err != nil {
+			answer(q.w, err)
 			return
 		}
 	}
@@ -312,9 +337,9 @@ func (s *Stand) uploadNoSpace(q *req) {
 }
 
 func (s *Stand) uploadIntoSpace(q *req) {
-	sp := s.st.spaceByID[q.param(0)]
-	if sp == nil {
-		refuseMessage(http.StatusNotFound, "Space %q not found", q.param(0)).write(q.w)
+	sp, err := s.space(q.param(0))
+	if err != nil {
+		answer(q.w, err)
 		return
 	}
 	s.answerNoProjectUpload(q, sp)
@@ -363,9 +388,9 @@ func (s *Stand) readUpload(body *spool) (*archive, error) {
 // putIntoProject stores an upload into a project by id: the archive's
 // version is ignored and the next number of the descriptor's base is given.
 func (s *Stand) putIntoProject(projectID string, body *spool, commit string, now time.Time) (uploaded, error) {
-	p, err := s.liveProject(projectID)
-	if err != nil || p.Kind == kindGroup {
-		return uploaded{}, refuseMessage(http.StatusNotFound, "Project %q not found", projectID)
+	p, err := s.buildsProject(projectID)
+	if err != nil {
+		return uploaded{}, err
 	}
 	a, err := s.readUpload(body)
 	if err != nil {

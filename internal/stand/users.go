@@ -142,8 +142,8 @@ func (s *Stand) connectAppUserList(q *req) {
 	if !ok {
 		return
 	}
-	if s.st.userListByID[id] == nil {
-		refuseMessage(http.StatusNotFound, "User list %q not found", id).write(q.w)
+	if _, err := s.userList(id); err != nil {
+		answer(q.w, err)
 		return
 	}
 	if !slices.Contains(a.UserLists, id) {
