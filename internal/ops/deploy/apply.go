@@ -165,6 +165,7 @@ func (o *Ops) applyShows(appID, buildID string, since time.Time) func(context.Co
 // to Running and verify that it runs the build (spec cli.md §2.6).
 func (o *Ops) ApplyAndVerify(ctx context.Context, appID, buildID string) (*Report, error) {
 	started := o.now().UTC()
+	before := o.cardBeforeApply(ctx, appID, nil)
 	a, err := o.startApply(ctx, appID, buildID, buildID, BuildSource(buildID), started)
 	if err != nil {
 		return nil, err
@@ -172,7 +173,7 @@ func (o *Ops) ApplyAndVerify(ctx context.Context, appID, buildID string) (*Repor
 	if !a.unanswered {
 		o.logf(ctx, "deploy.apply-started-id", "id", buildID)
 	}
-	card, err := o.EnsureRunning(ctx, appID, started)
+	card, err := o.ensureRunning(ctx, applyTarget{appID: appID, before: before}, started)
 	if err != nil {
 		return nil, o.stopped(ctx, err, card, appID, buildID, a)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/elemctl/elemctl/internal/atomicfile"
@@ -24,22 +25,25 @@ import (
 //
 //	application   this machine's exact measurements of the application's
 //	              last applies
-//	platform      the platform's own record of the application's finished
-//	              applies (task start-date and end-date): another machine,
-//	              or the console, applied before
+//	platform      the platform's own record of the application's last
+//	              apply (its task's start-date, the date-updated of the
+//	              card read before this apply): another machine, or the
+//	              console, applied before
 //	project       this machine's exact measurements of the project's other
 //	              applications on the stand
 //	stand         the platform's record of the stand's latest finished
-//	              applies, any application
+//	              applies, any application (their tasks' start-dates, their
+//	              cards' date-updated)
 //	machine       this machine's exact measurements of any application on
 //	              the stand
 //	rough         the application's applies measured by polls alone (the
 //	              platform gave no stamps): their end known within the
 //	              polls' spacing
 //
-// The platform's record costs one read of the task list, made only when
-// this machine has no exact measurement of the application, while the
-// apply runs: the wait's first read comes no sooner for it. The size of
+// The platform's record costs one read of the task list and of at most
+// historyDepth other applications' cards, made only when this machine has
+// no exact measurement of the application, while the apply runs: the
+// wait's first read comes no sooner for it. The size of
 // the build is not a source: nothing shows how it bears on the platform's
 // apply time, and the stand's applies take the same time whatever the
 // size.
@@ -58,6 +62,9 @@ type applyTarget struct {
 	// projectID is the project of the build, when the caller knows it
 	// (deploy does; apps apply does not).
 	projectID string
+	// before is the application's card read before the apply, when it
+	// was (see cardBeforeApply): it dates the end of the apply before.
+	before *jsonx.Object
 }
 
 // forecastApply finds the range the apply of t is expected to end in; ok
@@ -68,7 +75,7 @@ func (o *Ops) forecastApply(ctx context.Context, h *applyHistory, t applyTarget)
 	if f, ok := forecastOf(exactSamples(own), sourceApplication); ok {
 		return f, true
 	}
-	mine, others := o.platformApplies(ctx, t.appID)
+	mine, others := o.platformApplies(ctx, t.appID, t.before)
 	if f, ok := forecastOf(mine, sourcePlatform); ok {
 		return f, true
 	}
@@ -84,6 +91,26 @@ func (o *Ops) forecastApply(ctx context.Context, h *applyHistory, t applyTarget)
 		return f, true
 	}
 	return forecastOf(own, sourceRough)
+}
+
+// cardBeforeApply is the application's card as it is before an apply, for
+// the forecast (applyTarget.before): known when the caller read it, else
+// read now – only when this machine has no exact measurement of the
+// application's applies, the one case the forecast looks at it. nil when
+// it is not needed or cannot be read (the forecast goes without it).
+func (o *Ops) cardBeforeApply(ctx context.Context, appID string, known *jsonx.Object) *jsonx.Object {
+	if known != nil {
+		return known
+	}
+	h := o.applyHistory()
+	if len(exactSamples(h.samples(applyKey(o.Client.Config().BaseURL, appID)))) > 0 {
+		return nil
+	}
+	card, err := o.readCard(ctx, appID)
+	if err != nil {
+		return nil
+	}
+	return card
 }
 
 // logForecast tells when the apply should end, and by what.
@@ -107,54 +134,119 @@ func exactSamples(samples []applySample) []applySample {
 	return out
 }
 
-// platformApplies reads the platform's task list once, without repeats (a
-// forecast is only a speed-up), and returns the finished applies of appID
-// and the stand's latest finished applies of other applications, oldest
-// first, as samples.
-func (o *Ops) platformApplies(ctx context.Context, appID string) (mine, others []applySample) {
-	// A read that takes longer than half a Budget (a huge stand, a slow
-	// one) is given up: the wait goes without rather than start late.
+// platformApplies reads the platform's record of earlier applies once,
+// without repeats (a forecast is only a speed-up). The console dates a
+// task's start only (spec §3.5); an apply's end is the date-updated of its
+// application's card, while that apply is the newest task of the
+// application and the card has settled. So:
+//
+//   - mine is the application's own last apply, when before (its card read
+//     before this apply; nil: not read) dates its end;
+//   - others are the stand's latest applies of other applications that are
+//     still their newest task, oldest first; their cards are read for it,
+//     at most historyDepth of them, side by side.
+func (o *Ops) platformApplies(ctx context.Context, appID string, before *jsonx.Object) (mine, others []applySample) {
+	// Reads that take longer than half a Budget (a huge stand, a slow one)
+	// are given up: the wait goes without rather than start late.
 	ctx, cancel := context.WithTimeout(ctx, o.policy().normalized().Budget/2)
 	defer cancel()
-	type dated struct {
-		app    string
-		start  time.Time
-		sample applySample
+	// Of the stand's tasks only each application's newest finished task
+	// is kept, and whether anything came after it.
+	type newest struct {
+		start     time.Time
+		startText string
+		apply     bool
+		settled   bool // nothing unfinished came after it
 	}
-	// Of the stand's tasks only the finished applies are read.
-	var applies []dated
+	var tasks []taskStamp
 	if err := o.call(ctx, func(ctx context.Context) error {
 		var e error
-		applies, e = platform.ListPicking(ctx, o.Client, platform.Request{Path: "/tasks/application-tasks", ReadRetries: []time.Duration{}}, nil,
-			func(t *jsonx.RawObject) (dated, bool, error) {
-				if !isApplyTask(t) || !isFinishedTask(t) {
-					return dated{}, false, nil
-				}
-				startText, endText := t.Str("start-date"), t.Str("end-date")
-				start, ok1 := parseStamp(startText)
-				end, ok2 := parseStamp(endText)
-				if !ok1 || !ok2 || end.Before(start) {
-					return dated{}, false, nil
-				}
-				return dated{t.Str("application-id"), start, stampedSample(start, end, startText, endText)}, true, nil
+		tasks, e = platform.ListPicking(ctx, o.Client, platform.Request{Path: "/tasks/application-tasks", ReadRetries: []time.Duration{}}, nil,
+			func(t *jsonx.RawObject) (taskStamp, bool, error) {
+				startText := t.Str("start-date")
+				start, ok := parseStamp(startText)
+				return taskStamp{app: t.Str("application-id"), start: start, startText: startText,
+					apply: isApplyTask(t), finished: isFinishedTask(t)}, ok, nil
 			}, "tasks")
 		return e
 	}); err != nil {
 		return nil, nil
 	}
-	var rest []dated
-	for _, d := range applies {
-		if d.app == appID {
-			mine = append(mine, d.sample)
+	last := map[string]*newest{}
+	for _, t := range tasks {
+		n := last[t.app]
+		if n == nil {
+			n = &newest{}
+			last[t.app] = n
+		}
+		if t.finished {
+			*n = newest{start: t.start, startText: t.startText, apply: t.apply, settled: true}
 		} else {
-			rest = append(rest, d)
+			n.settled = false
 		}
 	}
-	slices.SortStableFunc(rest, func(a, b dated) int { return a.start.Compare(b.start) })
-	for _, d := range rest[max(0, len(rest)-historyDepth):] {
-		others = append(others, d.sample)
+	if n := last[appID]; n != nil && n.apply && before != nil {
+		// This apply's own task, unfinished, may already be listed: the
+		// card read before it is what dates the one before.
+		if s, ok := appliedUntil(n.start, n.startText, before, o.limits().Start); ok {
+			mine = append(mine, s)
+		}
+	}
+	type candidate struct {
+		app string
+		*newest
+	}
+	var cands []candidate
+	for app, n := range last {
+		if app != appID && n.apply && n.settled {
+			cands = append(cands, candidate{app, n})
+		}
+	}
+	slices.SortFunc(cands, func(a, b candidate) int { return a.start.Compare(b.start) })
+	cands = cands[max(0, len(cands)-historyDepth):]
+	samples := make([]*applySample, len(cands))
+	var wg sync.WaitGroup
+	for i, c := range cands {
+		wg.Go(func() {
+			card, err := o.readCard(ctx, c.app)
+			if err != nil {
+				return
+			}
+			if s, ok := appliedUntil(c.start, c.startText, card, o.limits().Start); ok {
+				samples[i] = &s
+			}
+		})
+	}
+	wg.Wait()
+	for _, s := range samples {
+		if s != nil {
+			others = append(others, *s)
+		}
 	}
 	return mine, others
+}
+
+// taskStamp is what a forecast reads of a task.
+type taskStamp struct {
+	app, startText  string
+	start           time.Time
+	apply, finished bool
+}
+
+// appliedUntil is the apply that started at start and ended at the
+// date-updated of card, its application settled since; false when the card
+// is not settled or its stamp does not fit (before the start, or longer
+// than a wait would last: something else changed the application since).
+func appliedUntil(start time.Time, startText string, card *jsonx.Object, longest time.Duration) (applySample, bool) {
+	if !IsStable(card.Str("status")) {
+		return applySample{}, false
+	}
+	endText := card.Str("date-updated")
+	end, ok := parseStamp(endText)
+	if !ok || end.Before(start) || end.Sub(start) > longest {
+		return applySample{}, false
+	}
+	return stampedSample(start, end, startText, endText), true
 }
 
 // isApplyTask tells the task of an apply.
@@ -191,10 +283,10 @@ func hasFraction(stamp string) bool {
 
 // exactApply is the length of the apply a wait just saw end, by the
 // platform's stamps: the newest apply task of the application (tasks are
-// its own, oldest first) from its start-date to its end-date, or to the
-// date-updated of the card the wait saw settled. false when the stamps are
-// missing or do not agree with what the polls saw (measured): they are
-// then not this apply's.
+// its own, oldest first) from its start-date to the date-updated of the
+// card the wait saw settled (the console dates no task's end). false when
+// the stamps are missing or do not agree with what the polls saw
+// (measured): they are then not this apply's.
 func exactApply(tasks []*jsonx.Object, settled *jsonx.Object, measured applySample) (applySample, bool) {
 	var task *jsonx.Object
 	for i := len(tasks) - 1; i >= 0 && task == nil; i-- {
@@ -202,7 +294,7 @@ func exactApply(tasks []*jsonx.Object, settled *jsonx.Object, measured applySamp
 			task = tasks[i]
 		}
 	}
-	if task == nil {
+	if task == nil || settled == nil {
 		return applySample{}, false
 	}
 	startText := task.Str("start-date")
@@ -210,20 +302,11 @@ func exactApply(tasks []*jsonx.Object, settled *jsonx.Object, measured applySamp
 	if !ok {
 		return applySample{}, false
 	}
-	endText := task.Str("end-date")
-	end, ok := parseStamp(endText)
-	if !ok && settled != nil && IsStable(settled.Str("status")) {
-		endText = settled.Str("date-updated")
-		end, ok = parseStamp(endText)
-	}
-	if !ok || end.Before(start) {
-		return applySample{}, false
-	}
-	s := stampedSample(start, end, startText, endText)
+	s, ok := appliedUntil(start, startText, settled, longestSample)
 	// The wait began a moment after the platform took the apply, so its
 	// own bracket may sit a little before the stamps' span; a second's
 	// tolerance covers that and clocks' rounding, not another apply.
-	if s.Hi < measured.Lo-1 || s.Lo > measured.Hi+1 {
+	if !ok || s.Hi < measured.Lo-1 || s.Lo > measured.Hi+1 {
 		return applySample{}, false
 	}
 	return s, true
@@ -276,8 +359,11 @@ func (h *applyHistory) read() historyFile {
 	return f
 }
 
+// longestSample bounds a sample that may plan a wait.
+const longestSample = 24 * time.Hour
+
 // valid tells a sample that may plan a wait: a damaged line must not.
-func (s applySample) valid() bool { return s.Lo >= 0 && s.Hi >= s.Lo && s.Hi < 24*3600 }
+func (s applySample) valid() bool { return s.Lo >= 0 && s.Hi >= s.Lo && s.Hi < longestSample.Seconds() }
 
 // samples are the recent applies of key, oldest first.
 func (h *applyHistory) samples(key string) []applySample {

@@ -21,8 +21,8 @@ import (
 // applySample is one apply's end, in seconds from the start of the wait:
 // it came after Lo and by Hi. A wait measures it between the last poll
 // that found the application busy and the first that found it settled; the
-// platform's own stamps – the apply task's start-date, its end-date or the
-// card's date-updated – measure it to their precision (Exact).
+// platform's own stamps – the apply task's start-date and the card's
+// date-updated – measure it to their precision (Exact).
 type applySample struct {
 	Lo    float64 `json:"lo"`
 	Hi    float64 `json:"hi"`

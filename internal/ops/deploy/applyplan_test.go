@@ -21,17 +21,21 @@ import (
 
 // applyStand is a Console API whose application is Updating until a time
 // of the fake clock and Running from then on: an apply of known length in
-// stand time. Its task list is tasks; with stamps, the card's
-// date-updated and the apply's task carry the apply's start and end.
+// stand time. Its task list is tasks; with stamps, the apply's task
+// carries its start and the card's date-updated its start, then its end
+// (the console dates no task's end). others are the cards of other
+// applications: Running, updated at the time given.
 type applyStand struct {
 	clock  *FakeClock
 	mu     sync.Mutex
 	start  time.Time
 	end    time.Time
 	tasks  []map[string]any
+	others map[string]time.Time
 	stamps bool
 	reads  int
 	lists  int       // reads of the task list
+	cards  int       // reads of other applications' cards
 	seen   time.Time // the first read that found the apply over
 }
 
@@ -48,11 +52,15 @@ func (s *applyStand) serve(w http.ResponseWriter, r *http.Request) {
 			task := map[string]any{"id": "t-now", "application-id": "app-1", "operation-type": "UpdateApplication",
 				"status": "InProgress", "start-date": stamp(s.start)}
 			if !s.clock.Now().Before(s.end) {
-				task["status"], task["end-date"] = "Completed", stamp(s.end)
+				task["status"] = "Completed"
 			}
 			tasks = append(tasks, task)
 		}
 		json.NewEncoder(w).Encode(tasks)
+	case r.Method == http.MethodGet && s.others != nil && !s.others[strings.TrimPrefix(r.URL.Path, "/console/api/v2/applications/")].IsZero():
+		s.cards++
+		id := strings.TrimPrefix(r.URL.Path, "/console/api/v2/applications/")
+		fmt.Fprintf(w, `{"id":%q,"status":"Running","uri":"https://host/other","date-updated":%q}`, id, stamp(s.others[id]))
 	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/console/api/v2/applications/"):
 		s.reads++
 		status, updated := "Updating", s.start
@@ -260,7 +268,7 @@ func TestApplyWaitOutlastingItsForecast(t *testing.T) {
 }
 
 // A wait that sees the apply end measures it by the platform's stamps:
-// the apply task's start-date and end-date, or the card's date-updated.
+// the apply task's start-date and the settled card's date-updated.
 func TestExactApplyFromThePlatformsStamps(t *testing.T) {
 	start := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	task := taskOf
@@ -272,15 +280,15 @@ func TestExactApplyFromThePlatformsStamps(t *testing.T) {
 		want    applySample
 		wantErr bool
 	}{
-		{"end-date", []*jsonx.Object{task("operation-type", "UpdateApplication", "start-date", stamp(start), "end-date", stamp(start.Add(29870*time.Millisecond)))},
-			nil, applySample{Lo: 29.87, Hi: 29.87, Exact: true}, false},
 		{"date-updated", []*jsonx.Object{task("operation-type", "UpdateApplication", "start-date", stamp(start))},
 			taskOf("status", "Running", "date-updated", stamp(start.Add(29870*time.Millisecond))), applySample{Lo: 29.87, Hi: 29.87, Exact: true}, false},
-		{"whole seconds", []*jsonx.Object{task("operation-type", "UpdateApplication", "start-date", "2026-03-01T10:00:00Z", "end-date", "2026-03-01T10:00:30Z")},
-			nil, applySample{Lo: 29, Hi: 31, Exact: true}, false},
-		{"an older apply", []*jsonx.Object{task("operation-type", "UpdateApplication", "start-date", stamp(start), "end-date", stamp(start.Add(5*time.Second)))},
-			nil, applySample{}, true},
-		{"no apply task", []*jsonx.Object{task("operation-type", "CreateApplication", "start-date", stamp(start), "end-date", stamp(start.Add(30*time.Second)))},
+		{"whole seconds", []*jsonx.Object{task("operation-type", "UpdateApplication", "start-date", "2026-03-01T10:00:00Z")},
+			taskOf("status", "Running", "date-updated", "2026-03-01T10:00:30Z"), applySample{Lo: 29, Hi: 31, Exact: true}, false},
+		{"an older apply", []*jsonx.Object{task("operation-type", "UpdateApplication", "start-date", stamp(start))},
+			taskOf("status", "Running", "date-updated", stamp(start.Add(5*time.Second))), applySample{}, true},
+		{"no apply task", []*jsonx.Object{task("operation-type", "CreateApplication", "start-date", stamp(start))},
+			taskOf("status", "Running", "date-updated", stamp(start.Add(30*time.Second))), applySample{}, true},
+		{"no card", []*jsonx.Object{task("operation-type", "UpdateApplication", "start-date", stamp(start))},
 			nil, applySample{}, true},
 		{"a card still busy", []*jsonx.Object{task("operation-type", "UpdateApplication", "start-date", stamp(start))},
 			taskOf("status", "Updating", "date-updated", stamp(start.Add(30*time.Second))), applySample{}, true},
@@ -298,38 +306,66 @@ func TestExactApplyFromThePlatformsStamps(t *testing.T) {
 // its applies, else the project's other applications measured here, else
 // the stand's latest applies, else any application measured here, else
 // the application's rough measurements; the task list is read only when
-// the application has no exact measurement here.
+// the application has no exact measurement here. The platform's record of
+// an apply is its task's start-date and its card's date-updated (the
+// console dates no task's end), read for at most three other applications
+// whose newest task is that apply.
 func TestForecastSources(t *testing.T) {
 	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	// ended: the date-updated of each application's card; an apply's end
+	// is there.
+	var ended map[string]time.Time
 	applied := func(app string, at, d time.Duration) map[string]any {
+		ended[app] = start.Add(at + d)
 		return map[string]any{"id": "t", "application-id": app, "operation-type": "UpdateApplication", "status": "Completed",
-			"start-date": stamp(start.Add(at)), "end-date": stamp(start.Add(at + d))}
+			"start-date": stamp(start.Add(at))}
+	}
+	task := func(app, op string, at time.Duration) map[string]any {
+		return map[string]any{"id": "t", "application-id": app, "operation-type": op, "status": "Completed", "start-date": stamp(start.Add(at))}
 	}
 	for _, c := range []struct {
 		name    string
-		tasks   []map[string]any
+		tasks   func() []map[string]any
 		history map[string]*historyEntry
 		project string
 		source  string
 		lo, hi  time.Duration
 		lists   int
+		cards   int
 	}{
 		{name: "nothing", lists: 1},
 		{name: "application", history: map[string]*historyEntry{"app-1": {Applies: []applySample{{Lo: 11, Hi: 11, Exact: true}}}},
-			tasks: []map[string]any{applied("app-1", 0, 20*time.Second)}, source: sourceApplication, lo: 11 * time.Second, hi: 11 * time.Second},
+			tasks:  func() []map[string]any { return []map[string]any{applied("app-1", 0, 20*time.Second)} },
+			source: sourceApplication, lo: 11 * time.Second, hi: 11 * time.Second},
 		{name: "platform", history: map[string]*historyEntry{"app-1": {Applies: []applySample{{Lo: 9, Hi: 14}}}},
-			tasks:  []map[string]any{applied("app-2", 0, 20*time.Second), applied("app-1", time.Minute, 12*time.Second)},
-			source: sourcePlatform, lo: 12 * time.Second, hi: 12 * time.Second, lists: 1},
+			tasks: func() []map[string]any {
+				return []map[string]any{applied("app-2", 0, 20*time.Second), applied("app-1", time.Minute, 12*time.Second)}
+			},
+			source: sourcePlatform, lo: 12 * time.Second, hi: 12 * time.Second, lists: 1, cards: 1},
 		{name: "project", project: "p-1",
 			history: map[string]*historyEntry{"app-2": {Project: "p-1", Applies: []applySample{{Lo: 7, Hi: 7, Exact: true}}},
 				"app-3": {Project: "p-9", Applies: []applySample{{Lo: 40, Hi: 40, Exact: true}}}},
-			tasks:  []map[string]any{applied("app-4", 0, 20*time.Second)},
-			source: sourceProject, lo: 7 * time.Second, hi: 7 * time.Second, lists: 1},
+			tasks:  func() []map[string]any { return []map[string]any{applied("app-4", 0, 20*time.Second)} },
+			source: sourceProject, lo: 7 * time.Second, hi: 7 * time.Second, lists: 1, cards: 1},
 		{name: "stand", project: "p-1",
 			history: map[string]*historyEntry{"app-3": {Project: "p-9", Applies: []applySample{{Lo: 40, Hi: 40, Exact: true}}}},
-			tasks: []map[string]any{applied("app-4", 0, 50*time.Second), applied("app-5", time.Minute, 21*time.Second),
-				applied("app-6", 2*time.Minute, 20*time.Second), applied("app-7", 3*time.Minute, 22*time.Second)},
-			source: sourceStand, lo: 20 * time.Second, hi: 22 * time.Second, lists: 1},
+			tasks: func() []map[string]any {
+				return []map[string]any{applied("app-4", 0, 50*time.Second), applied("app-5", time.Minute, 21*time.Second),
+					applied("app-6", 2*time.Minute, 20*time.Second), applied("app-7", 3*time.Minute, 22*time.Second)}
+			},
+			source: sourceStand, lo: 20 * time.Second, hi: 22 * time.Second, lists: 1, cards: 3},
+		// An apply that is no longer its application's newest task, or
+		// whose card was changed long after (a later stop and start), is
+		// not measured by the card.
+		{name: "stand, only what the cards date", project: "p-1",
+			history: map[string]*historyEntry{"app-3": {Project: "p-9", Applies: []applySample{{Lo: 40, Hi: 40, Exact: true}}}},
+			tasks: func() []map[string]any {
+				tasks := []map[string]any{applied("app-4", 0, 25*time.Second), applied("app-5", time.Minute, 21*time.Second),
+					task("app-5", "DeleteApplication", 2*time.Minute), applied("app-6", 3*time.Minute, 20*time.Second)}
+				ended["app-6"] = start.Add(50 * time.Minute)
+				return tasks
+			},
+			source: sourceStand, lo: 25 * time.Second, hi: 25 * time.Second, lists: 1, cards: 2},
 		{name: "machine", project: "p-1",
 			history: map[string]*historyEntry{"app-3": {Project: "p-9", Applies: []applySample{{Lo: 40, Hi: 40, Exact: true}}},
 				"app-1": {Applies: []applySample{{Lo: 9, Hi: 14}}}},
@@ -340,7 +376,17 @@ func TestForecastSources(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			clock := NewFakeClock(start.Add(time.Hour))
-			s := &applyStand{clock: clock, start: clock.Now(), end: clock.Now().Add(time.Second), tasks: c.tasks}
+			ended = map[string]time.Time{}
+			var tasks []map[string]any
+			if c.tasks != nil {
+				tasks = c.tasks()
+			}
+			var before *jsonx.Object
+			if end, ok := ended["app-1"]; ok {
+				before = taskOf("id", "app-1", "status", "Running", "date-updated", stamp(end))
+				delete(ended, "app-1")
+			}
+			s := &applyStand{clock: clock, start: clock.Now(), end: clock.Now().Add(time.Second), tasks: tasks, others: ended}
 			srv := httptest.NewServer(http.HandlerFunc(s.serve))
 			defer srv.Close()
 			o := &Ops{Client: fakeStandClient(t, srv.URL), Clock: clock, Registry: registryIn(dir)}
@@ -353,27 +399,28 @@ func TestForecastSources(t *testing.T) {
 			if err := os.WriteFile(h.path, data, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			got, ok := o.forecastApply(context.Background(), h, applyTarget{appID: "app-1", projectID: c.project})
+			got, ok := o.forecastApply(context.Background(), h, applyTarget{appID: "app-1", projectID: c.project, before: before})
 			if ok != (c.source != "") || got.source != c.source || got.lo != c.lo || got.hi != c.hi {
 				t.Errorf("forecast %+v %v, want %s %v–%v", got, ok, c.source, c.lo, c.hi)
 			}
-			if s.lists != c.lists {
-				t.Errorf("the task list was read %d times, want %d", s.lists, c.lists)
+			if s.lists != c.lists || s.cards != c.cards {
+				t.Errorf("the task list was read %d times and other cards %d, want %d and %d", s.lists, s.cards, c.lists, c.cards)
 			}
 		})
 	}
 }
 
 // The first apply ever of an application, on a stand where another one
-// applied before: the platform's record of that apply forecasts it, and
-// the end is seen within half a second, within a 10 s poll's reads, on
-// the fake clock.
+// applied before: the platform's record of that apply (its task's start,
+// its card's date-updated) forecasts it, and the end is seen within half a
+// second, within a 10 s poll's reads, on the fake clock.
 func TestFirstApplyForecastByTheStandsRecord(t *testing.T) {
 	for _, d := range []time.Duration{2 * time.Second, 5 * time.Second, 12 * time.Second, 30 * time.Second, 60 * time.Second} {
 		r := runApplyWait(t, DefaultPolicy, d, func(o *Ops, s *applyStand) (applyForecast, bool) {
 			earlier := s.start.Add(-time.Hour)
 			s.tasks = []map[string]any{{"id": "t0", "application-id": "other", "operation-type": "UpdateApplication",
-				"status": "Completed", "start-date": stamp(earlier), "end-date": stamp(earlier.Add(d))}}
+				"status": "Completed", "start-date": stamp(earlier)}}
+			s.others = map[string]time.Time{"other": earlier.Add(d)}
 			return o.forecastApply(context.Background(), nil, applyTarget{appID: "app-1"})
 		})
 		if r.source != sourceStand || r.latency > 500*time.Millisecond || r.reads > tenSecondPollReads(d) {

@@ -140,6 +140,11 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	if up.AssemblyID != "" {
 		buildLabel += " (" + up.AssemblyID + ")"
 	}
+	var guardCard *jsonx.Object
+	if schema != nil {
+		guardCard = schema.card
+	}
+	before := o.cardBeforeApply(ctx, appID, guardCard)
 	a, err := o.startApply(ctx, appID, firstNonEmpty(up.AssemblyID, up.Version), buildLabel, body, started)
 	if err != nil {
 		return nil, err
@@ -148,7 +153,7 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 		o.logf(ctx, "deploy.apply-started")
 	}
 
-	card, err := o.ensureRunning(ctx, applyTarget{appID: appID, projectID: opts.ProjectID}, started)
+	card, err := o.ensureRunning(ctx, applyTarget{appID: appID, projectID: opts.ProjectID, before: before}, started)
 	if err != nil {
 		var ae *platform.APIError
 		if ctx.Err() == nil && card != nil && card.Str("status") == platform.StatusError && errors.As(err, &ae) && !platform.HasCompileLine([]string{ae.Message}) {

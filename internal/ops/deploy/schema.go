@@ -50,6 +50,9 @@ type schemaOutcome struct {
 	// version count reuses it instead of reading it again.
 	builds     []*jsonx.Object
 	buildsRead bool
+	// card is the application's card when the guard read it, before the
+	// apply: the forecast of the apply's length reuses it.
+	card *jsonx.Object
 }
 
 // skip ends the guard with a reason, telling it.
@@ -120,6 +123,7 @@ func (o *Ops) schemaGuard(ctx context.Context, opts DeployOptions, appID string)
 		if err != nil {
 			return o.schemaReadFailed(ctx, out, err)
 		}
+		out.card = card
 		appliedID = card.Obj("source").Str("project-version-id")
 		if appliedID == "" {
 			return o.schemaSkip(ctx, out, SkipNoAppliedBuild, i18n.T(ctx, "deploy.schema-no-build", "app", appID)), nil
