@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -258,11 +259,17 @@ func (r *verdictRun) deploy(b *testing.B, env []string, project, appID string) v
 	return v
 }
 
-// applyEnd is the end of the newest apply of appID, as the stand's task
-// list records it.
+// applyEnd is the end of the newest apply of appID, as the stand records
+// it (its control's task list: the console dates a task's start only).
 func applyEnd(b *testing.B, s *standProcess, appID string) time.Time {
 	var end time.Time
-	for _, t := range s.get(b, "/tasks/application-tasks") {
+	req, _ := http.NewRequest("GET", s.URL+"/stand/tasks", nil)
+	req.SetBasicAuth(s.ClientID, s.ClientSecret)
+	var tasks []map[string]any
+	if err := fetchJSON(req, &tasks); err != nil {
+		b.Fatal(err)
+	}
+	for _, t := range tasks {
 		if t["application-id"] != appID || t["operation-type"] != "UpdateApplication" {
 			continue
 		}

@@ -240,11 +240,18 @@ func (api *standAPI) waitStatus(appID, status string) map[string]any {
 }
 
 // taskLength is how long the last task of an operation type of an
-// application took, by its dates (the stand dates a task's end when its
-// operation was due, so the length is the operation's duration).
+// application took, by the dates the stand's control records (the stand
+// dates a task's end when its operation was due, so the length is the
+// operation's duration; the console dates only the start).
 func (api *standAPI) taskLength(appID, operation string) time.Duration {
 	api.t.Helper()
-	_, v := api.call("GET", "/tasks/application-tasks", nil)
+	req, _ := http.NewRequest("GET", api.base+"/stand/tasks", nil)
+	req.SetBasicAuth(api.id, api.secret)
+	_, body := api.send(req)
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		api.t.Fatalf("GET /stand/tasks: %v: %s", err, body)
+	}
 	var length time.Duration = -1
 	for _, item := range v.([]any) {
 		task := item.(map[string]any)

@@ -3,9 +3,12 @@ package stand_test
 import (
 	"archive/zip"
 	"bytes"
+	"encoding/json"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/elemctl/elemctl/internal/stand"
 )
@@ -247,4 +250,47 @@ func manifestOf(t *testing.T, v any) map[string]string {
 	}
 	t.Fatal("no Assembly.yaml in the export")
 	return nil
+}
+
+// The console dates a task's start only (spec §3.5); the end the stand
+// recorded is on its control endpoint, and the application's card dates
+// the apply's end in its date-updated.
+func TestTasksShowTheirEndOnlyOnTheControl(t *testing.T) {
+	s, c := start(t, stand.Options{})
+	up := c.uploadNew("", sample("1.0-1"))
+	id := c.createApp("crm", up["image-id"].(string))
+	c.waitStatus(id, "Running")
+	next := c.uploadInto(artifactProject(up), sample("1.0-2"))
+	c.apply(id, next["id"].(string))
+	card := c.waitStatus(id, "Running")
+	for _, task := range c.appTasks(id) {
+		if _, ok := task["end-date"]; ok || task["start-date"] == nil {
+			t.Fatalf("the console lists a task as %v", task)
+		}
+	}
+	req, _ := http.NewRequest("GET", c.base+"/stand/tasks", nil)
+	req.SetBasicAuth(s.ClientID(), s.ClientSecret())
+	resp, data, err := c.try(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET /stand/tasks: %v %v", resp, err)
+	}
+	var records []map[string]any
+	if err := json.Unmarshal(data, &records); err != nil {
+		t.Fatal(err)
+	}
+	var apply map[string]any
+	for _, r := range records {
+		if r["application-id"] == id && r["operation-type"] == "UpdateApplication" {
+			apply = r
+		}
+	}
+	if apply == nil || apply["status"] != "Completed" {
+		t.Fatalf("the stand's tasks %s", data)
+	}
+	start, err1 := time.Parse(time.RFC3339, apply["start-date"].(string))
+	end, err2 := time.Parse(time.RFC3339, apply["end-date"].(string))
+	updated, err3 := time.Parse(time.RFC3339, card["date-updated"].(string))
+	if err1 != nil || err2 != nil || err3 != nil || !end.After(start) || !updated.Equal(end) {
+		t.Fatalf("apply from %v to %v, card updated %v", apply["start-date"], apply["end-date"], card["date-updated"])
+	}
 }

@@ -540,6 +540,9 @@ func (s *Stand) debugApp(q *req) {
 
 // --- tasks ---
 
+// taskJSON is a task as the console lists it: its start is dated, its end
+// is not (spec §3.5). The stand's own record of the end is on its control
+// endpoint (/stand/tasks), for tests and benchmarks.
 type taskJSON struct {
 	ID            string `json:"id"`
 	ApplicationID string `json:"application-id"`
@@ -547,15 +550,35 @@ type taskJSON struct {
 	OperationType string `json:"operation-type"`
 	ErrorMessage  string `json:"error-message"`
 	StartDate     string `json:"start-date"`
-	EndDate       string `json:"end-date,omitempty"`
 }
 
 func (s *Stand) listTasks(q *req) {
 	out := make([]taskJSON, 0, len(s.st.tasks))
 	for _, t := range s.st.tasks {
-		out = append(out, taskJSON{t.ID, t.AppID, t.Status, t.OperationType, t.ErrorMessage, isoTime(t.Start), isoTime(t.End)})
+		out = append(out, taskJSON{t.ID, t.AppID, t.Status, t.OperationType, t.ErrorMessage, isoTime(t.Start)})
 	}
 	s.writeList(q.w, out)
+}
+
+// taskRecordJSON is a task with the end the stand recorded, which the
+// console does not show.
+type taskRecordJSON struct {
+	taskJSON
+	EndDate string `json:"end-date,omitempty"`
+}
+
+// taskRecords are the tasks with their ends, every operation due by now
+// settled first (the clock read under the lock, as a request's is).
+func (s *Stand) taskRecords() []taskRecordJSON {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settle(time.Now())
+	s.saveIfDirty()
+	out := make([]taskRecordJSON, 0, len(s.st.tasks))
+	for _, t := range s.st.tasks {
+		out = append(out, taskRecordJSON{taskJSON{t.ID, t.AppID, t.Status, t.OperationType, t.ErrorMessage, isoTime(t.Start)}, isoTime(t.End)})
+	}
+	return out
 }
 
 // --- export ---

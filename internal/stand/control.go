@@ -14,12 +14,13 @@ const (
 	controlPrefix  = "/stand/"
 	controlFaults  = "/stand/faults"
 	controlFirings = "/stand/firings"
+	controlTasks   = "/stand/tasks"
 	// maxControlBody bounds a PUT of the rules.
 	maxControlBody = 1 << 20
 )
 
-// serveControl answers GET|PUT|DELETE /stand/faults and GET /stand/firings,
-// from a loopback peer with the stand's client id and secret (HTTP Basic,
+// serveControl answers GET|PUT|DELETE /stand/faults, GET /stand/firings and
+// GET /stand/tasks, from a loopback peer with the stand's client id and secret (HTTP Basic,
 // as the token endpoint takes them).
 func (s *Stand) serveControl(w http.ResponseWriter, r *http.Request) {
 	if !loopbackPeer(r.RemoteAddr) {
@@ -78,8 +79,14 @@ func (s *Stand) serveControl(w http.ResponseWriter, r *http.Request) {
 			out = append(out, firingJSON{f.Rule, f.Effect, f.Method, f.Path, logTime(f.At)})
 		}
 		writeJSON(w, http.StatusOK, out)
+	case controlTasks:
+		if r.Method != http.MethodGet {
+			allow("GET")
+			return
+		}
+		writeJSON(w, http.StatusOK, s.taskRecords())
 	default:
-		writeJSON(w, http.StatusNotFound, map[string]string{"message": "the stand's control has " + controlFaults + " and " + controlFirings})
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "the stand's control has " + controlFaults + ", " + controlFirings + " and " + controlTasks})
 	}
 }
 

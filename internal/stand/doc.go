@@ -16,7 +16,8 @@
 // connection before the platform acts, lose the answer after it acted,
 // truncate or trickle the body, fail an apply, silence the stand, restart
 // the console or expire the tokens. A loopback control endpoint
-// (/stand/faults, /stand/firings) changes them while the stand runs;
+// (/stand/faults, /stand/firings) changes them while the stand runs, and
+// tells when each task ended (/stand/tasks), which the console does not;
 // Options.Log takes one JSON line per request.
 //
 // The network (tls.go): with Options.TLS the stand serves HTTPS with a
