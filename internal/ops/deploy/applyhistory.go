@@ -150,40 +150,41 @@ func (o *Ops) platformApplies(ctx context.Context, appID string, before *jsonx.O
 	// are given up: the wait goes without rather than start late.
 	ctx, cancel := context.WithTimeout(ctx, o.policy().normalized().Budget/2)
 	defer cancel()
-	// Of the stand's tasks only each application's newest finished task
-	// is kept, and whether anything came after it.
+	// Of the stand's tasks, listed oldest first, only each application's
+	// newest finished task is kept as the list is read, and whether an
+	// unfinished one came after it.
 	type newest struct {
 		start     time.Time
 		startText string
 		apply     bool
-		settled   bool // nothing unfinished came after it
+		settled   bool
 	}
-	var tasks []taskStamp
+	var last map[string]*newest
 	if err := o.call(ctx, func(ctx context.Context) error {
-		var e error
-		tasks, e = platform.ListPicking(ctx, o.Client, platform.Request{Path: "/tasks/application-tasks", ReadRetries: []time.Duration{}}, nil,
-			func(t *jsonx.RawObject) (taskStamp, bool, error) {
+		_, e := platform.ListPicking(ctx, o.Client, platform.Request{Path: "/tasks/application-tasks", ReadRetries: []time.Duration{}},
+			func() { last = map[string]*newest{} },
+			func(t *jsonx.RawObject) (struct{}, bool, error) {
+				app := t.Str("application-id")
+				n := last[app]
+				if n == nil {
+					n = &newest{}
+					last[app] = n
+				}
 				startText := t.Str("start-date")
 				start, ok := parseStamp(startText)
-				return taskStamp{app: t.Str("application-id"), start: start, startText: startText,
-					apply: isApplyTask(t), finished: isFinishedTask(t)}, ok, nil
+				switch {
+				case !isFinishedTask(t):
+					n.settled = false
+				case ok:
+					*n = newest{start: start, startText: startText, apply: isApplyTask(t), settled: true}
+				default:
+					*n = newest{} // a finished task without a start dates nothing
+				}
+				return struct{}{}, false, nil
 			}, "tasks")
 		return e
 	}); err != nil {
 		return nil, nil
-	}
-	last := map[string]*newest{}
-	for _, t := range tasks {
-		n := last[t.app]
-		if n == nil {
-			n = &newest{}
-			last[t.app] = n
-		}
-		if t.finished {
-			*n = newest{start: t.start, startText: t.startText, apply: t.apply, settled: true}
-		} else {
-			n.settled = false
-		}
 	}
 	if n := last[appID]; n != nil && n.apply && before != nil {
 		// This apply's own task, unfinished, may already be listed: the
@@ -224,13 +225,6 @@ func (o *Ops) platformApplies(ctx context.Context, appID string, before *jsonx.O
 		}
 	}
 	return mine, others
-}
-
-// taskStamp is what a forecast reads of a task.
-type taskStamp struct {
-	app, startText  string
-	start           time.Time
-	apply, finished bool
 }
 
 // appliedUntil is the apply that started at start and ended at the
