@@ -555,9 +555,13 @@ type taskJSON struct {
 func (s *Stand) listTasks(q *req) {
 	out := make([]taskJSON, 0, len(s.st.tasks))
 	for _, t := range s.st.tasks {
-		out = append(out, taskJSON{t.ID, t.AppID, t.Status, t.OperationType, t.ErrorMessage, isoTime(t.Start)})
+		out = append(out, taskCard(t))
 	}
 	s.writeList(q.w, out)
+}
+
+func taskCard(t *Task) taskJSON {
+	return taskJSON{t.ID, t.AppID, t.Status, t.OperationType, t.ErrorMessage, isoTime(t.Start)}
 }
 
 // taskRecordJSON is a task with the end the stand recorded, which the
@@ -576,7 +580,7 @@ func (s *Stand) taskRecords() []taskRecordJSON {
 	s.saveIfDirty()
 	out := make([]taskRecordJSON, 0, len(s.st.tasks))
 	for _, t := range s.st.tasks {
-		out = append(out, taskRecordJSON{taskJSON{t.ID, t.AppID, t.Status, t.OperationType, t.ErrorMessage, isoTime(t.Start)}, isoTime(t.End)})
+		out = append(out, taskRecordJSON{taskCard(t), isoTime(t.End)})
 	}
 	return out
 }

@@ -71,7 +71,7 @@ type applyTarget struct {
 // is false when nothing tells (the wait then backs off as any other).
 func (o *Ops) forecastApply(ctx context.Context, h *applyHistory, t applyTarget) (applyForecast, bool) {
 	base := o.Client.Config().BaseURL
-	own := h.samples(applyKey(base, t.appID))
+	own := o.ownApplies(h, t.appID)
 	if f, ok := forecastOf(exactSamples(own), sourceApplication); ok {
 		return f, true
 	}
@@ -93,6 +93,11 @@ func (o *Ops) forecastApply(ctx context.Context, h *applyHistory, t applyTarget)
 	return forecastOf(own, sourceRough)
 }
 
+// ownApplies are this machine's samples of the application's applies.
+func (o *Ops) ownApplies(h *applyHistory, appID string) []applySample {
+	return h.samples(applyKey(o.Client.Config().BaseURL, appID))
+}
+
 // cardBeforeApply is the application's card as it is before an apply, for
 // the forecast (applyTarget.before): known when the caller read it, else
 // read now – only when this machine has no exact measurement of the
@@ -102,8 +107,7 @@ func (o *Ops) cardBeforeApply(ctx context.Context, appID string, known *jsonx.Ob
 	if known != nil {
 		return known
 	}
-	h := o.applyHistory()
-	if len(exactSamples(h.samples(applyKey(o.Client.Config().BaseURL, appID)))) > 0 {
+	if len(exactSamples(o.ownApplies(o.applyHistory(), appID))) > 0 {
 		return nil
 	}
 	card, err := o.readCard(ctx, appID)
