@@ -145,7 +145,10 @@ func exactSamples(samples []applySample) []applySample {
 // application and the card has settled. So:
 //
 //   - mine is the application's own last apply, when before (its card read
-//     before this apply; nil: not read) dates its end;
+//     before this apply; nil: not read) dates its end: the newest of the
+//     application's tasks that began by that date must be a finished apply
+//     (this apply's task began later, and on a fast stand may be over by the
+//     time the list is read);
 //   - others are the stand's latest applies of other applications that are
 //     still their newest task, oldest first; their cards are read for it,
 //     at most historyDepth of them, side by side.
@@ -164,18 +167,28 @@ func (o *Ops) platformApplies(ctx context.Context, appID string, before *jsonx.O
 		settled   bool
 	}
 	var last map[string]*newest
+	cutoff, dated := time.Time{}, false
+	if before != nil {
+		cutoff, dated = parseStamp(before.Str("date-updated"))
+	}
+	if !dated {
+		before = nil
+	}
 	if err := o.call(ctx, func(ctx context.Context) error {
 		_, e := platform.ListPicking(ctx, o.Client, platform.Request{Path: "/tasks/application-tasks", ReadRetries: []time.Duration{}},
 			func() { last = map[string]*newest{} },
 			func(t *jsonx.RawObject) (struct{}, bool, error) {
 				app := t.Str("application-id")
+				startText := t.Str("start-date")
+				start, ok := parseStamp(startText)
+				if app == appID && (before == nil || !ok || start.After(cutoff)) {
+					return struct{}{}, false, nil // not the apply before this one
+				}
 				n := last[app]
 				if n == nil {
 					n = &newest{}
 					last[app] = n
 				}
-				startText := t.Str("start-date")
-				start, ok := parseStamp(startText)
 				switch {
 				case !isFinishedTask(t):
 					n.settled = false
@@ -190,9 +203,7 @@ func (o *Ops) platformApplies(ctx context.Context, appID string, before *jsonx.O
 	}); err != nil {
 		return nil, nil
 	}
-	if n := last[appID]; n != nil && n.apply && before != nil {
-		// This apply's own task, unfinished, may already be listed: the
-		// card read before it is what dates the one before.
+	if n := last[appID]; n != nil && n.apply && n.settled {
 		if s, ok := appliedUntil(n.start, n.startText, before, o.limits().Start); ok {
 			mine = append(mine, s)
 		}

@@ -342,6 +342,14 @@ func TestForecastSources(t *testing.T) {
 				return []map[string]any{applied("app-2", 0, 20*time.Second), applied("app-1", time.Minute, 12*time.Second)}
 			},
 			source: sourcePlatform, lo: 12 * time.Second, hi: 12 * time.Second, lists: 1, cards: 1},
+		// On a fast stand this apply may be over when the list is read:
+		// the apply before it is still the one the card read before dates.
+		{name: "platform, this apply already over", history: map[string]*historyEntry{"app-1": {Applies: []applySample{{Lo: 9, Hi: 14}}}},
+			tasks: func() []map[string]any {
+				return []map[string]any{applied("app-2", 0, 20*time.Second), applied("app-1", time.Minute, 12*time.Second),
+					task("app-1", "UpdateApplication", time.Hour)}
+			},
+			source: sourcePlatform, lo: 12 * time.Second, hi: 12 * time.Second, lists: 1, cards: 1},
 		{name: "project", project: "p-1",
 			history: map[string]*historyEntry{"app-2": {Project: "p-1", Applies: []applySample{{Lo: 7, Hi: 7, Exact: true}}},
 				"app-3": {Project: "p-9", Applies: []applySample{{Lo: 40, Hi: 40, Exact: true}}}},
