@@ -9,18 +9,17 @@ import (
 )
 
 // archiveSizes are the archives the upload figures are taken with, in MiB:
-// 1, 30 and 60. The platform unpacks at most 64 MiB of an archive, and an
-// upload refuses a larger one before sending it, so an archive of
-// incompressible contents is at most that large.
-var archiveSizes = []int{1, 30, 60}
+// 1, 100 and 250, the last near the platform's limit of an upload
+// (256 MiB).
+var archiveSizes = []int{1, 100, 250}
 
 // uploadRuns is how many runs of each command and size the memory figures
 // take the median of: at most this many, fewer when -benchtime asks for
-// fewer (a 60 MiB pack takes seconds).
+// fewer (a 250 MiB pack takes seconds).
 const uploadRuns = 2
 
 // BenchmarkUploadMemory: the peak resident memory of `builds upload`,
-// `deploy` and `probe` with archives of 1, 30 and 60 MiB (a project whose
+// `deploy` and `probe` with archives of 1, 100 and 250 MiB (a project whose
 // resources are random bytes, 10 MiB a file, so the archive is as large as
 // they are). An archive is read from disk as the request sends it, so a
 // larger archive costs no more memory than a small one.
@@ -31,7 +30,7 @@ const uploadRuns = 2
 //
 //	rss-NMB-MB      the peak RSS with an archive of N MiB (median)
 //	over-NMB-MiB    rss-NMB-MB − rss-1MB-MB (target ≤ 30)
-//	ms-60MB         the wall time with the 60 MiB archive
+//	ms-250MB        the wall time with the 250 MiB archive
 func BenchmarkUploadMemory(b *testing.B) {
 	s := benchStand(b, "--seed", "demo")
 	projects := map[int]string{}

@@ -419,8 +419,8 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 //
 //	archive make FILE outside   the demo's archive with entries whose names
 //	                            point outside its folder (../, an absolute path)
-//	archive make FILE bomb      the demo's archive with 70 MiB of zeros in
-//	                            five entries (a few hundred KB packed)
+//	archive make FILE bomb      the demo's archive with 1,120 MiB of zeros
+//	                            in 80 entries (about a megabyte packed)
 //	archive list FILE           print the archive's entry names, one a line
 func archiveCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
@@ -437,7 +437,7 @@ func archiveCmd(ts *testscript.TestScript, neg bool, args []string) {
 			extra["../outside.xbsl"] = []byte("метод А()\n;\n")
 			extra["/etc/elemctl-absolute.yaml"] = []byte("Имя: x\n")
 		case "bomb":
-			zeros = 5
+			zeros = 80
 		default:
 			ts.Fatalf("usage: archive make FILE outside|bomb")
 		}

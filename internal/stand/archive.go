@@ -91,10 +91,13 @@ var errNotArchive = errors.New("the body is not a build archive (ZIP)")
 
 // readArchive parses a build archive. It needs a ZIP with Assembly.yaml at
 // the root; the descriptor may be missing (the caller decides what that
-// means). Every entry is unpacked through a limited reader and counted
-// against lim; only the entries the stand reads (YAML and .xbsl sources)
-// are kept, so a zip bomb costs a refusal, not the stand's memory.
-func readArchive(data io.ReaderAt, size int64, lim Limits) (*archive, error) {
+// means). Only the entries the stand reads (the manifest, YAML and .xbsl
+// sources) are kept. An upload's archive (whole) is checked against lim
+// first by its declared sizes, then entry by entry through limited
+// readers, so a damaged archive or a zip bomb costs a refusal, not the
+// stand's memory; a stored one was checked so when it came, and only the
+// entries the stand reads are unpacked again.
+func readArchive(data io.ReaderAt, size int64, lim Limits, whole bool) (*archive, error) {
 	zr, err := zip.NewReader(data, size)
 	if err != nil {
 		return nil, errNotArchive
@@ -102,19 +105,27 @@ func readArchive(data io.ReaderAt, size int64, lim Limits) (*archive, error) {
 	if len(zr.File) > lim.Entries {
 		return nil, fmt.Errorf("%w: %d entries, the limit is %d", errUnpackLimit, len(zr.File), lim.Entries)
 	}
+	left := lim.UnpackedSize
+	for _, f := range zr.File {
+		if f.UncompressedSize64 > uint64(left) {
+			return nil, fmt.Errorf("entry %s: %w", f.Name, unpackRefusal("the archive unpacks", lim.UnpackedSize))
+		}
+		left -= int64(f.UncompressedSize64)
+	}
 	a := &archive{}
 	var manifest []byte
 	haveManifest := false
-	left := lim.UnpackedSize
+	readLeft := lim.ReadSize
 	for _, f := range zr.File {
-		if strings.HasSuffix(f.Name, "/") {
+		keep := keptEntry(f.Name)
+		if strings.HasSuffix(f.Name, "/") || !keep && !whole {
 			continue
 		}
-		b, n, err := unpackEntry(f, lim, left, keptEntry(f.Name))
-		left -= n
+		b, err := unpackEntry(f, lim, readLeft, keep)
 		if err != nil {
 			return nil, err
 		}
+		readLeft -= int64(len(b))
 		if f.Name == manifestName {
 			manifest, haveManifest = b, true
 			continue
@@ -135,27 +146,27 @@ func readArchive(data io.ReaderAt, size int64, lim Limits) (*archive, error) {
 }
 
 // keptEntry tells the entries the stand reads: the manifest, YAML and
-// .xbsl sources. Others are unpacked only to be checked and counted.
+// .xbsl sources. Others are unpacked only to be checked.
 func keptEntry(name string) bool {
 	lower := strings.ToLower(name)
 	return name == manifestName || strings.HasSuffix(lower, ".yaml") || strings.HasSuffix(lower, ".xbsl")
 }
 
-// unpackEntry unpacks one entry, at most lim.EntrySize bytes of it and at
-// most left in all, returning the bytes when keep (else nil) and how many
-// were unpacked. The declared size is checked before anything is
-// unpacked; the reader refuses data past the declared size by itself, and
-// reading to the end checks the entry's checksum.
-func unpackEntry(f *zip.File, lim Limits, left int64, keep bool) ([]byte, int64, error) {
-	if f.UncompressedSize64 > uint64(lim.EntrySize) {
-		return nil, 0, fmt.Errorf("entry %s: %w", f.Name, unpackRefusal("it unpacks to "+strconv.FormatUint(f.UncompressedSize64, 10)+" bytes,", lim.EntrySize))
+// unpackEntry unpacks one entry: into memory when keep (at most
+// lim.EntrySize bytes, and at most readLeft), else as a stream that is
+// only checked. The declared size is checked before anything is unpacked;
+// data past it is refused, and reading to the end checks the entry's
+// checksum.
+func unpackEntry(f *zip.File, lim Limits, readLeft int64, keep bool) ([]byte, error) {
+	if keep && f.UncompressedSize64 > uint64(lim.EntrySize) {
+		return nil, fmt.Errorf("entry %s: %w", f.Name, unpackRefusal("it unpacks to "+strconv.FormatUint(f.UncompressedSize64, 10)+" bytes,", lim.EntrySize))
 	}
-	if f.UncompressedSize64 > uint64(max(left, 0)) {
-		return nil, 0, fmt.Errorf("entry %s: %w", f.Name, unpackRefusal("the archive unpacks", lim.UnpackedSize))
+	if keep && f.UncompressedSize64 > uint64(max(readLeft, 0)) {
+		return nil, fmt.Errorf("entry %s: %w", f.Name, unpackRefusal("the manifest, YAML and sources unpack", lim.ReadSize))
 	}
 	rc, err := f.Open()
 	if err != nil {
-		return nil, 0, fmt.Errorf("entry %s: %w", f.Name, err)
+		return nil, fmt.Errorf("entry %s: %w", f.Name, err)
 	}
 	defer rc.Close()
 	var b []byte
@@ -178,9 +189,9 @@ func unpackEntry(f *zip.File, lim Limits, left int64, keep bool) ([]byte, int64,
 		err = zip.ErrFormat
 	}
 	if err != nil {
-		return nil, n, fmt.Errorf("entry %s: %w", f.Name, err)
+		return nil, fmt.Errorf("entry %s: %w", f.Name, err)
 	}
-	return b, n, nil
+	return b, nil
 }
 
 func (a *archive) fileData(name string) []byte {

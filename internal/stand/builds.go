@@ -371,7 +371,7 @@ func (s *Stand) answerNoProjectUpload(q *req, sp *Space) {
 
 // readUpload parses an uploaded archive and checks what every upload needs.
 func (s *Stand) readUpload(body *spool) (*archive, error) {
-	a, err := readArchive(body.readerAt(), body.size, s.opts.Limits)
+	a, err := readArchive(body.readerAt(), body.size, s.opts.Limits, true)
 	if err != nil {
 		return nil, refuseInvalid("Invalid assembly: %v", err)
 	}

@@ -181,14 +181,19 @@
 //     documents exist under 2.1 (GET project, extension export,
 //     project/export, change-token-access).
 //   - Limits (Options.Limits, DefaultLimits): an upload body past 256 MiB
-//     is 413 {"message":"Request body is too large: the limit is N
-//     bytes"}. An archive is unpacked through limited readers: one entry
-//     past 16 MiB, all entries together past 64 MiB, or more than 100 000
-//     entries is 400 invalid_request "Invalid assembly: entry <name>: ...
-//     past the limit of N bytes – a damaged archive or a zip bomb"; only
-//     the manifest, YAML and .xbsl entries are read, and only while a
-//     create, an apply or an upload needs them, so a zip bomb costs the
-//     stand at most the unpack limit.
+//     (the platform's limit) is 413 {"message":"Request body is too large:
+//     the limit is N bytes"}. The platform's limits of unpacking are not
+//     recorded; the stand's are generous enough for any archive of that
+//     size: all entries together past 1 GiB (declared sizes, checked
+//     before anything is unpacked) or more than 100 000 entries, and of
+//     the entries it reads into memory (the manifest, YAML and .xbsl
+//     sources) one past 16 MiB or all past 64 MiB, is 400 invalid_request
+//     "Invalid assembly: entry <name>: unpack limit: ... past the limit of
+//     N bytes – a damaged archive or a zip bomb". Every entry of an upload
+//     is unpacked through a limited reader, the others as a stream that is
+//     only checked; a stored archive's read entries are read again only
+//     while a create or an apply needs them, so a zip bomb costs the stand
+//     at most the read limit.
 //   - Names: display-name 1–128 characters without control characters;
 //     publication-context (the display name when absent) 1–63 characters
 //     of Latin letters, digits, '-' and '_' in segments separated by '/'

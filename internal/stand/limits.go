@@ -10,40 +10,50 @@ import (
 )
 
 // Limits bound what the stand takes in. The platform's own limits are not
-// recorded; these are the stand's (package documentation): generous for build
-// archives, which hold YAML and sources of kilobytes, and tight enough that
-// a damaged archive or a zip bomb costs a refusal, not the stand's memory.
+// recorded, except its 256 MiB upload; these are the stand's (package
+// documentation): an upload the platform could take is taken, and a
+// damaged archive or a zip bomb costs a refusal, not the stand's memory.
 type Limits struct {
 	// UploadSize bounds an uploaded archive as sent; a larger body is
 	// answered 413.
 	UploadSize int64
-	// EntrySize bounds one entry of an archive unpacked; UnpackedSize all
-	// entries together; Entries their count. Past any of them the upload
-	// is refused as an invalid assembly.
-	EntrySize, UnpackedSize int64
-	Entries                 int
+	// UnpackedSize bounds every entry of an archive unpacked together, and
+	// Entries their count; past either the upload is refused as an
+	// invalid assembly. Entries the stand only checks are unpacked as a
+	// stream, so these cost time, not memory.
+	UnpackedSize int64
+	Entries      int
+	// EntrySize bounds one entry the stand reads into memory (the
+	// manifest, YAML and .xbsl sources) and ReadSize them together; past
+	// either the upload is refused as an invalid assembly.
+	EntrySize, ReadSize int64
 }
 
-// DefaultLimits are the limits of a stand whose Options.Limits fields are zero.
+// DefaultLimits are the limits of a stand whose Options.Limits fields are
+// zero. An archive of the largest upload unpacks to four times its size.
 var DefaultLimits = Limits{
 	UploadSize:   256 << 20,
-	EntrySize:    16 << 20,
-	UnpackedSize: 64 << 20,
+	UnpackedSize: 1 << 30,
 	Entries:      100_000,
+	EntrySize:    16 << 20,
+	ReadSize:     64 << 20,
 }
 
 func (l *Limits) fill() {
 	if l.UploadSize <= 0 {
 		l.UploadSize = DefaultLimits.UploadSize
 	}
-	if l.EntrySize <= 0 {
-		l.EntrySize = DefaultLimits.EntrySize
-	}
 	if l.UnpackedSize <= 0 {
 		l.UnpackedSize = DefaultLimits.UnpackedSize
 	}
 	if l.Entries <= 0 {
 		l.Entries = DefaultLimits.Entries
+	}
+	if l.EntrySize <= 0 {
+		l.EntrySize = DefaultLimits.EntrySize
+	}
+	if l.ReadSize <= 0 {
+		l.ReadSize = DefaultLimits.ReadSize
 	}
 }
 

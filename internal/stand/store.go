@@ -151,7 +151,7 @@ func (s *Stand) readBuild(b *Build) (*archive, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readArchive(f, f.size, s.opts.Limits)
+	return readArchive(f, f.size, s.opts.Limits, false)
 }
 
 // buildBytes reads the stored archive of a build whole (tests, seeds).

@@ -47,12 +47,7 @@ type Archive struct {
 	descriptor    *Descriptor // read once, on first use
 	descriptorErr error
 
-	// What Refusals reports, gathered from the central directory.
-	outside       []string // names that point outside the archive's folder
-	unpacked      uint64   // the declared sizes of every entry together
-	largest       string   // the entry of the largest declared size
-	largestSize   uint64
-	declaredFiles int
+	outside []string // names that point outside the archive's folder (Refusals)
 }
 
 // ReadArchiveFile opens the archive at path. The errors are the ones of
@@ -99,12 +94,8 @@ func openArchive(ctx context.Context, name string, r io.ReaderAt, size int64) (*
 	if len(zr.File) > entryCountLimit {
 		return nil, newError(ctx, "inspect.too-many-entries", "file", name, "count", len(zr.File), "limit", entryCountLimit)
 	}
-	a := &Archive{name: name, zr: zr, entries: map[string]*zip.File{}, budget: totalReadLimit, declaredFiles: len(zr.File)}
+	a := &Archive{name: name, zr: zr, entries: map[string]*zip.File{}, budget: totalReadLimit}
 	for _, f := range zr.File {
-		a.unpacked += f.UncompressedSize64
-		if f.UncompressedSize64 > a.largestSize || a.largest == "" {
-			a.largest, a.largestSize = f.Name, f.UncompressedSize64
-		}
 		if !safeEntryName(f.Name) {
 			a.outside = append(a.outside, f.Name)
 			continue
@@ -130,42 +121,18 @@ func openArchive(ctx context.Context, name string, r io.ReaderAt, size int64) (*
 	return a, nil
 }
 
-// What the platform unpacks of an uploaded archive at most: past these it
-// refuses the archive as a zip bomb (the stand's DefaultLimits are the
-// same). A build archive holds YAML and sources of kilobytes.
-const (
-	PlatformEntrySize    = 16 << 20 // one entry unpacked
-	PlatformUnpackedSize = 64 << 20 // every entry together
-	PlatformEntries      = 100_000  // entries
-)
-
-// platformEntries is PlatformEntries; a variable so a test reaches it with
-// a small archive.
-var platformEntries = PlatformEntries
-
 // Refusals are what makes the platform refuse the archive although its
 // manifest reads: entries whose names point outside the archive's folder
-// ("../", an absolute path, a drive, a backslash), and contents that
-// unpack past the platform's limits (a zip bomb, or a damaged archive).
-// They come from the archive's directory of entries, so nothing is
-// unpacked to find them. `inspect` warns of each; an upload refuses the
-// archive for them before sending anything.
+// ("../", an absolute path, a drive, a backslash). They come from the
+// archive's directory of entries, so nothing is unpacked to find them.
+// `inspect` warns of each; an upload refuses the archive for them before
+// sending anything. How much the platform unpacks of an archive is not
+// recorded, so what an archive unpacks to is the platform's to judge.
 func (a *Archive) Refusals(ctx context.Context) []error {
-	var out []error
-	if len(a.outside) > 0 {
-		out = append(out, newError(ctx, "archive.outside-entries", "file", a.name, "count", len(a.outside), "entries", listFiles(ctx, a.outside)))
+	if len(a.outside) == 0 {
+		return nil
 	}
-	switch {
-	case a.declaredFiles > platformEntries:
-		out = append(out, newError(ctx, "archive.too-many-entries", "file", a.name, "count", a.declaredFiles, "limit", platformEntries))
-	case a.largestSize > PlatformEntrySize:
-		out = append(out, newError(ctx, "archive.entry-unpacks-past-limit", "file", a.name, "entry", a.largest,
-			"size", fmt.Sprint(a.largestSize), "limit", PlatformEntrySize))
-	case a.unpacked > PlatformUnpackedSize:
-		out = append(out, newError(ctx, "archive.unpacks-past-limit", "file", a.name,
-			"size", fmt.Sprint(a.unpacked), "limit", PlatformUnpackedSize))
-	}
-	return out
+	return []error{newError(ctx, "archive.outside-entries", "file", a.name, "count", len(a.outside), "entries", listFiles(ctx, a.outside))}
 }
 
 // safeEntryName accepts relative slash-separated names without "." or ".."

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"context"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/ops/upload"
+	"github.com/elemctl/elemctl/internal/platform"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
 )
@@ -45,10 +47,19 @@ func zipFile(t *testing.T, name string, entries map[string][]byte) string {
 	return p
 }
 
-// zerosBomb writes an archive of a manifest and n entries of size zeros
-// each – a zip bomb of a few kilobytes. The zeros are compressed once.
-func zerosBomb(t *testing.T, name string, manifest []byte, n, size int) string {
+// withZeros writes, beside the archive at base, a copy of it with n more
+// entries of size zeros each – megabytes unpacked, a few kilobytes
+// packed: the zeros are compressed once.
+func withZeros(t *testing.T, base string, n, size int) string {
 	t.Helper()
+	data, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var packed bytes.Buffer
 	fw, _ := flate.NewWriter(&packed, flate.BestSpeed)
 	fw.Write(make([]byte, size))
@@ -56,10 +67,13 @@ func zerosBomb(t *testing.T, name string, manifest []byte, n, size int) string {
 	crc := crc32.ChecksumIEEE(make([]byte, size))
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	w, _ := zw.Create("Assembly.yaml")
-	w.Write(manifest)
+	for _, f := range zr.File {
+		if err := zw.Copy(f); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for i := range n {
-		w, err := zw.CreateRaw(&zip.FileHeader{Name: fmt.Sprintf("Acme/Tasks/Ресурсы/%d", i), Method: zip.Deflate,
+		w, err := zw.CreateRaw(&zip.FileHeader{Name: fmt.Sprintf("Acme/Tasks/Ресурсы/%d.bin", i), Method: zip.Deflate,
 			CRC32: crc, CompressedSize64: uint64(packed.Len()), UncompressedSize64: uint64(size)})
 		if err != nil {
 			t.Fatal(err)
@@ -69,7 +83,7 @@ func zerosBomb(t *testing.T, name string, manifest []byte, n, size int) string {
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(t.TempDir(), name)
+	p := strings.TrimSuffix(base, ".xasm") + "-zeros.xasm"
 	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -109,16 +123,14 @@ func TestUploadRefusesWhatInspectRefusesBeforeSendingAnything(t *testing.T) {
 	noManifest := zipFile(t, "bare.xasm", map[string][]byte{"Acme/Tasks/Проект.yaml": []byte("Ид: x\n")})
 	demoManifest := []byte("ManifestVersion: 1.0\nVendor: Acme\nName: Tasks\nVersion: 1.0-1\n")
 	outside := zipFile(t, "outside.xasm", map[string][]byte{"Assembly.yaml": demoManifest, "../Задача.xbsl": []byte("метод А()\n;\n")})
-	bomb := zerosBomb(t, "zeros.xasm", demoManifest, 5, 13<<20)
 
 	for _, c := range []struct{ file, want string }{
 		{garbage, "the file is not a build archive: " + garbage + ". Nothing was uploaded"},
 		{huge, "is too large: 268435457 bytes, the limit is 268435456. Nothing was uploaded"},
 		{manifestBomb, "the entry Assembly.yaml is too large to read (17825792 bytes, the limit is 16777216)"},
-		{descriptorBomb, "the entry Acme/Tasks/Проект.yaml unpacks to 17825792 bytes, and the platform unpacks at most 16777216 bytes of one entry"},
+		{descriptorBomb, "the entry Acme/Tasks/Проект.yaml is too large to read (17825792 bytes, the limit is 16777216)"},
 		{noManifest, "has no manifest Assembly.yaml. Nothing was uploaded"},
 		{outside, "entries whose paths point outside the archive's folder (../, an absolute path, a drive or a backslash) (1): ../Задача.xbsl – the platform does not take such an archive. Nothing was uploaded"},
-		{bomb, "unpacks to 68157501 bytes, and the platform unpacks at most 67108864 bytes of an archive – a zip bomb or a damaged archive. Nothing was uploaded"},
 	} {
 		for _, project := range []string{demo.ProjectID, ""} {
 			_, err := upload.Upload(ctx, cl, upload.Options{File: c.file, ProjectID: project, GuardRename: true})
@@ -129,6 +141,58 @@ func TestUploadRefusesWhatInspectRefusesBeforeSendingAnything(t *testing.T) {
 	}
 	if calls := s.Calls(); len(calls) != 0 {
 		t.Errorf("refused archives reached the stand: %d call(s), first %s %s", len(calls), calls[0].Method, calls[0].Path)
+	}
+}
+
+// How much the platform unpacks of an archive is not recorded: an archive
+// is sent whatever it unpacks to, and the platform's refusal (here the
+// stand's own limit) is what the user reads.
+func TestWhatAnArchiveUnpacksToIsThePlatformsToJudge(t *testing.T) {
+	t.Parallel()
+	ctx := i18n.WithLang(context.Background(), i18n.EN)
+	data := stand.MakeArchive(stand.ArchiveSpec{Vendor: stand.DemoVendor, Name: stand.DemoName, Version: "1.0-1",
+		ID: stand.DemoConfigurationID, Presentation: stand.DemoPresentation})
+	dir := t.TempDir()
+	demo := filepath.Join(dir, "demo.xasm")
+	if err := os.WriteFile(demo, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// 65 MiB of zeros in five resources, a few kilobytes packed.
+	zeros := withZeros(t, demo, 5, 13<<20)
+	for _, c := range []struct {
+		limit int64
+		want  string // "" : taken
+	}{
+		{0, ""},
+		{32 << 20, "Console API responded 400 to POST"},
+	} {
+		s := standtest.Start(t, stand.Options{Limits: stand.Limits{UnpackedSize: c.limit}})
+		project, err := s.SeedDemo()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := upload.Upload(ctx, newClient(t, s), upload.Options{File: zeros, ProjectID: project.ProjectID})
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("an archive of 65 MiB unpacked, on a stand that takes it: %v", err)
+		case c.want == "" && res.AssemblyID == "":
+			t.Errorf("an archive of 65 MiB unpacked, on a stand that takes it: no build in %+v", res)
+		case c.want != "":
+			var api *platform.APIError
+			if !errors.As(err, &api) || !strings.Contains(err.Error(), c.want) ||
+				!strings.Contains(fmt.Sprint(api.Body), "Invalid assembly: ") || !strings.Contains(fmt.Sprint(api.Body), "past the limit of 33554432 bytes") {
+				t.Errorf("an archive of 65 MiB unpacked, on a stand of a 32 MiB limit: want the stand's refusal, got %v", err)
+			}
+		}
+		uploads := 0
+		for _, call := range s.Calls() {
+			if call.Method == "POST" && strings.HasSuffix(call.Path, "/assemblies") {
+				uploads++
+			}
+		}
+		if uploads != 1 {
+			t.Errorf("the archive was sent %d times, want once", uploads)
+		}
 	}
 }
 

@@ -216,10 +216,10 @@ func Upload(ctx context.Context, cl *platform.Client, opts Options) (*Result, er
 		file = io.NewSectionReader(f, 0, size)
 	}
 	// What `inspect` refuses – not a ZIP, no manifest, a manifest or
-	// descriptor too large to read, too many entries – and what it warns
-	// of – entries outside the archive's folder, a zip bomb – is refused
-	// here, before anything is sent: the platform would refuse it too, or
-	// worse, take it.
+	// descriptor too large to read, too many entries to list – and what it
+	// warns of – entries outside the archive's folder – is refused here,
+	// before anything is sent: the platform would refuse it too, or worse,
+	// take it. What the archive unpacks to is the platform's to judge.
 	var arch *assembly.Archive
 	var err error
 	if file != nil {
