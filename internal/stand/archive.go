@@ -446,16 +446,18 @@ func (s *Stand) exportArchive(b *Build) ([]byte, error) {
 				return nil, err
 			}
 		}
+		// An entry goes from the stored archive into the answer as a
+		// stream: it may unpack to far more than the archive holds.
 		rc, err := files[name].Open()
 		if err != nil {
 			return nil, err
 		}
-		data, err := io.ReadAll(rc)
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: mod})
+		if err == nil {
+			_, err = io.Copy(w, rc)
+		}
 		rc.Close()
 		if err != nil {
-			return nil, err
-		}
-		if err := writeZipFile(zw, name, data, mod); err != nil {
 			return nil, err
 		}
 	}

@@ -156,11 +156,11 @@ func TestZipBombsAreRefusedWithBoundedMemory(t *testing.T) {
 	}
 }
 
-// An archive as large as the platform takes, of resources that unpack to
-// more than it (the platform's limits of unpacking are not recorded), is
-// taken: its resources are checked as a stream, not held.
+// An archive of resources that unpack to more than the platform's upload
+// limit (its limits of unpacking are not recorded) is taken, applied and
+// exported: its resources are checked and repacked as streams, not held.
 func TestLargeArchivesAreTakenWithBoundedMemory(t *testing.T) {
-	s, c := start(t, stand.Options{})
+	s, c := start(t, stand.Options{Speed: 0.01})
 	demo, err := s.SeedDemo()
 	if err != nil {
 		t.Fatal(err)
@@ -180,6 +180,38 @@ func TestLargeArchivesAreTakenWithBoundedMemory(t *testing.T) {
 	}
 	if allocated, limit := after.TotalAlloc-before.TotalAlloc, uint64(len(body))+16<<20; allocated > limit {
 		t.Errorf("%d MiB allocated taking an archive of %d KiB that unpacks to 300 MiB; the bound is %d MiB", allocated>>20, len(body)>>10, limit>>20)
+	}
+	var up map[string]any
+	if err := json.Unmarshal(answer, &up); err != nil {
+		t.Fatal(err)
+	}
+	c.apply(demo.AppID, up["id"].(string))
+	c.waitStatus(demo.AppID, "Running")
+
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	status, exported := c.do("POST", "/applications/"+demo.AppID+"/project/export", nil)
+	runtime.ReadMemStats(&after)
+	if status != http.StatusOK {
+		t.Fatalf("export: HTTP %d %s", status, exported)
+	}
+	// The answer is held whole (a fault may cut it); what it unpacks to
+	// is not.
+	if allocated, limit := after.TotalAlloc-before.TotalAlloc, 4*uint64(len(exported))+32<<20; allocated > limit {
+		t.Errorf("%d MiB allocated exporting an archive of %d KiB that unpacks to 300 MiB; the bound is %d MiB", allocated>>20, len(exported)>>10, limit>>20)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(exported), int64(len(exported)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pictures := 0
+	for _, f := range zr.File {
+		if strings.HasPrefix(f.Name, "Acme/Tasks/Ресурсы/picture") && f.UncompressedSize64 == 60<<20 {
+			pictures++
+		}
+	}
+	if pictures != len(entries) {
+		t.Errorf("the export holds %d of the %d pictures of 60 MiB", pictures, len(entries))
 	}
 }
 
