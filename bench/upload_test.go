@@ -19,9 +19,10 @@ var archiveSizes = []int{1, 100, 250}
 const uploadRuns = 2
 
 // BenchmarkUploadMemory: the peak resident memory of `builds upload`,
-// `deploy` and `probe` with archives of 1, 100 and 250 MiB (a project whose
-// resources are random bytes, 10 MiB a file, so the archive is as large as
-// they are). An archive is read from disk as the request sends it, so a
+// `deploy`, `probe` and `apps export` with archives of 1, 100 and 250 MiB
+// (a project whose resources are random bytes, 10 MiB a file, so the
+// archive is as large as they are). An archive is read from disk as the
+// request sends it, and an export written to disk as it arrives, so a
 // larger archive costs no more memory than a small one.
 //
 // The stand: elemctl stand --seed demo
@@ -46,13 +47,19 @@ func BenchmarkUploadMemory(b *testing.B) {
 		}
 		archives[mb] = found[0]
 	}
+	exports := b.TempDir()
 	commands := []struct {
 		name string
 		args func(mb int) []string
+		// setup, when set, runs before each size's round, unmeasured.
+		setup []string
 	}{
-		{"builds-upload", func(mb int) []string { return []string{"builds", "upload", archives[mb], "--project-id", s.ProjectID} }},
-		{"deploy", func(mb int) []string { return []string{"deploy", "--project-dir", projects[mb]} }},
-		{"probe", func(mb int) []string { return []string{"probe", "--project-dir", projects[mb]} }},
+		{"builds-upload", func(mb int) []string { return []string{"builds", "upload", archives[mb], "--project-id", s.ProjectID} }, nil},
+		{"deploy", func(mb int) []string { return []string{"deploy", "--project-dir", projects[mb]} }, nil},
+		{"probe", func(mb int) []string { return []string{"probe", "--project-dir", projects[mb]} }, nil},
+		// The application runs the build of that size: the export is as
+		// large as the archive.
+		{"apps-export", func(mb int) []string { return []string{"apps", "export", "--output", exports + "/"} }, []string{"deploy", "--project-dir"}},
 	}
 	cs := clients(b)
 	envs := make([][]string, len(cs))
@@ -71,6 +78,9 @@ func BenchmarkUploadMemory(b *testing.B) {
 					continue
 				}
 				for _, mb := range archiveSizes {
+					if c.setup != nil {
+						runMeasured(b, elemctlBinary(b), envs[0], append(c.setup, projects[mb])...)
+					}
 					for k, cl := range cs {
 						m := runMeasured(b, cl.path, envs[k], c.args(mb)...)
 						rss[k][mb] = append(rss[k][mb], m.rssMiB())

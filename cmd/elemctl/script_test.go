@@ -146,6 +146,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"standctl": standctl,
 			"archive":  archiveCmd,
+			"ls":       lsCmd,
 		},
 	})
 }
@@ -412,6 +413,21 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Setenv(args[1], fmt.Sprint(v))
 	default:
 		ts.Fatalf("unknown standctl action %q", args[0])
+	}
+}
+
+// lsCmd prints the names in a folder, hidden ones too, one a line: what a
+// script checks was left there, on every system.
+//
+//	ls DIR
+func lsCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: ls DIR")
+	}
+	entries, err := os.ReadDir(ts.MkAbs(args[0]))
+	ts.Check(err)
+	for _, e := range entries {
+		fmt.Fprintln(ts.Stdout(), e.Name())
 	}
 }
 

@@ -2,9 +2,14 @@ package catalog
 
 import (
 	"context"
+	"errors"
+	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/elemctl/elemctl/internal/command"
@@ -58,8 +63,13 @@ func runAppsExport(ctx context.Context, cc *command.Context, in appsExportInput)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := cl.Do(ctx, platform.Request{Method: http.MethodPost, Path: "/applications/" + cards.PathSegment(id) + "/project/export", MayBeUnknown: true})
+	dl, err := newExportDownload(cc, in.Output)
 	if err != nil {
+		return nil, err
+	}
+	defer dl.discard()
+	if _, err := cl.Do(ctx, platform.Request{Method: http.MethodPost, Path: "/applications/" + cards.PathSegment(id) + "/project/export",
+		MayBeUnknown: true, ReadAnswer: dl.read}); err != nil {
 		return nil, err
 	}
 	fallback := func() string {
@@ -70,7 +80,7 @@ func runAppsExport(ctx context.Context, cc *command.Context, in appsExportInput)
 		}
 		return id
 	}
-	saved, err := saveExport(ctx, cc, resp.Body, in.Output, fallback, func() string {
+	saved, err := dl.save(ctx, fallback, func() string {
 		return i18n.T(ctx, "client.export-what-app", "app", id)
 	})
 	if err != nil {
@@ -100,9 +110,13 @@ func runAppsExportExtension(ctx context.Context, cc *command.Context, in appsExp
 	if err != nil {
 		return nil, err
 	}
-	resp, err := cl.Do(ctx, platform.Request{Method: http.MethodPost, API: platform.API21, MayBeUnknown: true,
-		Path: "/applications/" + cards.PathSegment(id) + "/project/" + cards.PathSegment(ext.Str("id")) + "/export"})
+	dl, err := newExportDownload(cc, in.Output)
 	if err != nil {
+		return nil, err
+	}
+	defer dl.discard()
+	if _, err := cl.Do(ctx, platform.Request{Method: http.MethodPost, API: platform.API21, MayBeUnknown: true, ReadAnswer: dl.read,
+		Path: "/applications/" + cards.PathSegment(id) + "/project/" + cards.PathSegment(ext.Str("id")) + "/export"}); err != nil {
 		return nil, err
 	}
 	fallback := func() string {
@@ -111,7 +125,7 @@ func runAppsExportExtension(ctx context.Context, cc *command.Context, in appsExp
 		}
 		return ext.Str("id")
 	}
-	saved, err := saveExport(ctx, cc, resp.Body, in.Output, fallback, func() string {
+	saved, err := dl.save(ctx, fallback, func() string {
 		return i18n.T(ctx, "client.export-what-extension", "extension", ext.Str("id"), "app", id)
 	})
 	if err != nil {
@@ -187,7 +201,7 @@ func extensionLabel(e *jsonx.Object) string {
 
 type savedExport struct {
 	file     string
-	size     int
+	size     int64
 	manifest *jsonx.Object
 }
 
@@ -199,18 +213,71 @@ func (s *savedExport) addTo(o *jsonx.Object) {
 // exportPreview is how many bytes of a refused export the error shows.
 const exportPreview = 48
 
-// saveExport checks that data is a build archive (a ZIP with
-// Assembly.yaml), names it "{Name} {Version}.xasm" after its manifest
-// unless output names a file, and writes it. Nothing is written when the
-// check fails.
-func saveExport(ctx context.Context, cc *command.Context, data []byte, output string, fallbackName func() string, what func() string) (*savedExport, error) {
-	arch, err := assembly.OpenArchive(ctx, "export", data)
+// exportDownload is an export's answer written to disk as it arrives, in
+// a temporary file in the folder it goes to, so that an archive of
+// hundreds of megabytes is never held in memory, and a refused or broken
+// answer replaces no file: save renames it into place once it is checked.
+type exportDownload struct {
+	cc     *command.Context
+	output string
+	dir    string   // the folder the file goes to
+	tmp    *os.File // the answer so far; nil before it arrives
+	size   int64
+	made   []string // folders the download made, deepest last
+}
+
+// newExportDownload finds the folder output puts the file in (see
+// exportTarget); nothing is made before an answer arrives.
+func newExportDownload(cc *command.Context, output string) (*exportDownload, error) {
+	target, err := exportTarget(cc, output, func() string { return "export.xasm" })
 	if err != nil {
-		return nil, platform.NewError(ctx, platform.KindGeneral, "client.export-not-archive", "what", what(),
-			"size", len(data), "beginning", preview(data))
+		return nil, err
+	}
+	return &exportDownload{cc: cc, output: output, dir: filepath.Dir(target)}, nil
+}
+
+// read writes an answer to the temporary file (Request.ReadAnswer); an
+// answer read again starts the file afresh.
+func (d *exportDownload) read(r io.Reader) error {
+	if d.tmp == nil {
+		made, err := mkdirAllMade(d.dir)
+		d.made = made
+		if err != nil {
+			return fileError(err)
+		}
+		if d.tmp, err = os.CreateTemp(d.dir, ".elemctl-export-*.part"); err != nil {
+			return fileError(err)
+		}
+	} else if err := d.tmp.Truncate(0); err != nil {
+		return fileError(err)
+	} else if _, err := d.tmp.Seek(0, io.SeekStart); err != nil {
+		return fileError(err)
+	}
+	n, err := io.Copy(d.tmp, r)
+	d.size = n
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		return fileError(err) // the disk's, not the connection's
+	}
+	return err
+}
+
+// save checks that the answer is a build archive (a ZIP with
+// Assembly.yaml), names it "{Name} {Version}.xasm" after its manifest
+// unless output names a file, and moves it there. When the check fails
+// nothing is written.
+func (d *exportDownload) save(ctx context.Context, fallbackName func() string, what func() string) (*savedExport, error) {
+	if d.tmp == nil {
+		return nil, d.refusal(ctx, what, nil)
+	}
+	arch, err := assembly.OpenArchiveAt(ctx, "export", d.tmp, d.size)
+	if err != nil {
+		head := make([]byte, min(d.size, exportPreview))
+		n, _ := d.tmp.ReadAt(head, 0)
+		return nil, d.refusal(ctx, what, head[:n])
 	}
 	manifest := arch.Manifest()
-	target, err := exportTarget(cc, output, func() string {
+	target, err := exportTarget(d.cc, d.output, func() string {
 		name := manifest.Str("Name")
 		if name == "" {
 			name = fallbackName()
@@ -224,16 +291,61 @@ func saveExport(ctx context.Context, cc *command.Context, data []byte, output st
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+	tmp := d.tmp.Name()
+	if err := d.tmp.Chmod(0o644); err != nil && runtime.GOOS != "windows" {
 		return nil, fileError(err)
 	}
-	if err := os.WriteFile(target, data, 0o644); err != nil {
+	if err := d.tmp.Close(); err != nil {
 		return nil, fileError(err)
 	}
+	d.tmp = nil
+	if err := os.Rename(tmp, target); err != nil {
+		os.Remove(tmp)
+		return nil, fileError(err)
+	}
+	d.made = nil
 	if manifest == nil {
 		manifest = jsonx.New()
 	}
-	return &savedExport{file: target, size: len(data), manifest: manifest}, nil
+	return &savedExport{file: target, size: d.size, manifest: manifest}, nil
+}
+
+func (d *exportDownload) refusal(ctx context.Context, what func() string, head []byte) error {
+	return platform.NewError(ctx, platform.KindGeneral, "client.export-not-archive", "what", what(),
+		"size", d.size, "beginning", preview(head))
+}
+
+// discard removes what the download left unless save moved it into place:
+// the temporary file and the folders it made, if they are empty.
+func (d *exportDownload) discard() {
+	if d.tmp != nil {
+		d.tmp.Close()
+		os.Remove(d.tmp.Name())
+		d.tmp = nil
+	}
+	for i := len(d.made) - 1; i >= 0; i-- {
+		os.Remove(d.made[i])
+	}
+	d.made = nil
+}
+
+// mkdirAllMade is os.MkdirAll that tells the folders it made, outermost
+// first.
+func mkdirAllMade(dir string) ([]string, error) {
+	var missing []string
+	for p := dir; ; {
+		if _, err := os.Stat(p); err == nil {
+			break
+		}
+		missing = append(missing, p)
+		parent := filepath.Dir(p)
+		if parent == p {
+			break
+		}
+		p = parent
+	}
+	slices.Reverse(missing)
+	return missing, os.MkdirAll(dir, 0o755)
 }
 
 // exportTarget is the absolute file an export goes to: output when it

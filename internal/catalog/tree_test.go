@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -71,33 +72,60 @@ func TestTaskListIsReadAgainWhenTheAnswerBreaks(t *testing.T) {
 	}
 }
 
+// download runs an export's answer through an exportDownload as the client
+// hands it over, and saves it.
+func download(t *testing.T, dir, output string, answer []byte) (*savedExport, error) {
+	t.Helper()
+	dl, err := newExportDownload(&command.Context{Dir: dir}, output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dl.discard()
+	if err := dl.read(bytes.NewReader(answer)); err != nil {
+		t.Fatal(err)
+	}
+	return dl.save(context.Background(), func() string { return "app" }, func() string { return "the export of the project of the application a1" })
+}
+
 func TestSaveExportRefusesWhatIsNoArchive(t *testing.T) {
-	ctx := context.Background()
 	dir := t.TempDir()
-	cc := &command.Context{Dir: dir}
-	_, err := saveExport(ctx, cc, []byte("<html>\x00login</html>"), "x.xasm", func() string { return "app" },
-		func() string { return "the export of the project of the application a1" })
+	if err := os.WriteFile(filepath.Join(dir, "x.xasm"), []byte("an earlier export"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := download(t, dir, "x.xasm", []byte("<html>\x00login</html>"))
 	if err == nil || !strings.Contains(err.Error(), "(19 ") || !strings.Contains(err.Error(), "<html>.login") {
 		t.Fatalf("error %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "x.xasm")); !os.IsNotExist(err) {
-		t.Fatal("a refused export was written")
+	if data, err := os.ReadFile(filepath.Join(dir, "x.xasm")); err != nil || string(data) != "an earlier export" {
+		t.Fatalf("a refused export touched the file there: %q, %v", data, err)
+	}
+	// Into a folder not there yet: the folder goes with the refusal.
+	if _, err := download(t, dir, "new/deeper/", []byte("<html></html>")); err == nil {
+		t.Fatal("an answer that is no archive was saved")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("a refused export left %v", entries)
 	}
 }
 
 func TestSaveExportNamesSafely(t *testing.T) {
-	ctx := context.Background()
 	dir := t.TempDir()
 	data := stand.MakeArchive(stand.ArchiveSpec{Vendor: "acme", Name: `a:b/c`, Version: "1.0-2"})
-	saved, err := saveExport(ctx, &command.Context{Dir: dir}, data, "", func() string { return "unused" }, func() string { return "" })
+	saved, err := download(t, dir, "", data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := filepath.Join(dir, "a_b_c 1.0-2.xasm"); saved.file != want {
 		t.Fatalf("file %q, want %q", saved.file, want)
 	}
-	if saved.manifest.Str("Version") != "1.0-2" || saved.size != len(data) {
+	if saved.manifest.Str("Version") != "1.0-2" || saved.size != int64(len(data)) {
 		t.Fatalf("saved %+v", saved)
+	}
+	if got, err := os.ReadFile(saved.file); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("the file holds %d bytes (%v), want the %d of the answer", len(got), err, len(data))
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("the folder holds %v, want the export alone", entries)
 	}
 }
 
