@@ -446,18 +446,10 @@ func (s *Stand) exportArchive(b *Build) ([]byte, error) {
 				return nil, err
 			}
 		}
-		// An entry goes from the stored archive into the answer as a
-		// stream: it may unpack to far more than the archive holds.
-		rc, err := files[name].Open()
-		if err != nil {
-			return nil, err
-		}
-		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: mod})
-		if err == nil {
-			_, err = io.Copy(w, rc)
-		}
-		rc.Close()
-		if err != nil {
+		// An entry goes from the stored archive into the answer as it is
+		// packed, checked when it was uploaded: it may unpack to far more
+		// than the archive holds.
+		if err := zw.Copy(files[name]); err != nil {
 			return nil, err
 		}
 	}
