@@ -218,22 +218,21 @@ const exportPreview = 48
 // hundreds of megabytes is never held in memory, and a refused or broken
 // answer replaces no file: save renames it into place once it is checked.
 type exportDownload struct {
-	cc     *command.Context
-	output string
-	dir    string   // the folder the file goes to
-	tmp    *os.File // the answer so far; nil before it arrives
-	size   int64
-	made   []string // folders the download made, deepest last
+	dir  string   // the folder the file goes to
+	file string   // its name when output gives it, else ""
+	tmp  *os.File // the answer so far; nil before it arrives
+	size int64
+	made []string // folders the download made, deepest last
 }
 
-// newExportDownload finds the folder output puts the file in (see
-// exportTarget); nothing is made before an answer arrives.
+// newExportDownload finds where output puts the file (exportPlace);
+// nothing is made before an answer arrives.
 func newExportDownload(cc *command.Context, output string) (*exportDownload, error) {
-	target, err := exportTarget(cc, output, func() string { return "export.xasm" })
+	dir, file, err := exportPlace(cc, output)
 	if err != nil {
 		return nil, err
 	}
-	return &exportDownload{cc: cc, output: output, dir: filepath.Dir(target)}, nil
+	return &exportDownload{dir: dir, file: file}, nil
 }
 
 // read writes an answer to the temporary file (Request.ReadAnswer); an
@@ -277,7 +276,8 @@ func (d *exportDownload) save(ctx context.Context, fallbackName func() string, w
 		return nil, d.refusal(ctx, what, head[:n])
 	}
 	manifest := arch.Manifest()
-	target, err := exportTarget(d.cc, d.output, func() string {
+	file := d.file
+	if file == "" {
 		name := manifest.Str("Name")
 		if name == "" {
 			name = fallbackName()
@@ -286,11 +286,9 @@ func (d *exportDownload) save(ctx context.Context, fallbackName func() string, w
 		if version == "" {
 			version = "build"
 		}
-		return assembly.SafeFileName(name + " " + version + ".xasm")
-	})
-	if err != nil {
-		return nil, err
+		file = assembly.SafeFileName(name + " " + version + ".xasm")
 	}
+	target := filepath.Join(d.dir, file)
 	tmp := d.tmp.Name()
 	if err := d.tmp.Chmod(0o644); err != nil && runtime.GOOS != "windows" {
 		return nil, fileError(err)
@@ -348,32 +346,31 @@ func mkdirAllMade(dir string) ([]string, error) {
 	return missing, os.MkdirAll(dir, 0o755)
 }
 
-// exportTarget is the absolute file an export goes to: output when it
-// names a file; the default name inside output when it is an existing
-// directory or ends with a separator; the default name in the current
-// directory when output is empty.
-func exportTarget(cc *command.Context, output string, defaultName func() string) (string, error) {
-	dir := cc.Dir
+// exportPlace is where an export goes: the absolute folder, and the
+// file's name when output names a file ("": the default name, after the
+// archive). output empty is the current directory; an existing directory,
+// or a path ending with a separator, is that directory.
+func exportPlace(cc *command.Context, output string) (dir, file string, err error) {
+	dir = cc.Dir
 	if dir == "" {
-		var err error
 		if dir, err = os.Getwd(); err != nil {
-			return "", fileError(err)
+			return "", "", fileError(err)
 		}
 	}
 	if output == "" {
-		return filepath.Join(dir, defaultName()), nil
+		return dir, "", nil
 	}
 	abs := output
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(dir, output)
 	}
 	if strings.HasSuffix(output, "/") || strings.HasSuffix(output, `\`) {
-		return filepath.Join(abs, defaultName()), nil
+		return abs, "", nil
 	}
 	if st, err := os.Stat(abs); err == nil && st.IsDir() {
-		return filepath.Join(abs, defaultName()), nil
+		return abs, "", nil
 	}
-	return abs, nil
+	return filepath.Dir(abs), filepath.Base(abs), nil
 }
 
 func fileError(err error) error {

@@ -129,7 +129,7 @@ func TestSaveExportNamesSafely(t *testing.T) {
 	}
 }
 
-func TestExportTarget(t *testing.T) {
+func TestExportPlace(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "existing"), 0o755); err != nil {
 		t.Fatal(err)
@@ -143,8 +143,11 @@ func TestExportTarget(t *testing.T) {
 		{`win\`, filepath.Join(dir, `win\`, "N 1.xasm")},
 		{"file.zip", filepath.Join(dir, "file.zip")},
 	} {
-		got, err := exportTarget(cc, tc.output, name)
-		if err != nil || got != tc.want {
+		dir, file, err := exportPlace(cc, tc.output)
+		if file == "" {
+			file = name()
+		}
+		if got := filepath.Join(dir, file); err != nil || got != tc.want {
 			t.Errorf("output %q: %q, %v; want %q", tc.output, got, err, tc.want)
 		}
 	}
