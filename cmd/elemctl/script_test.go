@@ -3,10 +3,8 @@ package main
 import (
 	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,6 +22,7 @@ import (
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/stand"
+	"github.com/elemctl/elemctl/internal/stand/standtest"
 )
 
 // knownSecret is the client secret every scripted stand uses, so the
@@ -446,18 +445,21 @@ func archiveCmd(ts *testscript.TestScript, neg bool, args []string) {
 	case len(args) == 3 && args[0] == "make":
 		demo := stand.MakeArchive(stand.ArchiveSpec{Vendor: stand.DemoVendor, Name: stand.DemoName, Version: "1.0-90",
 			ID: stand.DemoConfigurationID, Presentation: stand.DemoPresentation})
-		extra := map[string][]byte{}
-		zeros := 0
+		var data []byte
 		switch args[2] {
 		case "outside":
-			extra["../outside.xbsl"] = []byte("метод А()\n;\n")
-			extra["/etc/elemctl-absolute.yaml"] = []byte("Имя: x\n")
+			data = withEntries(ts, demo, map[string][]byte{
+				"../outside.xbsl":            []byte("метод А()\n;\n"),
+				"/etc/elemctl-absolute.yaml": []byte("Имя: x\n"),
+			})
 		case "bomb":
-			zeros = 80
+			var err error
+			data, err = standtest.WithZeros(demo, 80, 14<<20)
+			ts.Check(err)
 		default:
 			ts.Fatalf("usage: archive make FILE outside|bomb")
 		}
-		ts.Check(os.WriteFile(ts.MkAbs(args[1]), withEntries(ts, demo, extra, zeros), 0o644))
+		ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
 	case len(args) == 2 && args[0] == "list":
 		data, err := os.ReadFile(ts.MkAbs(args[1]))
 		ts.Check(err)
@@ -471,9 +473,8 @@ func archiveCmd(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// withEntries copies an archive and adds entries, in sorted order, and
-// zeros entries of 14 MiB of zeros each (compressed once, a few KB).
-func withEntries(ts *testscript.TestScript, data []byte, extra map[string][]byte, zeros int) []byte {
+// withEntries copies an archive and adds entries, in sorted order.
+func withEntries(ts *testscript.TestScript, data []byte, extra map[string][]byte) []byte {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	ts.Check(err)
 	var buf bytes.Buffer
@@ -491,21 +492,6 @@ func withEntries(ts *testscript.TestScript, data []byte, extra map[string][]byte
 		ts.Check(err)
 		_, err = w.Write(extra[n])
 		ts.Check(err)
-	}
-	if zeros > 0 {
-		const size = 14 << 20
-		var packed bytes.Buffer
-		fw, _ := flate.NewWriter(&packed, flate.BestSpeed)
-		_, _ = fw.Write(make([]byte, size))
-		ts.Check(fw.Close())
-		crc := crc32.ChecksumIEEE(make([]byte, size))
-		for i := range zeros {
-			w, err := zw.CreateRaw(&zip.FileHeader{Name: fmt.Sprintf("Acme/Tasks/Ресурсы/zeros%d.bin", i), Method: zip.Deflate,
-				CRC32: crc, CompressedSize64: uint64(packed.Len()), UncompressedSize64: size})
-			ts.Check(err)
-			_, err = w.Write(packed.Bytes())
-			ts.Check(err)
-		}
 	}
 	ts.Check(zw.Close())
 	return buf.Bytes()

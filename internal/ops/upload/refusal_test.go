@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -41,49 +40,6 @@ func zipFile(t *testing.T, name string, entries map[string][]byte) string {
 		t.Fatal(err)
 	}
 	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-// withZeros writes, beside the archive at base, a copy of it with n more
-// entries of size zeros each – megabytes unpacked, a few kilobytes
-// packed: the zeros are compressed once.
-func withZeros(t *testing.T, base string, n, size int) string {
-	t.Helper()
-	data, err := os.ReadFile(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var packed bytes.Buffer
-	fw, _ := flate.NewWriter(&packed, flate.BestSpeed)
-	fw.Write(make([]byte, size))
-	fw.Close()
-	crc := crc32.ChecksumIEEE(make([]byte, size))
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range zr.File {
-		if err := zw.Copy(f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for i := range n {
-		w, err := zw.CreateRaw(&zip.FileHeader{Name: fmt.Sprintf("Acme/Tasks/Ресурсы/%d.bin", i), Method: zip.Deflate,
-			CRC32: crc, CompressedSize64: uint64(packed.Len()), UncompressedSize64: uint64(size)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(packed.Bytes())
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	p := strings.TrimSuffix(base, ".xasm") + "-zeros.xasm"
 	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -152,13 +108,15 @@ func TestWhatAnArchiveUnpacksToIsThePlatformsToJudge(t *testing.T) {
 	ctx := i18n.WithLang(context.Background(), i18n.EN)
 	data := stand.MakeArchive(stand.ArchiveSpec{Vendor: stand.DemoVendor, Name: stand.DemoName, Version: "1.0-1",
 		ID: stand.DemoConfigurationID, Presentation: stand.DemoPresentation})
-	dir := t.TempDir()
-	demo := filepath.Join(dir, "demo.xasm")
-	if err := os.WriteFile(demo, data, 0o644); err != nil {
+	// 65 MiB of zeros in five resources, a few kilobytes packed.
+	data, err := standtest.WithZeros(data, 5, 13<<20)
+	if err != nil {
 		t.Fatal(err)
 	}
-	// 65 MiB of zeros in five resources, a few kilobytes packed.
-	zeros := withZeros(t, demo, 5, 13<<20)
+	zeros := filepath.Join(t.TempDir(), "zeros.xasm")
+	if err := os.WriteFile(zeros, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		limit int64
 		want  string // "" : taken
