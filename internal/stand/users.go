@@ -160,7 +160,7 @@ func (s *Stand) disconnectAppUserList(q *req) {
 	}
 	i := slices.Index(a.UserLists, id)
 	if i < 0 {
-		refuseMessage(http.StatusNotFound, "User list %q not found", id).write(q.w)
+		answer(q.w, userListNotFound(id))
 		return
 	}
 	a.UserLists = slices.Delete(a.UserLists, i, i+1)
@@ -230,9 +230,15 @@ func (s *Stand) listUserLists(q *req) {
 func (s *Stand) userList(id string) (*UserList, error) {
 	l := s.st.userListByID[id]
 	if l == nil {
-		return nil, refuseMessage(http.StatusNotFound, "User list %q not found", id)
+		return nil, userListNotFound(id)
 	}
 	return l, nil
+}
+
+// userListNotFound is the console's answer for a user list it does not
+// have, or not as the request needs it (not connected to the application).
+func userListNotFound(id string) error {
+	return refuseMessage(http.StatusNotFound, "User list %q not found", id)
 }
 
 func (s *Stand) getUserList(q *req) {
