@@ -18,6 +18,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/elemctl/elemctl/internal/testio"
 )
 
 // benchToken is the bearer token of the benchmarked HTTP server.
@@ -302,7 +304,7 @@ func benchMCPHTTPListApps(b *testing.B, sessions int) {
 		b.ReportMetric(float64(cpuAfter-cpuBefore)/float64(calls*b.N), "server-cpu-ms")
 	}
 	if runtime.GOOS == "linux" {
-		if kb, err := procStatusKB(srv.cmd.Process.Pid, "VmHWM:"); err == nil {
+		if kb, err := testio.ProcStatusKB(srv.cmd.Process.Pid, "VmHWM:"); err == nil {
 			b.ReportMetric(float64(kb)/1024, "server-MiB")
 			b.ReportMetric(srv.memoryMiB, "target-server-MiB")
 			if float64(kb)/1024 >= srv.memoryMiB {
@@ -319,20 +321,4 @@ func percentile(sorted []float64, p float64) float64 {
 	}
 	i := int(p*float64(len(sorted))+0.5) - 1
 	return sorted[min(max(i, 0), len(sorted)-1)]
-}
-
-// procStatusKB reads one kB figure of /proc/PID/status (VmRSS:, VmHWM:).
-func procStatusKB(pid int, field string) (int, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, field); ok {
-			if f := strings.Fields(rest); len(f) > 0 {
-				return strconv.Atoi(f[0])
-			}
-		}
-	}
-	return 0, fmt.Errorf("no %s in /proc/%d/status", field, pid)
 }
