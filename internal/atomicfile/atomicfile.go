@@ -11,16 +11,42 @@ import (
 // Write replaces path with data, with the permission bits perm. On a
 // failure the target is untouched and the temporary file removed.
 func Write(path string, data []byte, perm os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	p, err := Create(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
+	if _, err := p.Write(data); err != nil {
+		p.Discard()
+		return err
 	}
-	if cErr := tmp.Close(); err == nil {
+	return p.Commit(path, perm)
+}
+
+// Pending is a file written in a folder before it takes its place there,
+// for content that arrives as a stream or whose name is known only at the
+// end (a download). Commit puts it in place, Discard removes it; until
+// then the target keeps its old content.
+type Pending struct {
+	*os.File
+}
+
+// Create starts a pending file in dir, named after pattern as
+// os.CreateTemp names it.
+func Create(dir, pattern string) (*Pending, error) {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	return &Pending{f}, nil
+}
+
+// Commit syncs and closes the file, gives it the permission bits perm and
+// renames it over path. On a failure path is untouched and the pending
+// file removed.
+func (p *Pending) Commit(path string, perm os.FileMode) error {
+	name := p.Name()
+	err := p.Sync()
+	if cErr := p.Close(); err == nil {
 		err = cErr
 	}
 	if err == nil {
@@ -33,4 +59,10 @@ func Write(path string, data []byte, perm os.FileMode) error {
 		os.Remove(name)
 	}
 	return err
+}
+
+// Discard closes and removes the pending file.
+func (p *Pending) Discard() {
+	p.Close()
+	os.Remove(p.Name())
 }

@@ -32,3 +32,37 @@ func TestWriteReplacesWithTheModeAndLeavesNothingBeside(t *testing.T) {
 		t.Fatalf("left beside it: %v", entries)
 	}
 }
+
+func TestPendingTakesItsPlaceOnlyOnCommit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "export.xasm")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	discarded, err := Create(dir, ".x-*.part")
+	if err != nil {
+		t.Fatal(err)
+	}
+	discarded.WriteString("half")
+	discarded.Discard()
+	if got, _ := os.ReadFile(path); string(got) != "old" {
+		t.Fatalf("a discarded file replaced the target: %q", got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("left beside it: %v", entries)
+	}
+	p, err := Create(dir, ".x-*.part")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.WriteString("new")
+	if err := p.Commit(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "new" {
+		t.Fatalf("after Commit: %q", got)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("left beside it: %v", entries)
+	}
+}

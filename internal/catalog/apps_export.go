@@ -8,10 +8,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 
+	"github.com/elemctl/elemctl/internal/atomicfile"
 	"github.com/elemctl/elemctl/internal/command"
 	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -218,9 +218,9 @@ const exportPreview = 48
 // hundreds of megabytes is never held in memory, and a refused or broken
 // answer replaces no file: save renames it into place once it is checked.
 type exportDownload struct {
-	dir  string   // the folder the file goes to
-	file string   // its name when output gives it, else ""
-	tmp  *os.File // the answer so far; nil before it arrives
+	dir  string              // the folder the file goes to
+	file string              // its name when output gives it, else ""
+	tmp  *atomicfile.Pending // the answer so far; nil before it arrives
 	size int64
 	made []string // folders the download made, deepest last
 }
@@ -244,7 +244,7 @@ func (d *exportDownload) read(r io.Reader) error {
 		if err != nil {
 			return fileError(err)
 		}
-		if d.tmp, err = os.CreateTemp(d.dir, ".elemctl-export-*.part"); err != nil {
+		if d.tmp, err = atomicfile.Create(d.dir, ".elemctl-export-*.part"); err != nil {
 			return fileError(err)
 		}
 	} else if err := d.tmp.Truncate(0); err != nil {
@@ -289,16 +289,9 @@ func (d *exportDownload) save(ctx context.Context, fallbackName func() string, w
 		file = assembly.SafeFileName(name + " " + version + ".xasm")
 	}
 	target := filepath.Join(d.dir, file)
-	tmp := d.tmp.Name()
-	if err := d.tmp.Chmod(0o644); err != nil && runtime.GOOS != "windows" {
-		return nil, fileError(err)
-	}
-	if err := d.tmp.Close(); err != nil {
-		return nil, fileError(err)
-	}
-	d.tmp = nil
-	if err := os.Rename(tmp, target); err != nil {
-		os.Remove(tmp)
+	err = d.tmp.Commit(target, 0o644)
+	d.tmp = nil // committed, or removed by a failed Commit
+	if err != nil {
 		return nil, fileError(err)
 	}
 	d.made = nil
@@ -317,8 +310,7 @@ func (d *exportDownload) refusal(ctx context.Context, what func() string, head [
 // the temporary file and the folders it made, if they are empty.
 func (d *exportDownload) discard() {
 	if d.tmp != nil {
-		d.tmp.Close()
-		os.Remove(d.tmp.Name())
+		d.tmp.Discard()
 		d.tmp = nil
 	}
 	for i := len(d.made) - 1; i >= 0; i-- {
