@@ -476,7 +476,11 @@ func (s *Stand) applyBuild(q *req) {
 		// A fault: the build fails to compile as a marked build does.
 		failure = fmt.Sprintf("%s: %s [1:1]: <Сервер> Ошибка компиляции (правило отказа стенда %q)", prefix, descriptorEntry, q.plan.failRule)
 	}
-	op := s.startOp(a, opApply, s.durations.Apply, b.ID, failure, "UpdateApplication", q.now)
+	takes := s.durations.Apply
+	if q.plan.applyTakes > 0 {
+		takes = q.plan.applyTakes
+	}
+	op := s.startOp(a, opApply, takes, b.ID, failure, "UpdateApplication", q.now)
 	op.LeaveError = q.plan.applyLeavesError
 	if b.Kind != kindExtension {
 		a.ExportBuildID = b.ID

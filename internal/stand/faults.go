@@ -38,7 +38,8 @@ type Fault struct {
 	RetryAfter time.Duration
 	// Delay is how long EffectDelay holds the request, EffectSlowBody spreads
 	// the answer and EffectSilence or EffectStarting lasts; real time, not
-	// scaled by the stand's speed.
+	// scaled by the stand's speed. For EffectApplyTakes it is how long the
+	// apply takes, platform time as Durations are (the speed scales it).
 	Delay time.Duration
 }
 
@@ -75,6 +76,10 @@ const (
 	// EffectApplyLeavesError makes a matching apply that fails leave the
 	// application in Error instead of rolling back. It matches applies only.
 	EffectApplyLeavesError Effect = "apply-leaves-error"
+	// EffectApplyTakes makes a matching apply take Delay instead of the
+	// stand's apply time: applications whose applies differ in length, as
+	// those of different projects do. It matches applies only.
+	EffectApplyTakes Effect = "apply-takes"
 	// EffectSilence makes the whole stand answer nothing for Delay from this
 	// request on: requests are held, then served.
 	EffectSilence Effect = "silence"
@@ -89,7 +94,7 @@ const (
 
 // Effects lists every effect, in the order docs/stand.md describes them.
 var Effects = []Effect{EffectStatus, EffectDelay, EffectResetBefore, EffectLoseAnswer, EffectTruncate,
-	EffectSlowBody, EffectApplyFails, EffectApplyLeavesError, EffectSilence, EffectStarting, EffectExpireTokens}
+	EffectSlowBody, EffectApplyFails, EffectApplyLeavesError, EffectApplyTakes, EffectSilence, EffectStarting, EffectExpireTokens}
 
 // answers tells the effects that shape the answer of a request.
 func (e Effect) answers() bool {
@@ -101,11 +106,13 @@ func (e Effect) answers() bool {
 }
 
 // onApplies tells the effects that match applies only.
-func (e Effect) onApplies() bool { return e == EffectApplyFails || e == EffectApplyLeavesError }
+func (e Effect) onApplies() bool {
+	return e == EffectApplyFails || e == EffectApplyLeavesError || e == EffectApplyTakes
+}
 
 // usesDelay tells the effects that need Delay.
 func (e Effect) usesDelay() bool {
-	return e == EffectDelay || e == EffectSlowBody || e == EffectSilence || e == EffectStarting
+	return e == EffectDelay || e == EffectSlowBody || e == EffectSilence || e == EffectStarting || e == EffectApplyTakes
 }
 
 // FaultSet is the stand's rules with the seed of their probabilities: the
@@ -164,7 +171,8 @@ type faultPlan struct {
 	answer           *Fault // the effect that shapes the answer, nil = none
 	applyFails       bool
 	applyLeavesError bool
-	failRule         string // the rule that made the apply fail
+	applyTakes       time.Duration // 0: the stand's apply time
+	failRule         string        // the rule that made the apply fail
 	rules            []string
 }
 
@@ -471,6 +479,10 @@ func (s *Stand) decide(method string, segs []string, path string, now time.Time)
 			}
 		case EffectApplyLeavesError:
 			plan.applyLeavesError = true
+		case EffectApplyTakes:
+			if plan.applyTakes == 0 {
+				plan.applyTakes = r.Delay
+			}
 		case EffectSilence:
 			if till := now.Add(r.Delay); till.After(e.silentTill) {
 				e.silentTill = till

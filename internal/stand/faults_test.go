@@ -393,6 +393,33 @@ func TestApplyFailsAndLeavesError(t *testing.T) {
 	}
 }
 
+// An apply-takes rule sets how long the applies of the application it
+// names take, in platform time; others keep the stand's apply time.
+func TestApplyTakesSetsAnApplysLength(t *testing.T) {
+	s, c := start(t, stand.Options{Speed: 0.01, Durations: stand.Durations{Apply: 10 * time.Second}})
+	up := c.uploadNew("", sample("1.0-1"))
+	projectID, first := artifactProject(up), up["image-id"].(string)
+	slow, quick := c.createApp("slow", first), c.createApp("quick", first)
+	c.waitStatus(slow, "Running")
+	c.waitStatus(quick, "Running")
+	next := c.uploadInto(projectID, sample("1.0-2"))["id"].(string)
+	c.fault(stand.Fault{Name: "slow project", Path: "/console/api/v2/applications/" + slow + "/project/update", Effect: stand.EffectApplyTakes, Delay: 40 * time.Second})
+	c.apply(slow, next)
+	c.apply(quick, next)
+	c.waitStatus(slow, "Running")
+	c.waitStatus(quick, "Running")
+	took := map[string]time.Duration{}
+	for _, task := range s.Snapshot().Tasks {
+		if task.OperationType == "UpdateApplication" {
+			took[task.AppID] = task.End.Sub(task.Start)
+		}
+	}
+	// 40 s and 10 s of platform time at a hundredth of it.
+	if took[slow] != 400*time.Millisecond || took[quick] != 100*time.Millisecond {
+		t.Errorf("the applies took %v (the rule's application) and %v (the other), want 0.4 s and 0.1 s", took[slow], took[quick])
+	}
+}
+
 func TestRulesMatchAndCount(t *testing.T) {
 	s, c := start(t, stand.Options{})
 	set := stand.FaultSet{Faults: []stand.Fault{
