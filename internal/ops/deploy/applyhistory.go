@@ -120,6 +120,20 @@ func (o *Ops) cardBeforeApply(ctx context.Context, appID string, known *jsonx.Ob
 // logForecast tells when the apply should end, and by what.
 func (o *Ops) logForecast(ctx context.Context, f applyForecast) {
 	source := i18n.T(ctx, "deploy.forecast-"+f.source)
+	var ends []string
+	for _, r := range o.policy().normalized().joined(f.ends) {
+		end := seconds(r.lo)
+		if to := seconds(r.hi); to != end {
+			end += "–" + to
+		}
+		if !slices.Contains(ends, end) {
+			ends = append(ends, end)
+		}
+	}
+	if n := len(ends); n > 1 {
+		o.logf(ctx, "deploy.apply-forecast-either", "ends", strings.Join(ends[:n-1], ", "), "last", ends[n-1], "source", source)
+		return
+	}
 	from, to := seconds(f.lo), seconds(f.hi)
 	if from == to {
 		o.logf(ctx, "deploy.apply-forecast", "seconds", from, "source", source)

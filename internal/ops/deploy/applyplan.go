@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"time"
@@ -13,10 +14,14 @@ import (
 // application's own, the project's other applications' on the stand, any
 // application's on the stand (see applyForecast). A wait with a forecast
 // reads the card no more often than a 10 s poll would (PollPolicy.Budget)
-// until the expected end, then every PollPolicy.Window (0.4 s) across the
-// range the forecast gives, and backs off from a quarter of a second when
-// the apply outlasts it. A wait without any forecast polls as every other
-// wait does.
+// until an expected end, then every PollPolicy.Window (0.4 s) across the
+// range around it, and backs off from a quarter of a second when the apply
+// outlasts them all. Applies of different lengths (other applications, of
+// other projects) are each an expected end of their own, not one range
+// from the shortest to the longest: a range that wide could be crossed only
+// in steps of many seconds, and an apply as short as the shortest would be
+// seen late by all of them. A wait without any forecast polls as every
+// other wait does.
 
 // applySample is one apply's end, in seconds from the start of the wait:
 // it came after Lo and by Hi. A wait measures it between the last poll
@@ -29,21 +34,26 @@ type applySample struct {
 	Exact bool    `json:"exact,omitempty"`
 }
 
-// applyForecast is the range an apply is expected to end in, from the
-// start of the wait, and where that came from (see forecastSources).
+// applyForecast is where an apply is expected to end, from the start of
+// the wait: the ranges the samples give (ends, by their start), lo and hi
+// bounding them all, and where that came from (see forecastSources).
 type applyForecast struct {
 	lo, hi time.Duration
+	ends   []endRange
 	source string
 }
+
+// endRange is a range an apply may end in, from the start of the wait.
+type endRange struct{ lo, hi time.Duration }
 
 // historyDepth is how many recent applies a forecast is taken from.
 const historyDepth = 3
 
-// forecastOf is the range of the last historyDepth samples; false without
-// samples. Exact samples span the range the applies varied in; brackets
-// measured by polls each hold the same end, so their common part is where
-// it is – or, when they have none (the applies varied more than the
-// brackets are wide), all of them.
+// forecastOf is the forecast the last historyDepth samples give; false
+// without samples. Each exact sample is an end of its own (the schedule
+// joins those that touch); brackets measured by polls each hold the same
+// end, so their common part is where it is – or, when they have none (the
+// applies varied more than the brackets are wide), all of them.
 func forecastOf(samples []applySample, source string) (applyForecast, bool) {
 	if len(samples) == 0 {
 		return applyForecast{}, false
@@ -58,10 +68,21 @@ func forecastOf(samples []applySample, source string) (applyForecast, bool) {
 		commonLo, commonHi = max(commonLo, s.Lo), min(commonHi, s.Hi)
 		exact = exact && s.Exact
 	}
-	if !exact && commonLo <= commonHi {
+	f := applyForecast{source: source}
+	switch {
+	case exact:
+		for _, s := range samples {
+			f.ends = append(f.ends, endRange{seconds2duration(s.Lo), seconds2duration(s.Hi)})
+		}
+		slices.SortFunc(f.ends, func(a, b endRange) int { return cmp.Compare(a.lo, b.lo) })
+	case commonLo <= commonHi:
 		lo, hi = commonLo, commonHi
+		fallthrough
+	default:
+		f.ends = []endRange{{seconds2duration(lo), seconds2duration(hi)}}
 	}
-	return applyForecast{lo: seconds2duration(lo), hi: seconds2duration(hi), source: source}, true
+	f.lo, f.hi = seconds2duration(lo), seconds2duration(hi)
+	return f, true
 }
 
 func seconds2duration(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
@@ -91,26 +112,58 @@ func newApplyPlan(f applyForecast, ok bool, p PollPolicy) *applyPlan {
 	return plan
 }
 
-// schedule places the reads of a wait for an apply expected to end
-// between f.lo and f.hi: the range cut into steps of at most Window, a
-// read at the end of each (a lead of an eighth of a Window after it: the
-// end is stamped when the platform's operation finishes, the read must
-// come after it), so an end anywhere in the range is seen within a step
-// and the lead; before the range, as many reads, one per Budget, as a
-// poll every Budget would make over the apply beyond those. When the
-// range needs more reads than that poll would make in all, the steps
-// widen to fit.
+// schedule places the reads of a wait for an apply expected to end in
+// f.ends: each of them covered in turn (see cover), those that touch (less
+// than a Window apart) as one.
 func (p PollPolicy) schedule(f applyForecast) []time.Duration {
+	var out []time.Duration
+	for _, r := range p.joined(f.ends) {
+		out = p.cover(out, r)
+	}
+	return out
+}
+
+// joined are the ends, those less than a Window apart made one.
+func (p PollPolicy) joined(ends []endRange) []endRange {
+	var out []endRange
+	for _, r := range ends {
+		if n := len(out); n > 0 && r.lo-out[n-1].hi < p.Window {
+			out[n-1].hi = max(out[n-1].hi, r.hi)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// cover adds to the reads planned so far (out) those for an end between
+// r.lo and r.hi: the range cut into steps of at most Window, a read at the
+// end of each (a lead of an eighth of a Window after it: the end is
+// stamped when the platform's operation finishes, the read must come
+// after it), so an end anywhere in the range is seen within a step and the
+// lead; before the range, Budget apart from the last read planned, as many
+// reads as a poll every Budget would make over an apply that ends at r.lo
+// beyond those. When the range needs more reads than that poll would make
+// in all, the steps widen to fit; when the reads planned already use them
+// all, the range gets none (the backoff after the last planned read, or
+// the next range's reads, see the end).
+func (p PollPolicy) cover(out []time.Duration, r endRange) []time.Duration {
 	lead := p.Window / 8
-	budget := int(math.Ceil(float64(f.lo)/float64(p.Budget))) + 1
-	span := max(f.hi-f.lo, 0)
+	budget := int(math.Ceil(float64(r.lo)/float64(p.Budget))) + 1 - len(out)
+	if budget < 1 {
+		return out
+	}
+	span := max(r.hi-r.lo, 0)
 	steps := min(max(1, int(math.Ceil(float64(span)/float64(p.Window)))), budget)
 	step := span / time.Duration(steps)
-	first := f.lo + step + lead
-	var out []time.Duration
+	first := r.lo + step + lead
+	var last time.Duration
+	if len(out) > 0 {
+		last = out[len(out)-1]
+	}
 	// The reads before the range, Budget apart, at least half a Budget
 	// before its first.
-	for at, n := p.Budget, budget-steps; n > 0 && at <= first-p.Budget/2; at, n = at+p.Budget, n-1 {
+	for at, n := last+p.Budget, budget-steps; n > 0 && at <= first-p.Budget/2; at, n = at+p.Budget, n-1 {
 		out = append(out, at)
 	}
 	for k := range steps {

@@ -203,13 +203,66 @@ func TestApplyScheduleKeepsTheTenSecondPollsBudget(t *testing.T) {
 		{12 * time.Second, 13200 * time.Millisecond, []time.Duration{12450 * time.Millisecond, 12850 * time.Millisecond, 13250 * time.Millisecond}},
 		{5 * time.Second, 10 * time.Second, []time.Duration{7550 * time.Millisecond, 10050 * time.Millisecond}},
 	} {
-		got := p.schedule(applyForecast{lo: c.lo, hi: c.hi})
+		got := p.schedule(applyForecast{lo: c.lo, hi: c.hi, ends: []endRange{{c.lo, c.hi}}})
 		if fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("forecast %v–%v: reads at %v, want %v", c.lo, c.hi, got, c.want)
 		}
 		if len(got) > tenSecondPollReads(c.lo) {
 			t.Errorf("forecast %v–%v: %d reads, more than a 10 s poll's %d", c.lo, c.hi, len(got), tenSecondPollReads(c.lo))
 		}
+	}
+}
+
+// Applies of different lengths – the stand's other applications, of other
+// projects – are each an end of their own: every one of those lengths is
+// seen within half a second, an apply between them within a 10 s poll's
+// wait, and no apply costs more reads than a 10 s poll makes over it. As
+// one range from the shortest to the longest (2–30 s, crossed in the two
+// reads a 2 s apply allows) a 2 s apply was seen 14 s after its end.
+func TestApplyWaitWithApplyLengthsThatDiffer(t *testing.T) {
+	samples := []applySample{{Lo: 30, Hi: 30, Exact: true}, {Lo: 2, Hi: 2, Exact: true}, {Lo: 12, Hi: 12, Exact: true}}
+	p := DefaultPolicy.normalized()
+	f, _ := forecastOf(samples, sourceStand)
+	want := []time.Duration{2050 * time.Millisecond, 12050 * time.Millisecond, 22050 * time.Millisecond, 30050 * time.Millisecond}
+	if got := p.schedule(f); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("reads at %v, want %v", got, want)
+	}
+	for d := time.Second; d <= 40*time.Second; d += 250 * time.Millisecond {
+		r := waitApply(t, d, samples)
+		bound := DefaultPolicy.Budget
+		for _, s := range samples {
+			if d == seconds2duration(s.Lo) {
+				bound = 500 * time.Millisecond
+			}
+		}
+		if d > 30*time.Second {
+			bound = DefaultPolicy.Max // outlasting them all: the backoff
+		}
+		if r.latency > bound {
+			t.Errorf("%v: seen %v after the end, want within %v", d, r.latency, bound)
+		}
+		if d <= 30*time.Second && r.reads > tenSecondPollReads(d) {
+			t.Errorf("%v: %d card reads, a 10 s poll makes %d", d, r.reads, tenSecondPollReads(d))
+		}
+	}
+}
+
+// Ends less than a Window apart are crossed as one range; the reads of a
+// later end count those planned for the earlier ones.
+func TestApplyScheduleJoinsEndsThatTouch(t *testing.T) {
+	p := DefaultPolicy.normalized()
+	f := applyForecast{ends: []endRange{{20 * time.Second, 20 * time.Second}, {20200 * time.Millisecond, 20200 * time.Millisecond},
+		{22 * time.Second, 22 * time.Second}}}
+	want := []time.Duration{10 * time.Second, 20250 * time.Millisecond, 22050 * time.Millisecond}
+	if got := p.schedule(f); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("reads at %v, want %v", got, want)
+	}
+	// Three ends within the first 10 s: a 10 s poll makes two reads over
+	// the first of them and no more until 10 s, so the third gets none.
+	f = applyForecast{ends: []endRange{{2 * time.Second, 2 * time.Second}, {4 * time.Second, 4 * time.Second}, {6 * time.Second, 6 * time.Second}}}
+	want = []time.Duration{2050 * time.Millisecond, 4050 * time.Millisecond}
+	if got := p.schedule(f); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("reads at %v, want %v", got, want)
 	}
 }
 
