@@ -271,6 +271,7 @@ func TestSecretLeaksAreFound(t *testing.T) {
 //	standctl export on|off        old server without project/export
 //	standctl drafts APP on|off    the app has unpublished development changes
 //	standctl apply-error on|off   a failed apply leaves status Error instead of rolling back
+//	standctl apply-takes APP D    the applies of application APP (an id) take D of platform time
 //	standctl faults FILE|clear    take the fault rules of FILE (JSON or YAML, docs/stand.md), or none
 //	standctl fired RULE N         the rule named RULE fired exactly N times
 //	standctl env FILE [ENCODING]  write a .env for the stand into FILE (CRLF lines), in
@@ -325,6 +326,14 @@ func standctl(ts *testscript.TestScript, neg bool, args []string) {
 		s.SetExportEnabled(onOff(args[1]))
 	case "apply-error":
 		s.SetApplyLeavesError(onOff(args[1]))
+	case "apply-takes":
+		if len(args) != 3 {
+			ts.Fatalf("usage: standctl apply-takes APP DURATION")
+		}
+		d, err := time.ParseDuration(args[2])
+		ts.Check(err)
+		ts.Check(s.AddFault(stand.Fault{Name: "apply-takes " + args[1], Path: "/console/api/v2/applications/" + args[1] + "/project/update",
+			Effect: stand.EffectApplyTakes, Delay: d}))
 	case "faults":
 		if len(args) != 2 {
 			ts.Fatalf("usage: standctl faults FILE|clear")
