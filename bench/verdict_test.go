@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -286,4 +287,135 @@ func applyEnd(b *testing.B, s *standProcess, appID string) time.Time {
 		b.Fatal("the stand recorded no apply")
 	}
 	return end
+}
+
+// mixedLengths are the applies of the other applications of the stand in
+// BenchmarkDeployVerdictMixedStand, in platform time; mixedBetween is an
+// apply of none of those lengths, measured after them.
+var (
+	mixedLengths = []time.Duration{2 * time.Second, 12 * time.Second, 30 * time.Second}
+	mixedBetween = 5 * time.Second
+)
+
+// mixedSpeed runs the mixed stand at a quarter of real time (see
+// applySweep: the figures err on the slow side).
+const mixedSpeed = 0.25
+
+// BenchmarkDeployVerdictMixedStand: the first deploy of a new application
+// on a stand whose applications' applies differ in length, as those of
+// different projects do on the platform. The stand's applies are set per
+// application through its fault rules (effect apply-takes, put on
+// /stand/faults as each application is made):
+//
+//	elemctl stand --seed demo --speed 0.25 --log requests.jsonl
+//
+// One machine deploys to three applications whose applies take 2, 12 and
+// 30 s. Then, for applies of 2, 12, 30 and 5 s in turn, a new application
+// gets its first deploy from a machine that never deployed: the stand's
+// latest three applies of other applications – always of 2, 12 and 30 s,
+// in that order of measuring – are all it has to go by.
+//
+// Figures, for an apply of N s:
+//
+//	atNs-ms      how long after the apply ended the verdict was out
+//	             (target ≤ 500 where N is one of the other applies'
+//	             lengths; a 10 s poll's wait, ≤ 10,000, for 5 s)
+//	atNs-reads   card reads of the wait, with the reads a poll every 10 s
+//	             makes over the same apply as the target
+func BenchmarkDeployVerdictMixedStand(b *testing.B) {
+	cs := clients(b)
+	runs := make([]*mixedRun, len(cs))
+	for k, c := range cs {
+		runs[k] = newMixedRun(b, c)
+	}
+	type figure struct {
+		name  string
+		value float64
+	}
+	var figures []figure
+	for _, d := range append(slices.Clone(mixedLengths), mixedBetween) {
+		name := fmt.Sprintf("at%gs", d.Seconds())
+		for _, r := range runs {
+			v := r.firstDeploy(b, d)
+			figures = append(figures, figure{r.run.client.prefix + name + "-ms", v.latencyMS},
+				figure{r.run.client.prefix + name + "-reads", float64(v.reads)})
+		}
+		target := 500.0
+		if !slices.Contains(mixedLengths, d) {
+			target = 10_000
+		}
+		figures = append(figures, figure{"target-" + name + "-ms", target}, figure{"target-" + name + "-reads", float64(tenSecondPollReads(d))})
+	}
+	// b.Loop runs the benchmark function once: the stands and deploys
+	// above are not repeated. What is reported before it is cleared.
+	for b.Loop() {
+	}
+	for _, f := range figures {
+		b.ReportMetric(f.value, f.name)
+	}
+}
+
+// mixedRun is one binary's mixed stand.
+type mixedRun struct {
+	run   *verdictRun
+	rules []map[string]any // the apply-takes rules so far
+}
+
+func newMixedRun(b *testing.B, c client) *mixedRun {
+	s := benchStand(b, "--seed", "demo", "--speed", fmt.Sprint(mixedSpeed), "--log", filepath.Join(b.TempDir(), "requests.jsonl"))
+	m := &mixedRun{run: &verdictRun{client: c, ac: applyCase{speed: mixedSpeed}, stand: s, newProject: copyDemo(b)}}
+	// The other applications are deployed by this tree's binary from a
+	// machine of their own, whatever binary is measured.
+	setup := &verdictRun{client: client{path: elemctlBinary(b)}, ac: m.run.ac, stand: s}
+	env := m.env(b)
+	for _, d := range mixedLengths {
+		app := m.newApp(b, d, env)
+		setup.deploy(b, append(slices.Clone(env), "ELEMENT_APP_ID="+app), m.run.newProject, app)
+	}
+	return m
+}
+
+// env is a machine that never deployed: its own data directory.
+func (m *mixedRun) env(b *testing.B) []string {
+	s := m.run.stand
+	return append(standEnv(b, s), "ELEMENT_PROJECT_ID="+s.ProjectID, fmt.Sprintf("ELEMCTL_POLL_SCALE=%g", mixedSpeed))
+}
+
+// newApp creates an application of the demo project whose applies take d.
+func (m *mixedRun) newApp(b *testing.B, d time.Duration, env []string) string {
+	s := m.run.stand
+	cmd := exec.Command(elemctlBinary(b), "apps", "create", fmt.Sprintf("mixed-%d", len(m.rules)+1), "--latest-build", "--wait", "--json")
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatalf("apps create: %v\n%s", err, out)
+	}
+	var card struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(out, &card); err != nil || card.ID == "" {
+		b.Fatalf("apps create printed %q: %v", out, err)
+	}
+	m.rules = append(m.rules, map[string]any{"name": "applies of " + card.ID, "effect": "apply-takes", "delay": d.String(),
+		"path": "/console/api/v2/applications/" + card.ID + "/project/update"})
+	body, _ := json.Marshal(map[string]any{"faults": m.rules})
+	req, _ := http.NewRequest("PUT", s.URL+"/stand/faults", bytes.NewReader(body))
+	req.SetBasicAuth(s.ClientID, s.ClientSecret)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b.Fatalf("PUT /stand/faults: HTTP %d", resp.StatusCode)
+	}
+	return card.ID
+}
+
+// firstDeploy measures the first deploy of a new application whose apply
+// takes d, from a machine that never deployed.
+func (m *mixedRun) firstDeploy(b *testing.B, d time.Duration) verdict {
+	env := m.env(b)
+	app := m.newApp(b, d, env)
+	return m.run.deploy(b, append(env, "ELEMENT_APP_ID="+app), m.run.newProject, app)
 }
