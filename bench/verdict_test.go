@@ -149,12 +149,18 @@ func newVerdictRun(b *testing.B, c client, ac applyCase) *verdictRun {
 		scale = append(scale, fmt.Sprintf("ELEMCTL_POLL_SCALE=%g", ac.speed))
 	}
 	r.demoEnv = append(append(standEnv(b, s), "ELEMENT_APP_ID="+s.AppID, "ELEMENT_PROJECT_ID="+s.ProjectID), scale...)
-	base := standEnv(b, s)
-	// The new application is made by this tree's binary whatever binary
-	// is measured: the stand each one meets is the same.
-	cmd := exec.Command(elemctlBinary(b), "apps", "create", "verdict-new", "--latest-build", "--wait", "--json",
-		"--project-id", s.ProjectID)
-	cmd.Env = base
+	r.newAppID = createApp(b, standEnv(b, s), "verdict-new", s.ProjectID)
+	r.newEnv = append(append(standEnv(b, s), "ELEMENT_APP_ID="+r.newAppID, "ELEMENT_PROJECT_ID="+s.ProjectID), scale...)
+	return r
+}
+
+// createApp creates an application of project from its newest build and
+// waits for it; it is made by this tree's binary whatever binary is
+// measured, so the stand each one meets is the same.
+func createApp(b *testing.B, env []string, name, project string) string {
+	b.Helper()
+	cmd := exec.Command(elemctlBinary(b), "apps", "create", name, "--latest-build", "--wait", "--json", "--project-id", project)
+	cmd.Env = env
 	out, err := cmd.Output()
 	if err != nil {
 		b.Fatalf("apps create: %v\n%s", err, out)
@@ -165,9 +171,7 @@ func newVerdictRun(b *testing.B, c client, ac applyCase) *verdictRun {
 	if err := json.Unmarshal(out, &card); err != nil || card.ID == "" {
 		b.Fatalf("apps create printed %q: %v", out, err)
 	}
-	r.newAppID = card.ID
-	r.newEnv = append(append(standEnv(b, s), "ELEMENT_APP_ID="+card.ID, "ELEMENT_PROJECT_ID="+s.ProjectID), scale...)
-	return r
+	return card.ID
 }
 
 func (r *verdictRun) report(b *testing.B) {
@@ -384,20 +388,9 @@ func (m *mixedRun) env(b *testing.B) []string {
 // newApp creates an application of the demo project whose applies take d.
 func (m *mixedRun) newApp(b *testing.B, d time.Duration, env []string) string {
 	s := m.run.stand
-	cmd := exec.Command(elemctlBinary(b), "apps", "create", fmt.Sprintf("mixed-%d", len(m.rules)+1), "--latest-build", "--wait", "--json")
-	cmd.Env = env
-	out, err := cmd.Output()
-	if err != nil {
-		b.Fatalf("apps create: %v\n%s", err, out)
-	}
-	var card struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal(out, &card); err != nil || card.ID == "" {
-		b.Fatalf("apps create printed %q: %v", out, err)
-	}
-	m.rules = append(m.rules, map[string]any{"name": "applies of " + card.ID, "effect": "apply-takes", "delay": d.String(),
-		"path": "/console/api/v2/applications/" + card.ID + "/project/update"})
+	app := createApp(b, env, fmt.Sprintf("mixed-%d", len(m.rules)+1), s.ProjectID)
+	m.rules = append(m.rules, map[string]any{"name": "applies of " + app, "effect": "apply-takes", "delay": d.String(),
+		"path": "/console/api/v2/applications/" + app + "/project/update"})
 	body, _ := json.Marshal(map[string]any{"faults": m.rules})
 	req, _ := http.NewRequest("PUT", s.URL+"/stand/faults", bytes.NewReader(body))
 	req.SetBasicAuth(s.ClientID, s.ClientSecret)
@@ -409,7 +402,7 @@ func (m *mixedRun) newApp(b *testing.B, d time.Duration, env []string) string {
 	if resp.StatusCode != http.StatusOK {
 		b.Fatalf("PUT /stand/faults: HTTP %d", resp.StatusCode)
 	}
-	return card.ID
+	return app
 }
 
 // firstDeploy measures the first deploy of a new application whose apply
