@@ -115,12 +115,38 @@ func newApplyPlan(f applyForecast, ok bool, p PollPolicy) *applyPlan {
 // schedule places the reads of a wait for an apply expected to end in
 // f.ends: each of them covered in turn (see cover), those that touch (less
 // than a Window apart) as one.
+//
+// An apply that ends long before every expected end – a build that fails
+// to compile, a project much smaller than the stand's others – is seen by
+// the first read planned. When that comes a Budget or more after the
+// start, a read half a Budget in is free: a 10 s poll reads once before
+// then too, so with every later read no sooner than the poll's read of
+// the same number (withinBudget), no end costs more reads than that poll
+// would make.
 func (p PollPolicy) schedule(f applyForecast) []time.Duration {
 	var out []time.Duration
 	for _, r := range p.joined(f.ends) {
 		out = p.cover(out, r)
 	}
+	if len(out) > 0 && out[0] >= p.Budget {
+		if early := append([]time.Duration{p.Budget / 2}, out...); p.withinBudget(early) {
+			out = early
+		}
+	}
 	return out
+}
+
+// withinBudget tells whether reads at these times after the start make,
+// by any end of the apply, no more reads than a poll every Budget makes
+// over it (its first read at the start): the j-th read from 0 comes no
+// sooner than j Budgets.
+func (p PollPolicy) withinBudget(reads []time.Duration) bool {
+	for j, at := range reads {
+		if at < time.Duration(j)*p.Budget {
+			return false
+		}
+	}
+	return true
 }
 
 // joined are the ends, those less than a Window apart made one.

@@ -190,7 +190,8 @@ func TestApplyWaitWithAForecastSeesTheEndWithinHalfASecond(t *testing.T) {
 
 // The schedule itself: reads every Budget before the range, every Window
 // across it, and never more than a Budget poll would make over the apply;
-// a range too wide for that is crossed in wider steps.
+// a range too wide for that is crossed in wider steps. When the first of
+// them comes a Budget or more in, one more comes half a Budget in.
 func TestApplyScheduleKeepsTheTenSecondPollsBudget(t *testing.T) {
 	p := DefaultPolicy.normalized()
 	for _, c := range []struct {
@@ -198,8 +199,12 @@ func TestApplyScheduleKeepsTheTenSecondPollsBudget(t *testing.T) {
 		want   []time.Duration
 	}{
 		{2 * time.Second, 2 * time.Second, []time.Duration{2050 * time.Millisecond}},
-		{30 * time.Second, 30 * time.Second, []time.Duration{10 * time.Second, 20 * time.Second, 30050 * time.Millisecond}},
-		{60 * time.Second, 60 * time.Second, []time.Duration{10 * time.Second, 20 * time.Second, 30 * time.Second, 40 * time.Second, 50 * time.Second, 60050 * time.Millisecond}},
+		{30 * time.Second, 30 * time.Second, []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 30050 * time.Millisecond}},
+		{60 * time.Second, 60 * time.Second, []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 30 * time.Second, 40 * time.Second, 50 * time.Second, 60050 * time.Millisecond}},
+		{12 * time.Second, 12 * time.Second, []time.Duration{5 * time.Second, 12050 * time.Millisecond}},
+		// Three reads across the range: one half a Budget in would make
+		// the third a read sooner than a 10 s poll's third.
+		{29500 * time.Millisecond, 30500 * time.Millisecond, []time.Duration{10 * time.Second, 29883333333, 30216666666, 30549999999}},
 		{12 * time.Second, 13200 * time.Millisecond, []time.Duration{12450 * time.Millisecond, 12850 * time.Millisecond, 13250 * time.Millisecond}},
 		{5 * time.Second, 10 * time.Second, []time.Duration{7550 * time.Millisecond, 10050 * time.Millisecond}},
 	} {
@@ -308,15 +313,20 @@ func TestApplyWaitOnAScaledPolicy(t *testing.T) {
 
 // An apply that takes much longer than its forecast (the project grew) is
 // still seen: after the planned reads the wait backs off from its start
-// again; one much shorter is seen by the reads before the range.
+// again; one much shorter (a build that fails to compile) is seen by the
+// reads before the range, the first of them half a Budget in.
 func TestApplyWaitOutlastingItsForecast(t *testing.T) {
 	r := waitApply(t, 25*time.Second, []applySample{{Lo: 10, Hi: 10, Exact: true}})
 	if r.latency > DefaultPolicy.Max {
 		t.Errorf("an apply 15 s longer than forecast was seen %v after its end", r.latency)
 	}
 	r = waitApply(t, 3*time.Second, []applySample{{Lo: 40, Hi: 40, Exact: true}})
-	if r.latency > DefaultPolicy.Budget {
-		t.Errorf("an apply 37 s shorter than forecast was seen %v after its end", r.latency)
+	if r.latency != DefaultPolicy.Budget/2-3*time.Second || r.reads != 1 {
+		t.Errorf("an apply 37 s shorter than forecast was seen %v after its end, by read %d", r.latency, r.reads)
+	}
+	r = waitApply(t, 7*time.Second, []applySample{{Lo: 40, Hi: 40, Exact: true}})
+	if r.latency != DefaultPolicy.Budget-7*time.Second || r.reads != tenSecondPollReads(7*time.Second) {
+		t.Errorf("an apply 33 s shorter than forecast was seen %v after its end, by read %d", r.latency, r.reads)
 	}
 }
 
