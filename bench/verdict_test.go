@@ -212,14 +212,21 @@ type verdict struct {
 // reads of the wait.
 func (r *verdictRun) deploy(b *testing.B, env []string, project, appID string) verdict {
 	b.Helper()
+	return r.deployEnding(b, env, project, appID, 0)
+}
+
+// deployEnding is deploy for a deploy that exits with code exit: 1 when
+// the apply fails.
+func (r *verdictRun) deployEnding(b *testing.B, env []string, project, appID string, exit int) verdict {
+	b.Helper()
 	s := r.stand
 	from := len(requestLog(b, s))
 	cmd := exec.Command(r.client.path, "deploy", "--project-dir", project, "--quiet")
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
-	exit := time.Now()
-	if err != nil {
-		b.Fatalf("deploy: %v\n%s", err, out)
+	exited := time.Now()
+	if code := cmd.ProcessState.ExitCode(); code != exit {
+		b.Fatalf("deploy exited with %d, not %d: %v\n%s", code, exit, err, out)
 	}
 	ended := applyEnd(b, s, appID)
 	card := "/console/api/v2/applications/" + appID
@@ -259,7 +266,7 @@ func (r *verdictRun) deploy(b *testing.B, env []string, project, appID string) v
 	v.reads = at + 1
 	seen := reads[at].Served
 	wait := float64(seen.Sub(ended)) / r.ac.speed
-	tail := float64(exit.Sub(seen))
+	tail := float64(exited.Sub(seen))
 	v.latencyMS = (wait + tail) / float64(time.Millisecond)
 	return v
 }
@@ -301,6 +308,11 @@ var (
 	mixedBetween = 5 * time.Second
 )
 
+// failingAfter is when the apply of a build that fails to compile ends in
+// BenchmarkDeployVerdictMixedStand: long before the 30 s its application's
+// applies took.
+const failingAfter = 3 * time.Second
+
 // mixedSpeed runs the mixed stand at a quarter of real time (see
 // applySweep: the figures err on the slow side).
 const mixedSpeed = 0.25
@@ -319,6 +331,10 @@ const mixedSpeed = 0.25
 // latest three applies of other applications – always of 2, 12 and 30 s,
 // in that order of measuring – are all it has to go by.
 //
+// Last, the same machine deploys again to the application whose apply took
+// 30 s a build that fails to compile 3 s into the apply (the platform
+// rolls it back; deploy exits 1): its own last apply forecasts 30 s.
+//
 // Figures, for an apply of N s:
 //
 //	atNs-ms      how long after the apply ended the verdict was out
@@ -326,6 +342,8 @@ const mixedSpeed = 0.25
 //	             lengths; a 10 s poll's wait, ≤ 10,000, for 5 s)
 //	atNs-reads   card reads of the wait, with the reads a poll every 10 s
 //	             makes over the same apply as the target
+//	failing-ms, failing-reads   the same for the failing apply (a 10 s
+//	             poll's wait, ≤ 10,000, and its reads over 3 s)
 func BenchmarkDeployVerdictMixedStand(b *testing.B) {
 	cs := clients(b)
 	runs := make([]*mixedRun, len(cs))
@@ -350,6 +368,12 @@ func BenchmarkDeployVerdictMixedStand(b *testing.B) {
 		}
 		figures = append(figures, figure{"target-" + name + "-ms", target}, figure{"target-" + name + "-reads", float64(tenSecondPollReads(d))})
 	}
+	for _, r := range runs {
+		v := r.failingDeploy(b)
+		figures = append(figures, figure{r.run.client.prefix + "failing-ms", v.latencyMS},
+			figure{r.run.client.prefix + "failing-reads", float64(v.reads)})
+	}
+	figures = append(figures, figure{"target-failing-ms", 10_000}, figure{"target-failing-reads", float64(tenSecondPollReads(failingAfter))})
 	// b.Loop runs the benchmark function once: the stands and deploys
 	// above are not repeated. What is reported before it is cleared.
 	for b.Loop() {
@@ -363,6 +387,9 @@ func BenchmarkDeployVerdictMixedStand(b *testing.B) {
 type mixedRun struct {
 	run   *verdictRun
 	rules []map[string]any // the apply-takes rules so far
+	// the application measured with an apply of 30 s and its machine
+	app30 string
+	env30 []string
 }
 
 func newMixedRun(b *testing.B, c client) *mixedRun {
@@ -391,6 +418,13 @@ func (m *mixedRun) newApp(b *testing.B, d time.Duration, env []string) string {
 	app := createApp(b, env, fmt.Sprintf("mixed-%d", len(m.rules)+1), s.ProjectID)
 	m.rules = append(m.rules, map[string]any{"name": "applies of " + app, "effect": "apply-takes", "delay": d.String(),
 		"path": "/console/api/v2/applications/" + app + "/project/update"})
+	m.putRules(b)
+	return app
+}
+
+// putRules makes the stand's fault rules m.rules.
+func (m *mixedRun) putRules(b *testing.B) {
+	s := m.run.stand
 	body, _ := json.Marshal(map[string]any{"faults": m.rules})
 	req, _ := http.NewRequest("PUT", s.URL+"/stand/faults", bytes.NewReader(body))
 	req.SetBasicAuth(s.ClientID, s.ClientSecret)
@@ -402,7 +436,19 @@ func (m *mixedRun) newApp(b *testing.B, d time.Duration, env []string) string {
 	if resp.StatusCode != http.StatusOK {
 		b.Fatalf("PUT /stand/faults: HTTP %d", resp.StatusCode)
 	}
-	return app
+}
+
+// failingDeploy deploys to the application whose apply took 30 s, from
+// the machine that measured it, a build that fails to compile failingAfter
+// into the apply.
+func (m *mixedRun) failingDeploy(b *testing.B) verdict {
+	update := "/console/api/v2/applications/" + m.app30 + "/project/update"
+	m.rules = append([]map[string]any{
+		{"name": "fails fast", "path": update, "effect": "apply-takes", "delay": failingAfter.String(), "times": 1},
+		{"name": "fails to compile", "path": update, "effect": "apply-fails", "times": 1},
+	}, m.rules...)
+	m.putRules(b)
+	return m.run.deployEnding(b, m.env30, m.run.newProject, m.app30, 1)
 }
 
 // firstDeploy measures the first deploy of a new application whose apply
@@ -410,5 +456,9 @@ func (m *mixedRun) newApp(b *testing.B, d time.Duration, env []string) string {
 func (m *mixedRun) firstDeploy(b *testing.B, d time.Duration) verdict {
 	env := m.env(b)
 	app := m.newApp(b, d, env)
-	return m.run.deploy(b, append(env, "ELEMENT_APP_ID="+app), m.run.newProject, app)
+	env = append(env, "ELEMENT_APP_ID="+app)
+	if d == 30*time.Second {
+		m.app30, m.env30 = app, env
+	}
+	return m.run.deploy(b, env, m.run.newProject, app)
 }
