@@ -14,8 +14,9 @@
 // method and path pattern, fire on the n-th, every k-th or a seeded share
 // of them, and answer a status with Retry-After, delay, reset the
 // connection before the platform acts, lose the answer after it acted,
-// truncate or trickle the body, fail an apply, silence the stand, restart
-// the console or expire the tokens. A loopback control endpoint
+// truncate or trickle the body, fail an apply, set how long an
+// application's applies take, silence the stand, restart the console or
+// expire the tokens. A loopback control endpoint
 // (/stand/faults, /stand/firings) changes them while the stand runs, and
 // tells when each task ended (/stand/tasks), which the console does not;
 // Options.Log takes one JSON line per request.
