@@ -138,8 +138,10 @@ func (p PollPolicy) schedule(f applyForecast) []time.Duration {
 
 // withinBudget tells whether reads at these times after the start make,
 // by any end of the apply, no more reads than a poll every Budget makes
-// over it (its first read at the start): the j-th read from 0 comes no
-// sooner than j Budgets.
+// over it (its first read at the start). An end just after the j-th read
+// (from 0) is seen by the read after it – the backoff's first, after the
+// last planned – so that read is within the poll's reads exactly when the
+// j-th comes no sooner than j Budgets.
 func (p PollPolicy) withinBudget(reads []time.Duration) bool {
 	for j, at := range reads {
 		if at < time.Duration(j)*p.Budget {

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -202,8 +203,9 @@ func TestApplyScheduleKeepsTheTenSecondPollsBudget(t *testing.T) {
 		{30 * time.Second, 30 * time.Second, []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 30050 * time.Millisecond}},
 		{60 * time.Second, 60 * time.Second, []time.Duration{5 * time.Second, 10 * time.Second, 20 * time.Second, 30 * time.Second, 40 * time.Second, 50 * time.Second, 60050 * time.Millisecond}},
 		{12 * time.Second, 12 * time.Second, []time.Duration{5 * time.Second, 12050 * time.Millisecond}},
-		// Three reads across the range: one half a Budget in would make
-		// the third a read sooner than a 10 s poll's third.
+		// Three reads across the range: with one more half a Budget in,
+		// an apply that ends just after the last of them would be seen
+		// by a read more than a 10 s poll makes.
 		{29500 * time.Millisecond, 30500 * time.Millisecond, []time.Duration{10 * time.Second, 29883333333, 30216666666, 30549999999}},
 		{12 * time.Second, 13200 * time.Millisecond, []time.Duration{12450 * time.Millisecond, 12850 * time.Millisecond, 13250 * time.Millisecond}},
 		{5 * time.Second, 10 * time.Second, []time.Duration{7550 * time.Millisecond, 10050 * time.Millisecond}},
@@ -212,10 +214,26 @@ func TestApplyScheduleKeepsTheTenSecondPollsBudget(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("forecast %v–%v: reads at %v, want %v", c.lo, c.hi, got, c.want)
 		}
-		if len(got) > tenSecondPollReads(c.lo) {
-			t.Errorf("forecast %v–%v: %d reads, more than a 10 s poll's %d", c.lo, c.hi, len(got), tenSecondPollReads(c.lo))
+		if end, n := readsOverBudget(got); n > 0 {
+			t.Errorf("forecast %v–%v: an end at %v is seen by read %d, a 10 s poll makes %d", c.lo, c.hi, end, n, tenSecondPollReads(end))
 		}
 	}
+	if _, n := readsOverBudget([]time.Duration{5 * time.Second, 6 * time.Second, 7 * time.Second}); n != 3 {
+		t.Errorf("three reads within the first 10 s: the check finds %d reads over a 10 s poll's, not 3", n)
+	}
+}
+
+// readsOverBudget finds an end, up to the last of reads, that they see
+// with more reads than a poll every 10 s makes over an apply of that
+// length, and how many they make; n is 0 when there is none.
+func readsOverBudget(reads []time.Duration) (end time.Duration, n int) {
+	for end = time.Millisecond; len(reads) > 0 && end <= reads[len(reads)-1]; end += time.Millisecond {
+		seenBy, _ := slices.BinarySearch(reads, end)
+		if seenBy+1 > tenSecondPollReads(end) {
+			return end, seenBy + 1
+		}
+	}
+	return 0, 0
 }
 
 // Applies of different lengths – the stand's other applications, of other
