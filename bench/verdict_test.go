@@ -225,8 +225,8 @@ func (r *verdictRun) deployEnding(b *testing.B, env []string, project, appID str
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
 	exited := time.Now()
-	if code := cmd.ProcessState.ExitCode(); code != exit {
-		b.Fatalf("deploy exited with %d, not %d: %v\n%s", code, exit, err, out)
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != exit {
+		b.Fatalf("deploy ended with %v, not exit code %d\n%s", err, exit, out)
 	}
 	ended := applyEnd(b, s, appID)
 	card := "/console/api/v2/applications/" + appID
@@ -387,9 +387,10 @@ func BenchmarkDeployVerdictMixedStand(b *testing.B) {
 type mixedRun struct {
 	run   *verdictRun
 	rules []map[string]any // the apply-takes rules so far
-	// the application measured with an apply of 30 s and its machine
-	app30 string
-	env30 []string
+	// the application measured with the longest of mixedLengths, and its
+	// machine
+	longestApp string
+	longestEnv []string
 }
 
 func newMixedRun(b *testing.B, c client) *mixedRun {
@@ -428,27 +429,23 @@ func (m *mixedRun) putRules(b *testing.B) {
 	body, _ := json.Marshal(map[string]any{"faults": m.rules})
 	req, _ := http.NewRequest("PUT", s.URL+"/stand/faults", bytes.NewReader(body))
 	req.SetBasicAuth(s.ClientID, s.ClientSecret)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
+	var inForce any // the stand answers with the rules it took
+	if err := fetchJSON(req, &inForce); err != nil {
 		b.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		b.Fatalf("PUT /stand/faults: HTTP %d", resp.StatusCode)
 	}
 }
 
-// failingDeploy deploys to the application whose apply took 30 s, from
-// the machine that measured it, a build that fails to compile failingAfter
+// failingDeploy deploys to the application whose apply was the longest,
+// from the machine that measured it, a build that fails to compile failingAfter
 // into the apply.
 func (m *mixedRun) failingDeploy(b *testing.B) verdict {
-	update := "/console/api/v2/applications/" + m.app30 + "/project/update"
+	update := "/console/api/v2/applications/" + m.longestApp + "/project/update"
 	m.rules = append([]map[string]any{
 		{"name": "fails fast", "path": update, "effect": "apply-takes", "delay": failingAfter.String(), "times": 1},
 		{"name": "fails to compile", "path": update, "effect": "apply-fails", "times": 1},
 	}, m.rules...)
 	m.putRules(b)
-	return m.run.deployEnding(b, m.env30, m.run.newProject, m.app30, 1)
+	return m.run.deployEnding(b, m.longestEnv, m.run.newProject, m.longestApp, 1)
 }
 
 // firstDeploy measures the first deploy of a new application whose apply
@@ -457,8 +454,8 @@ func (m *mixedRun) firstDeploy(b *testing.B, d time.Duration) verdict {
 	env := m.env(b)
 	app := m.newApp(b, d, env)
 	env = append(env, "ELEMENT_APP_ID="+app)
-	if d == 30*time.Second {
-		m.app30, m.env30 = app, env
+	if d == slices.Max(mixedLengths) {
+		m.longestApp, m.longestEnv = app, env
 	}
 	return m.run.deploy(b, env, m.run.newProject, app)
 }
