@@ -17,6 +17,16 @@ var ErrNoHome = errors.New("the home directory is unknown")
 // EnvDataDir moves the state directory (the registry of uploads) elsewhere.
 const EnvDataDir = "ELEMCTL_DATA_DIR"
 
+// EnvCacheDir moves the cache directory (the pack cache) elsewhere; the
+// value CacheOff turns the cache off.
+const EnvCacheDir = "ELEMCTL_CACHE_DIR"
+
+// CacheOff, as EnvCacheDir, asks for no cache at all.
+const CacheOff = "off"
+
+// ErrCacheOff is Dir's failure for Cache when EnvCacheDir is CacheOff.
+var ErrCacheOff = errors.New(EnvCacheDir + "=" + CacheOff)
+
 // Kind is what a directory holds.
 type Kind int
 
@@ -27,6 +37,9 @@ const (
 	// Data is what the user installs into elemctl: plugins, the extracted
 	// debug adapter.
 	Data
+	// Cache is what elemctl keeps only to be faster and may lose at any
+	// time: the compressed files of the last packs.
+	Cache
 )
 
 // Dir is elemctl's directory of kind for the environment getenv describes
@@ -35,29 +48,45 @@ const (
 // On Windows both kinds are %LOCALAPPDATA%\elemctl, else
 // ~\AppData\Local\elemctl (the home being %USERPROFILE%, else
 // %HOMEDRIVE%%HOMEPATH%). Elsewhere State is $XDG_STATE_HOME/elemctl, else
-// ~/.local/state/elemctl, and Data is $XDG_DATA_HOME/elemctl, else
-// ~/.local/share/elemctl; a relative XDG path is ignored, as the XDG
-// specification asks. ELEMCTL_DATA_DIR, when set, is the State directory
-// itself on every system.
+// ~/.local/state/elemctl, Data is $XDG_DATA_HOME/elemctl, else
+// ~/.local/share/elemctl, and Cache is $XDG_CACHE_HOME/elemctl, else
+// ~/.cache/elemctl (on Windows %LOCALAPPDATA%\elemctl\cache); a relative
+// XDG path is ignored, as the XDG specification asks. ELEMCTL_DATA_DIR,
+// when set, is the State directory itself on every system, and
+// ELEMCTL_CACHE_DIR the Cache directory (ErrCacheOff when it is "off").
 func Dir(kind Kind, getenv func(string) string, goos string) (string, error) {
-	if kind == State {
+	switch kind {
+	case State:
 		if d := getenv(EnvDataDir); d != "" {
+			return d, nil
+		}
+	case Cache:
+		if d := getenv(EnvCacheDir); d == CacheOff {
+			return "", ErrCacheOff
+		} else if d != "" {
 			return d, nil
 		}
 	}
 	if goos == "windows" {
+		var sub []string
+		if kind == Cache {
+			sub = []string{"cache"}
+		}
 		if d := getenv("LOCALAPPDATA"); d != "" {
-			return Join(goos, d, "elemctl"), nil
+			return Join(goos, append([]string{d, "elemctl"}, sub...)...), nil
 		}
 		home, err := Home(getenv, goos)
 		if err != nil {
 			return "", err
 		}
-		return Join(goos, home, "AppData", "Local", "elemctl"), nil
+		return Join(goos, append([]string{home, "AppData", "Local", "elemctl"}, sub...)...), nil
 	}
 	xdg, fallback := "XDG_STATE_HOME", []string{".local", "state"}
-	if kind == Data {
+	switch kind {
+	case Data:
 		xdg, fallback = "XDG_DATA_HOME", []string{".local", "share"}
+	case Cache:
+		xdg, fallback = "XDG_CACHE_HOME", []string{".cache"}
 	}
 	if d := getenv(xdg); strings.HasPrefix(d, "/") {
 		return Join(goos, d, "elemctl"), nil
@@ -91,10 +120,14 @@ func Home(getenv func(string) string, goos string) (string, error) {
 // home directory is unknown, so a message still says where.
 func Usual(kind Kind, goos string) string {
 	switch {
+	case goos == "windows" && kind == Cache:
+		return `~\AppData\Local\elemctl\cache`
 	case goos == "windows":
 		return `~\AppData\Local\elemctl`
 	case kind == Data:
 		return "~/.local/share/elemctl"
+	case kind == Cache:
+		return "~/.cache/elemctl"
 	}
 	return "~/.local/state/elemctl"
 }

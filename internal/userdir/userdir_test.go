@@ -36,6 +36,13 @@ func TestDirRules(t *testing.T) {
 		{"windows home drive and path for data", Data, "windows", map[string]string{"HOMEDRIVE": `C:`, "HOMEPATH": `\Users\u`}, `C:\Users\u\AppData\Local\elemctl`},
 		{"xdg is not read on windows", State, "windows", map[string]string{"XDG_STATE_HOME": "/x", "USERPROFILE": `C:\Users\u`}, `C:\Users\u\AppData\Local\elemctl`},
 		{"local app data is not read on linux", State, "linux", map[string]string{"LOCALAPPDATA": `C:\x`, "HOME": "/root"}, "/root/.local/state/elemctl"},
+		{"cache in the home on linux", Cache, "linux", map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "/x"}, "/home/u/.cache/elemctl"},
+		{"xdg cache home", Cache, "linux", map[string]string{"XDG_CACHE_HOME": "/var/cache/u", "HOME": "/home/u"}, "/var/cache/u/elemctl"},
+		{"a relative xdg cache path is ignored", Cache, "darwin", map[string]string{"XDG_CACHE_HOME": "cache", "HOME": "/Users/u"}, "/Users/u/.cache/elemctl"},
+		{"cache dir wins", Cache, "linux", map[string]string{"ELEMCTL_CACHE_DIR": "/ci/cache", "XDG_CACHE_HOME": "/x", "HOME": "/home/u"}, "/ci/cache"},
+		{"cache under local app data", Cache, "windows", map[string]string{"LOCALAPPDATA": `C:\Users\u\AppData\Local`}, `C:\Users\u\AppData\Local\elemctl\cache`},
+		{"windows cache without local app data", Cache, "windows", map[string]string{"USERPROFILE": `C:\Users\u`}, `C:\Users\u\AppData\Local\elemctl\cache`},
+		{"data dir does not move the cache", Cache, "linux", map[string]string{"ELEMCTL_DATA_DIR": "/srv/elemctl", "HOME": "/home/u"}, "/home/u/.cache/elemctl"},
 		{"home is not read on windows", Data, "windows", map[string]string{"HOME": "/home/u", "USERPROFILE": `C:\Users\u`}, `C:\Users\u\AppData\Local\elemctl`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -56,7 +63,7 @@ func TestDirRules(t *testing.T) {
 
 func TestNoHomeIsAnErrorNotAGuess(t *testing.T) {
 	for _, goos := range []string{"linux", "darwin", "windows"} {
-		for _, kind := range []Kind{State, Data} {
+		for _, kind := range []Kind{State, Data, Cache} {
 			// Variables of the other system do not count.
 			env := map[string]string{"HOME": "/home/u", "XDG_STATE_HOME": "relative"}
 			if goos != "windows" {
@@ -69,7 +76,26 @@ func TestNoHomeIsAnErrorNotAGuess(t *testing.T) {
 	}
 }
 
+func TestCacheCanBeTurnedOff(t *testing.T) {
+	for _, goos := range []string{"linux", "windows"} {
+		env := envOf(map[string]string{"ELEMCTL_CACHE_DIR": "off", "HOME": "/home/u", "LOCALAPPDATA": `C:\x`})
+		if d, err := Dir(Cache, env, goos); !errors.Is(err, ErrCacheOff) {
+			t.Errorf("%s: %q %v, want ErrCacheOff", goos, d, err)
+		}
+		// It is the cache's switch only.
+		if _, err := Dir(State, env, goos); err != nil {
+			t.Errorf("%s: the state directory: %v", goos, err)
+		}
+	}
+}
+
 func TestUsualNamesTheDefaultPlace(t *testing.T) {
+	if got := Usual(Cache, "windows"); got != `~\AppData\Local\elemctl\cache` {
+		t.Errorf("windows cache: %q", got)
+	}
+	if got := Usual(Cache, "linux"); got != "~/.cache/elemctl" {
+		t.Errorf("linux cache: %q", got)
+	}
 	if got := Usual(State, "windows"); got != `~\AppData\Local\elemctl` {
 		t.Errorf("windows: %q", got)
 	}
