@@ -50,30 +50,119 @@ func largeProject(b *testing.B, files, totalBytes int) (dir string, total int64)
 	return dir, total
 }
 
-// BenchmarkPackLargeProject packs 2,000 files of 50 MB in total; the target
-// is at most one second per pack on two cores. The archive's size is
-// reported beside the time, in MB and in per cent of the project's bytes.
+// BenchmarkPackLargeProject packs 2,000 files of 50 MB in total, as the
+// project's first pack on a machine: each pack has an empty pack cache of
+// its own (cache=empty), so the figure holds the cost of keeping the cache
+// and none of its gain; cache=off (ELEMCTL_CACHE_DIR=off) packs without one,
+// for that cost. The target is at most one second per pack on two cores.
+// The archive's size is reported beside the time, in MB and in per cent of
+// the project's bytes, and the cache's size beside it.
 func BenchmarkPackLargeProject(b *testing.B) {
 	dir, total := largeProject(b, 2000, 50<<20)
-	out := b.TempDir()
 	b.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(filepath.Dir(dir)))
-	opts := BuildOptions{ProjectDir: dir, OutputDir: out, Getenv: noEnv, Now: func() time.Time { return time.Unix(0, 0) }}
+	for _, cache := range []string{"empty", "off"} {
+		b.Run("cache="+cache, func(b *testing.B) { packFirst(b, dir, total, cache == "off") })
+	}
+}
+
+func packFirst(b *testing.B, dir string, total int64, off bool) {
+	out := b.TempDir()
+	caches := b.TempDir()
 	var r *BuildResult
 	b.SetBytes(total)
 	b.ReportAllocs()
-	start := time.Now()
+	var elapsed time.Duration
 	packs := 0
 	for b.Loop() {
+		b.StopTimer()
+		cacheDir := filepath.Join(caches, fmt.Sprint(packs))
+		if off {
+			cacheDir = "off"
+		}
+		opts := BuildOptions{ProjectDir: dir, OutputDir: out, Getenv: envOf(map[string]string{"ELEMCTL_CACHE_DIR": cacheDir}),
+			Now: func() time.Time { return time.Unix(0, 0) }}
+		b.StartTimer()
+		start := time.Now()
 		var err error
 		if r, err = Build(context.Background(), opts); err != nil {
 			b.Fatal(err)
 		}
+		elapsed += time.Since(start)
 		packs++
+		if r.ReusedFiles != 0 {
+			b.Fatalf("a first pack reused %d files", r.ReusedFiles)
+		}
 	}
-	perPack := time.Since(start) / time.Duration(packs)
+	perPack := elapsed / time.Duration(packs)
 	b.ReportMetric(perPack.Seconds(), "s/pack")
 	b.ReportMetric(1, "target-s/pack")
 	b.ReportMetric(float64(r.Size)/(1<<20), "archive-MB")
 	b.ReportMetric(100*float64(r.Size)/float64(total), "archive-%")
+	if !off {
+		b.ReportMetric(packCacheMB(b, envOf(map[string]string{"ELEMCTL_CACHE_DIR": filepath.Join(caches, "0")}), dir), "cache-MB")
+	}
 	b.Logf("packed %d files, %.1f MB into %.1f MB in %v per pack", 2000, float64(total)/(1<<20), float64(r.Size)/(1<<20), perPack.Round(time.Millisecond))
+}
+
+// BenchmarkRepackLargeProject packs the project of BenchmarkPackLargeProject
+// again after changed of its files changed (each pack changes other files;
+// 0: the same tree again), with the pack cache its earlier pack left: what
+// a developer waits for between two deploys. Figures: s/pack, the files
+// copied from the cache (reused-files), the archive's and the cache's size.
+func BenchmarkRepackLargeProject(b *testing.B) {
+	dir, total := largeProject(b, 2000, 50<<20)
+	b.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(filepath.Dir(dir)))
+	sources, err := filepath.Glob(filepath.Join(dir, "Подсистема*", "*", "*.xbsl"))
+	if err != nil || len(sources) < 100 {
+		b.Fatalf("the project's modules: %d %v", len(sources), err)
+	}
+	for _, changed := range []int{0, 1, 20} {
+		b.Run(fmt.Sprintf("changed=%d", changed), func(b *testing.B) {
+			env := envOf(map[string]string{"ELEMCTL_CACHE_DIR": b.TempDir()})
+			opts := BuildOptions{ProjectDir: dir, OutputDir: b.TempDir(), Getenv: env, Now: func() time.Time { return time.Unix(0, 0) }}
+			if _, err := Build(context.Background(), opts); err != nil { // the earlier pack
+				b.Fatal(err)
+			}
+			var r *BuildResult
+			var elapsed time.Duration
+			packs, next := 0, 0
+			b.SetBytes(total)
+			for b.Loop() {
+				b.StopTimer()
+				for range changed {
+					f, err := os.OpenFile(sources[next%len(sources)], os.O_APPEND|os.O_WRONLY, 0)
+					if err != nil {
+						b.Fatal(err)
+					}
+					fmt.Fprintf(f, "// правка %d\n", packs)
+					f.Close()
+					next++
+				}
+				b.StartTimer()
+				start := time.Now()
+				if r, err = Build(context.Background(), opts); err != nil {
+					b.Fatal(err)
+				}
+				elapsed += time.Since(start)
+				packs++
+			}
+			if want := 2000 + 1 - changed; r.ReusedFiles != want { // the descriptor is a file too
+				b.Fatalf("reused %d files, want %d", r.ReusedFiles, want)
+			}
+			b.ReportMetric((elapsed / time.Duration(packs)).Seconds(), "s/pack")
+			b.ReportMetric(float64(r.ReusedFiles), "reused-files")
+			b.ReportMetric(float64(r.Size)/(1<<20), "archive-MB")
+			b.ReportMetric(packCacheMB(b, env, dir), "cache-MB")
+		})
+	}
+}
+
+// packCacheMB is the size of the project's pack cache file.
+func packCacheMB(b *testing.B, getenv func(string) string, dir string) float64 {
+	path, ok := packCachePath(getenv, dir)
+	st, err := os.Stat(path)
+	if !ok || err != nil {
+		b.Fatalf("the pack cache %q: %v", path, err)
+	}
+	return float64(st.Size()) / (1 << 20)
 }

@@ -48,6 +48,9 @@ type BuildResult struct {
 	Libraries                     []string // local libraries packed in, as vendor/name, in discovery order; never nil
 	Created                       time.Time
 	Size                          int64
+	// ReusedFiles is how many files were copied compressed from the pack
+	// cache (the project's last pack) instead of compressed again.
+	ReusedFiles int
 }
 
 // JSON is the answer of the `build` command, keys in their documented order.
@@ -164,11 +167,15 @@ func Build(ctx context.Context, opts BuildOptions) (*BuildResult, error) {
 		return nil, wrapError(ctx, err, "build.output-dir", "dir", outDir, "error", err)
 	}
 	res.File = filepath.Join(outDir, ArchiveFileName(d.Name, version, kind))
-	found, size, err := writeArchiveFile(ctx, res.File, entries)
+	cache := openPackCache(getenv, dir)
+	found, size, err := writeArchiveFile(ctx, res.File, entries, cache)
 	if err != nil {
+		cache.discard()
 		return nil, err
 	}
+	cache.commit()
 	res.Size = size
+	res.ReusedFiles = cache.reusedFiles()
 	for i, f := range files {
 		if f.soapCandidate && isSOAPClient(found[i+1].head) {
 			res.SOAPClientsWithoutDescription = append(res.SOAPClientsWithoutDescription, f.report)
@@ -179,7 +186,7 @@ func Build(ctx context.Context, opts BuildOptions) (*BuildResult, error) {
 
 // writeArchiveFile writes the archive next to its final name and renames it
 // into place once complete.
-func writeArchiveFile(ctx context.Context, file string, entries []zipEntry) ([]entryResult, int64, error) {
+func writeArchiveFile(ctx context.Context, file string, entries []zipEntry, cache *packCache) ([]entryResult, int64, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*.tmp")
 	if err != nil {
 		return nil, 0, wrapError(ctx, err, "build.write", "file", file, "error", err)
@@ -193,7 +200,7 @@ func writeArchiveFile(ctx context.Context, file string, entries []zipEntry) ([]e
 		}
 		return nil, 0, wrapError(ctx, err, "build.write", "file", file, "error", err)
 	}
-	found, err := writeZip(ctx, tmp, entries)
+	found, err := writeZip(ctx, tmp, entries, cache)
 	if err != nil {
 		return fail(err)
 	}

@@ -150,7 +150,7 @@ func TestTrimmedStreamsInflateToTheirEntry(t *testing.T) {
 			fw, _ := flate.NewWriter(&plain, compressionLevel)
 			fw.Write(data)
 			fw.Close()
-			r := c.compress(ctx, &zipEntry{name: "x", data: data}, new(bytes.Buffer))
+			r := c.compress(ctx, &zipEntry{name: "x", data: data}, new(bytes.Buffer), nil)
 			if r.err != nil {
 				t.Fatal(r.err)
 			}

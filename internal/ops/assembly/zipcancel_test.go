@@ -41,7 +41,7 @@ func TestWriteZipEndsWhenCancelledAtAnyInstant(t *testing.T) {
 		}()
 		done := make(chan error, 1)
 		go func() {
-			_, err := writeZip(ctx, io.Discard, entries)
+			_, err := writeZip(ctx, io.Discard, entries, nil)
 			done <- err
 		}()
 		select {

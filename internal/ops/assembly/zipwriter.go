@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"context"
+	"crypto/sha256"
 	"hash/crc32"
 	"io"
 	"os"
@@ -58,6 +59,10 @@ type compressed struct {
 	usize uint64
 	head  []byte
 	err   error
+	// key is the content's key in the pack cache; reused tells that buf
+	// was copied from it.
+	key    [sha256.Size]byte
+	reused bool
 }
 
 // headBytes is enough bytes for soapHeadRunes runes of any UTF-8 text.
@@ -65,8 +70,10 @@ const headBytes = soapHeadRunes * 4
 
 // writeZip writes entries, in the given order, as a ZIP to w. Entries are
 // compressed in parallel (one worker per CPU) and written in order with
-// precomputed headers, so the result does not depend on scheduling.
-func writeZip(ctx context.Context, w io.Writer, entries []zipEntry) ([]entryResult, error) {
+// precomputed headers, so the result does not depend on scheduling. With a
+// cache (nil: none), files of the last pack are copied from it and this
+// pack's are kept in it; the caller commits or discards it.
+func writeZip(ctx context.Context, w io.Writer, entries []zipEntry, cache *packCache) ([]entryResult, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	zw := zip.NewWriter(bw)
 	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
@@ -114,7 +121,7 @@ func writeZip(ctx context.Context, w io.Writer, entries []zipEntry) ([]entryResu
 			for i := range jobs {
 				out := bufs.Get().(*bytes.Buffer)
 				out.Reset()
-				results[i] <- c.compress(ctx, &entries[i], out)
+				results[i] <- c.compress(ctx, &entries[i], out, cache)
 			}
 		}()
 	}
@@ -162,6 +169,9 @@ func writeZip(ctx context.Context, w io.Writer, entries []zipEntry) ([]entryResu
 		if _, err := raw.Write(r.buf.Bytes()); err != nil {
 			return nil, err
 		}
+		if e.src != "" { // the manifest changes with every pack
+			cache.keep(r.key, r.crc, r.usize, r.buf.Bytes(), r.reused)
+		}
 		found[i].head = r.head
 		bufs.Put(r.buf)
 	}
@@ -205,7 +215,7 @@ func newCompressor() *compressor {
 	return &compressor{fw: fw}
 }
 
-func (c *compressor) compress(ctx context.Context, e *zipEntry, out *bytes.Buffer) compressed {
+func (c *compressor) compress(ctx context.Context, e *zipEntry, out *bytes.Buffer, cache *packCache) compressed {
 	data := e.data
 	if e.src != "" {
 		var err error
@@ -218,6 +228,12 @@ func (c *compressor) compress(ctx context.Context, e *zipEntry, out *bytes.Buffe
 	r := compressed{buf: out, crc: crc32.ChecksumIEEE(data), usize: uint64(len(data))}
 	if e.head {
 		r.head = bytes.Clone(data[:min(len(data), headBytes)])
+	}
+	if e.src != "" {
+		r.key = cache.contentKey(data)
+		if r.reused = cache.copyLast(r.key, r.crc, r.usize, out); r.reused {
+			return r
+		}
 	}
 	c.fw.Reset(out)
 	if _, err := c.fw.Write(data); err != nil {

@@ -1,0 +1,257 @@
+package assembly
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// cachedProject is a project of small files and one streamed file, with the
+// environment of a pack cache in a directory of its own.
+type cachedProject struct {
+	dir, cacheDir string
+	env           func(string) string
+	small         int // files the cache keeps: every file but the streamed one
+}
+
+func newCachedProject(t *testing.T) *cachedProject {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "Acme", "Tasks")
+	rnd := rand.New(rand.NewPCG(3, 4))
+	files := map[string]string{"Проект.yaml": demoDescriptor}
+	for i := range 30 {
+		var b strings.Builder
+		for range 200 + rnd.IntN(2000) {
+			b.WriteString([]string{"метод ", "Задача ", "; ", "\n", "если ", "знч ", "x", "42 "}[rnd.IntN(8)])
+		}
+		files["Подсистема"+string(rune('A'+i%3))+"/модуль"+string(rune('a'+i))+".xbsl"] = b.String()
+	}
+	files["Подсистема/копия.xbsl"] = files["ПодсистемаA/модульa.xbsl"] // the same content twice
+	big := make([]byte, 64<<10+777)
+	rand.NewChaCha8([32]byte{9}).Read(big[:len(big)/2])
+	files["Ресурсы/big.bin"] = string(big)
+	writeTree(t, dir, files)
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	return &cachedProject{dir: dir, cacheDir: cacheDir, env: envOf(map[string]string{"ELEMCTL_CACHE_DIR": cacheDir}), small: len(files) - 1}
+}
+
+// build packs the project with the cache (or, with off, without one) and
+// returns the result and the archive's bytes.
+func (p *cachedProject) build(t *testing.T, off bool) (*BuildResult, []byte) {
+	t.Helper()
+	defer func(was int64) { streamThreshold = was }(streamThreshold)
+	streamThreshold = 64 << 10
+	env := p.env
+	if off {
+		env = envOf(map[string]string{"ELEMCTL_CACHE_DIR": "off", "HOME": t.TempDir()})
+	}
+	r := buildIn(t, p.dir, BuildOptions{Getenv: env})
+	data, err := os.ReadFile(r.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, data
+}
+
+// cacheFile is the project's one cache file.
+func (p *cachedProject) cacheFile(t *testing.T) string {
+	t.Helper()
+	path, ok := packCachePath(p.env, p.dir)
+	if _, err := os.Stat(path); !ok || err != nil || filepath.Dir(filepath.Dir(path)) != p.cacheDir {
+		t.Fatalf("the project's cache %q: %v", path, err)
+	}
+	return path
+}
+
+// sameAsWithout fails unless archive is the archive packed without a cache.
+func (p *cachedProject) sameAsWithout(t *testing.T, archive []byte, when string) {
+	t.Helper()
+	if _, fresh := p.build(t, true); !bytes.Equal(archive, fresh) {
+		t.Fatalf("%s: the archive differs from one packed without the cache (%d and %d bytes)", when, len(archive), len(fresh))
+	}
+}
+
+func TestPackCacheCopiesWhatDidNotChange(t *testing.T) {
+	p := newCachedProject(t)
+	first, archive := p.build(t, false)
+	if first.ReusedFiles != 0 {
+		t.Fatalf("the first pack reused %d files", first.ReusedFiles)
+	}
+	p.sameAsWithout(t, archive, "first pack")
+	if info, err := os.Stat(p.cacheFile(t)); err != nil || info.Size() > int64(len(archive)) {
+		t.Fatalf("the cache (%v) is larger than the archive (%d bytes)", info.Size(), len(archive))
+	}
+
+	second, archive := p.build(t, false)
+	if second.ReusedFiles != p.small {
+		t.Fatalf("the second pack reused %d files, want %d", second.ReusedFiles, p.small)
+	}
+	p.sameAsWithout(t, archive, "second pack")
+	_, contents := readZip(t, second.File)
+	if got, _ := os.ReadFile(filepath.Join(p.dir, "ПодсистемаB", "модульb.xbsl")); !bytes.Equal(contents["Acme/Tasks/ПодсистемаB/модульb.xbsl"], got) {
+		t.Fatalf("a copied entry does not unpack to its file")
+	}
+
+	// One file changed, one added: the others are copied, the archive is
+	// still the one packed without the cache.
+	writeTree(t, p.dir, map[string]string{"ПодсистемаB/модульb.xbsl": "метод Новый()\n", "Новый/файл.xbsl": "знч x = 1\n"})
+	third, archive := p.build(t, false)
+	if third.ReusedFiles != p.small-1 {
+		t.Fatalf("after one change the pack reused %d files, want %d", third.ReusedFiles, p.small-1)
+	}
+	p.sameAsWithout(t, archive, "after a change")
+	_, contents = readZip(t, third.File)
+	if string(contents["Acme/Tasks/ПодсистемаB/модульb.xbsl"]) != "метод Новый()\n" {
+		t.Fatalf("the changed file packed as %q", contents["Acme/Tasks/ПодсистемаB/модульb.xbsl"])
+	}
+}
+
+func TestPackCacheThatCannotBeTrustedIsPassedOver(t *testing.T) {
+	p := newCachedProject(t)
+	p.build(t, false)
+	file := p.cacheFile(t)
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	identity := len(packCacheIdentity())
+	for _, c := range []struct {
+		name   string
+		damage func([]byte) []byte
+		reused int
+	}{
+		{"a byte of one file's compressed data", func(b []byte) []byte {
+			// The last file kept, just before the index.
+			b[binary.LittleEndian.Uint64(b[len(b)-packCacheFooter:])-3] ^= 0x40
+			return b
+		}, p.small - 1},
+		{"cut short", func(b []byte) []byte { return b[:len(b)-100] }, 0},
+		{"the index damaged", func(b []byte) []byte { b[len(b)-packCacheFooter-5] ^= 1; return b }, 0},
+		{"another compressor's", func(b []byte) []byte {
+			return append([]byte(strings.Replace(string(b[:identity]), "go", "Go", 1)), b[identity:]...)
+		}, 0},
+		{"empty", func([]byte) []byte { return nil }, 0},
+		{"not a cache at all", func([]byte) []byte { return []byte(strings.Repeat("PK\x03\x04 no cache ", 100)) }, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := os.WriteFile(file, c.damage(bytes.Clone(good)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			r, archive := p.build(t, false)
+			if r.ReusedFiles != c.reused {
+				t.Errorf("reused %d files, want %d", r.ReusedFiles, c.reused)
+			}
+			p.sameAsWithout(t, archive, c.name)
+			// The pack wrote a whole cache again.
+			if again, _ := p.build(t, false); again.ReusedFiles != p.small {
+				t.Errorf("the pack after it reused %d files, want %d", again.ReusedFiles, p.small)
+			}
+			good, _ = os.ReadFile(file)
+		})
+	}
+}
+
+func TestPackWithoutAWritableCache(t *testing.T) {
+	p := newCachedProject(t)
+	// The cache directory's place is taken by a file.
+	if err := os.WriteFile(p.cacheDir, []byte("a file"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		r, archive := p.build(t, false)
+		if r.ReusedFiles != 0 {
+			t.Fatalf("reused %d files without a cache", r.ReusedFiles)
+		}
+		p.sameAsWithout(t, archive, "no cache")
+	}
+	// No home and no ELEMCTL_CACHE_DIR: no cache, and no error.
+	r := buildIn(t, p.dir, BuildOptions{Getenv: noEnv})
+	if r.ReusedFiles != 0 {
+		t.Fatalf("reused %d files with no home", r.ReusedFiles)
+	}
+}
+
+func TestAFailedPackLeavesTheLastCache(t *testing.T) {
+	p := newCachedProject(t)
+	p.build(t, false)
+	file := p.cacheFile(t)
+	before, _ := os.ReadFile(file)
+	// A file that goes between the listing and the packing: the pack fails
+	// after it kept the file before it in the next cache.
+	cache := openPackCache(p.env, p.dir)
+	present := filepath.Join(p.dir, "Проект.yaml")
+	entries := []zipEntry{{name: "a", src: present, size: 10}, {name: "b", src: filepath.Join(p.dir, "gone.xbsl"), size: 10}}
+	_, err := writeZip(context.Background(), io.Discard, entries, cache)
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the pack: %v", err)
+	}
+	if cache.next == nil {
+		t.Fatalf("the next cache was never started: the test tests nothing")
+	}
+	cache.discard()
+	after, _ := os.ReadFile(file)
+	if !bytes.Equal(before, after) {
+		t.Fatalf("a stopped pack changed the cache")
+	}
+	if left, _ := filepath.Glob(filepath.Join(p.cacheDir, "pack", ".*")); len(left) != 0 {
+		t.Fatalf("a stopped pack left %v", left)
+	}
+}
+
+func TestOldPackCachesGo(t *testing.T) {
+	p := newCachedProject(t)
+	packDir := filepath.Join(p.cacheDir, "pack")
+	if err := os.MkdirAll(packDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	put := func(name string, size int, age time.Duration) string {
+		path := filepath.Join(packDir, name)
+		if err := os.WriteFile(path, make([]byte, size), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(path, now.Add(-age), now.Add(-age))
+		return path
+	}
+	stale := put("aaaa.cache", 10, 31*24*time.Hour)
+	deadTemp := put(".bbbb.cache.123.tmp", 10, 2*time.Hour)
+	liveTemp := put(".cccc.cache.456.tmp", 10, time.Minute)
+	older := put("dddd.cache", 4000, 2*time.Hour)
+	newer := put("eeee.cache", 4000, time.Hour)
+	notOurs := put("notes.txt", 10, 60*24*time.Hour)
+
+	p.build(t, false)
+	own := p.cacheFile(t)
+	info, _ := os.Stat(own)
+	defer func(was int64) { packCacheMaxBytes = was }(packCacheMaxBytes)
+	// Room for this project's cache and one other.
+	packCacheMaxBytes = info.Size() + 4000
+	p.build(t, false)
+
+	for path, want := range map[string]bool{stale: false, deadTemp: false, liveTemp: true, older: false, newer: true, notOurs: true, own: true} {
+		if _, err := os.Stat(path); (err == nil) != want {
+			t.Errorf("%s: kept %v, want %v", filepath.Base(path), err == nil, want)
+		}
+	}
+
+	// A cache larger than the bound on its own is kept: it is the one in use.
+	packCacheMaxBytes = 1
+	if r, _ := p.build(t, false); r.ReusedFiles != p.small {
+		t.Fatalf("reused %d files, want %d", r.ReusedFiles, p.small)
+	}
+	if _, err := os.Stat(own); err != nil {
+		t.Fatalf("the cache in use went: %v", err)
+	}
+	if _, err := os.Stat(newer); err == nil {
+		t.Fatalf("another project's cache stayed past the bound")
+	}
+}
