@@ -46,11 +46,16 @@ import (
 // (packCacheRecord per file) and the footer (the index's offset and count,
 // its CRC-32, packCacheEnd).
 
+// packCacheFormat names the cache's layout and the way compressor.compress
+// makes an entry's bytes: a change to either must change it, so no pack
+// copies bytes another compressor made.
+const packCacheFormat = 1
+
 // packCacheIdentity is the first line of a cache file: the format and the
 // compressor its bytes come from.
 func packCacheIdentity() string {
-	return fmt.Sprintf("elemctl pack cache 1; %s deflate level %d, end block trimmed up to %d\n",
-		runtime.Version(), compressionLevel, endBlockTrimLimit)
+	return fmt.Sprintf("elemctl pack cache %d; %s deflate level %d, end block trimmed up to %d\n",
+		packCacheFormat, runtime.Version(), compressionLevel, endBlockTrimLimit)
 }
 
 const (

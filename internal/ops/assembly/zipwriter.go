@@ -215,6 +215,8 @@ func newCompressor() *compressor {
 	return &compressor{fw: fw}
 }
 
+// compress compresses one entry into out, or copies it from the pack cache.
+// A change to the bytes it makes changes packCacheFormat.
 func (c *compressor) compress(ctx context.Context, e *zipEntry, out *bytes.Buffer, cache *packCache) compressed {
 	data := e.data
 	if e.src != "" {
