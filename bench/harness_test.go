@@ -56,7 +56,16 @@ type buildError struct {
 func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 
 func TestMain(m *testing.M) {
+	// The benchmarks' packs keep their projects in a pack cache of their
+	// own, not in the user's.
+	cache, err := os.MkdirTemp("", "elemctl-bench-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("ELEMCTL_CACHE_DIR", cache)
 	code := m.Run()
+	os.RemoveAll(cache)
 	for _, dir := range append([]string{binary.dir}, helpers.dirs...) {
 		if dir != "" {
 			os.RemoveAll(dir)

@@ -22,6 +22,7 @@ env_file=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 work=$(mktemp -d "${TMPDIR:-/tmp}/elemctl-demo-deploy.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export ELEMCTL_DATA_DIR=${ELEMCTL_DATA_DIR:-$work/registry}
+export ELEMCTL_CACHE_DIR=${ELEMCTL_CACHE_DIR:-$work/cache}
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 fail() { echo "demo-deploy: $*" >&2; exit 1; }

@@ -38,6 +38,7 @@ sed 's/"client-secret": ".*"/"client-secret": "***"/' "$work/stand.json"
 echo "the demo's .env (with the secret, readable by you only) is $work/.env; it is removed at the end"
 
 export ELEMCTL_DATA_DIR="$work/registry"
+export ELEMCTL_CACHE_DIR="$work/cache"   # the demo leaves nothing behind
 cd "$work"   # elemctl reads ./.env
 
 step "elemctl apps list --brief"

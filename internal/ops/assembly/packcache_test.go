@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -33,9 +34,9 @@ func newCachedProject(t *testing.T) *cachedProject {
 		for range 200 + rnd.IntN(2000) {
 			b.WriteString([]string{"метод ", "Задача ", "; ", "\n", "если ", "знч ", "x", "42 "}[rnd.IntN(8)])
 		}
-		files["Подсистема"+string(rune('A'+i%3))+"/модуль"+string(rune('a'+i))+".xbsl"] = b.String()
+		files[fmt.Sprintf("Подсистема%c/модуль%d.xbsl", 'A'+i%3, i)] = b.String()
 	}
-	files["Подсистема/копия.xbsl"] = files["ПодсистемаA/модульa.xbsl"] // the same content twice
+	files["Подсистема/копия.xbsl"] = files["ПодсистемаA/модуль0.xbsl"] // the same content twice
 	big := make([]byte, 64<<10+777)
 	rand.NewChaCha8([32]byte{9}).Read(big[:len(big)/2])
 	files["Ресурсы/big.bin"] = string(big)
@@ -97,21 +98,21 @@ func TestPackCacheCopiesWhatDidNotChange(t *testing.T) {
 	}
 	p.sameAsWithout(t, archive, "second pack")
 	_, contents := readZip(t, second.File)
-	if got, _ := os.ReadFile(filepath.Join(p.dir, "ПодсистемаB", "модульb.xbsl")); !bytes.Equal(contents["Acme/Tasks/ПодсистемаB/модульb.xbsl"], got) {
+	if got, _ := os.ReadFile(filepath.Join(p.dir, "ПодсистемаB", "модуль1.xbsl")); !bytes.Equal(contents["Acme/Tasks/ПодсистемаB/модуль1.xbsl"], got) {
 		t.Fatalf("a copied entry does not unpack to its file")
 	}
 
 	// One file changed, one added: the others are copied, the archive is
 	// still the one packed without the cache.
-	writeTree(t, p.dir, map[string]string{"ПодсистемаB/модульb.xbsl": "метод Новый()\n", "Новый/файл.xbsl": "знч x = 1\n"})
+	writeTree(t, p.dir, map[string]string{"ПодсистемаB/модуль1.xbsl": "метод Новый()\n", "Новый/файл.xbsl": "знч x = 1\n"})
 	third, archive := p.build(t, false)
 	if third.ReusedFiles != p.small-1 {
 		t.Fatalf("after one change the pack reused %d files, want %d", third.ReusedFiles, p.small-1)
 	}
 	p.sameAsWithout(t, archive, "after a change")
 	_, contents = readZip(t, third.File)
-	if string(contents["Acme/Tasks/ПодсистемаB/модульb.xbsl"]) != "метод Новый()\n" {
-		t.Fatalf("the changed file packed as %q", contents["Acme/Tasks/ПодсистемаB/модульb.xbsl"])
+	if string(contents["Acme/Tasks/ПодсистемаB/модуль1.xbsl"]) != "метод Новый()\n" {
+		t.Fatalf("the changed file packed as %q", contents["Acme/Tasks/ПодсистемаB/модуль1.xbsl"])
 	}
 }
 
