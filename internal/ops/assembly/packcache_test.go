@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -254,5 +255,47 @@ func TestOldPackCachesGo(t *testing.T) {
 	}
 	if _, err := os.Stat(newer); err == nil {
 		t.Fatalf("another project's cache stayed past the bound")
+	}
+}
+
+func TestPacksOfOneProjectAtOnce(t *testing.T) {
+	p := newCachedProject(t)
+	_, want := p.build(t, true)
+	p.build(t, false)
+	// Four packs at once: each reads the last cache while the others
+	// replace it; every archive is whole, and the cache left is one of
+	// theirs, whole.
+	defer func(was int64) { streamThreshold = was }(streamThreshold)
+	streamThreshold = 64 << 10 // as p.build packs
+	var wg sync.WaitGroup
+	archives := make([][]byte, 4)
+	errs := make([]error, 4)
+	for i := range archives {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := Build(context.Background(), BuildOptions{ProjectDir: p.dir, OutputDir: t.TempDir(), Getenv: p.env,
+				Now: fixedNow, Commit: ptr("c0ffee"), Branch: ptr("main")})
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			archives[i], errs[i] = os.ReadFile(r.File)
+		}()
+	}
+	wg.Wait()
+	for i := range archives {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		if !bytes.Equal(archives[i], want) {
+			t.Errorf("pack %d differs from the pack without a cache", i)
+		}
+	}
+	if r, _ := p.build(t, false); r.ReusedFiles != p.small {
+		t.Fatalf("after packs at once the cache served %d files, want %d", r.ReusedFiles, p.small)
+	}
+	if left, _ := filepath.Glob(filepath.Join(p.cacheDir, "pack", ".*")); len(left) != 0 {
+		t.Fatalf("packs at once left %v", left)
 	}
 }
