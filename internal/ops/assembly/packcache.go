@@ -36,7 +36,7 @@ import (
 //
 // The cache is only a speed-up: a cache that cannot be read, written or
 // trusted is passed over, and the pack goes on as without one. Each project
-// has one file, <cache dir>/pack/<hash of the project's path>.cache,
+// has one file, <cache dir>/pack/<hash of its vendor and name>.cache,
 // rewritten by every pack of it (so it holds the last pack only and stays
 // the size of the project's archive); files of projects not packed for
 // packCacheMaxAge go, and the oldest go while all of them pass
@@ -94,10 +94,10 @@ type packCache struct {
 	reused int // files copied from the last pack (writer side)
 }
 
-// openPackCache is the cache of the project in projectDir, or nil when the
+// openPackCache is the cache of the project vendor/name, or nil when the
 // environment has no cache directory (ELEMCTL_CACHE_DIR=off, no home).
-func openPackCache(getenv func(string) string, projectDir string) *packCache {
-	path, ok := packCachePath(getenv, projectDir)
+func openPackCache(getenv func(string) string, vendor, name string) *packCache {
+	path, ok := packCachePath(getenv, vendor, name)
 	if !ok {
 		return nil
 	}
@@ -106,18 +106,16 @@ func openPackCache(getenv func(string) string, projectDir string) *packCache {
 	return c
 }
 
-// packCachePath is the cache file of the project in projectDir; ok is false
-// when there is no cache directory.
-func packCachePath(getenv func(string) string, projectDir string) (path string, ok bool) {
+// packCachePath is the cache file of the project vendor/name; ok is false
+// when there is no cache directory. A project is known by its vendor and
+// name, not by its folder: a checkout in a new folder (a CI job's, a second
+// worktree, a copy) finds the files it shares with the last pack.
+func packCachePath(getenv func(string) string, vendor, name string) (path string, ok bool) {
 	root, err := userdir.Dir(userdir.Cache, getenv, runtime.GOOS)
 	if err != nil {
 		return "", false
 	}
-	abs, err := filepath.Abs(projectDir)
-	if err != nil {
-		return "", false
-	}
-	sum := sha256.Sum256([]byte(abs))
+	sum := sha256.Sum256([]byte(vendor + "\x00" + name))
 	return filepath.Join(root, "pack", hex.EncodeToString(sum[:12])+".cache"), true
 }
 
