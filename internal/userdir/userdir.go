@@ -45,13 +45,13 @@ const (
 // Dir is elemctl's directory of kind for the environment getenv describes
 // on the operating system goos.
 //
-// On Windows both kinds are %LOCALAPPDATA%\elemctl, else
+// On Windows State and Data are %LOCALAPPDATA%\elemctl, else
 // ~\AppData\Local\elemctl (the home being %USERPROFILE%, else
-// %HOMEDRIVE%%HOMEPATH%). Elsewhere State is $XDG_STATE_HOME/elemctl, else
-// ~/.local/state/elemctl, Data is $XDG_DATA_HOME/elemctl, else
-// ~/.local/share/elemctl, and Cache is $XDG_CACHE_HOME/elemctl, else
-// ~/.cache/elemctl (on Windows %LOCALAPPDATA%\elemctl\cache); a relative
-// XDG path is ignored, as the XDG specification asks. ELEMCTL_DATA_DIR,
+// %HOMEDRIVE%%HOMEPATH%), and Cache is its folder cache. Elsewhere State is
+// $XDG_STATE_HOME/elemctl, else ~/.local/state/elemctl, Data is
+// $XDG_DATA_HOME/elemctl, else ~/.local/share/elemctl, and Cache is
+// $XDG_CACHE_HOME/elemctl, else ~/.cache/elemctl; a relative XDG path is
+// ignored, as the XDG specification asks. ELEMCTL_DATA_DIR,
 // when set, is the State directory itself on every system, and
 // ELEMCTL_CACHE_DIR the Cache directory (ErrCacheOff when it is "off").
 func Dir(kind Kind, getenv func(string) string, goos string) (string, error) {
