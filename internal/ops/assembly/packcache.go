@@ -3,12 +3,15 @@ package assembly
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -31,8 +34,10 @@ import (
 // that fails is compressed again. The cache belongs to one compressor (this
 // format, Go's deflate of this Go release, the level, the end-block trim):
 // an archive packed with the cache is the archive packed without it, byte
-// for byte. Files streamed into the archive (larger than streamThreshold)
-// and the manifest are not kept.
+// for byte. A file streamed into the archive (larger than streamThreshold)
+// is read once for its key before its bytes are copied, and those bytes
+// are checked before the first of them is written. The manifest, which
+// changes with every pack, is not kept.
 //
 // The cache is only a speed-up: a cache that cannot be read, written or
 // trusted is passed over, and the pack goes on as without one. Each project
@@ -207,26 +212,79 @@ func (c *packCache) copyLast(key [sha256.Size]byte, crc uint32, size uint64, out
 	return true
 }
 
+// lastStream finds the last pack's compressed bytes of a streamed file by
+// its content's key, CRC-32 and size, and checks them against their CRC-32
+// before any is written (a streamed file is too large to hold): a reader of
+// exactly those bytes, or nil.
+func (c *packCache) lastStream(ctx context.Context, key [sha256.Size]byte, crc uint32, size uint64) *io.SectionReader {
+	if c == nil || c.last == nil {
+		return nil
+	}
+	e, ok := c.files[key]
+	if !ok || e.crc != crc || e.size != size {
+		return nil
+	}
+	section := io.NewSectionReader(c.last, e.offset, e.length)
+	sum := crc32.NewIEEE()
+	if _, err := io.Copy(sum, &contextReader{ctx: ctx, r: section}); err != nil || sum.Sum32() != e.compressedCRC {
+		return nil
+	}
+	return io.NewSectionReader(c.last, e.offset, e.length)
+}
+
 // keep writes one file's compressed bytes into the next cache. Called in
 // the archive's order, by the goroutine that writes the archive.
 func (c *packCache) keep(key [sha256.Size]byte, crc uint32, size uint64, compressed []byte, reused bool) {
+	w := c.keepStream()
+	w.Write(compressed)
+	c.kept(w, key, crc, size, reused)
+}
+
+// keptStream is one file's compressed bytes on their way into the next
+// cache; it never fails (a failure drops the next cache at commit).
+type keptStream struct {
+	c     *packCache
+	at    int64
+	crc   hash.Hash32
+	count int64
+}
+
+func (k *keptStream) Write(p []byte) (int, error) {
+	if k != nil && !k.c.nextFails {
+		if _, err := k.c.nextBuf.Write(p); err != nil {
+			k.c.nextFails = true
+		}
+		k.crc.Write(p)
+		k.count += int64(len(p))
+	}
+	return len(p), nil
+}
+
+// keepStream starts keeping one file whose compressed bytes are then
+// written to it (by the goroutine that writes the archive); nil when
+// nothing is kept. kept ends it.
+func (c *packCache) keepStream() *keptStream {
+	if c == nil || c.nextFails {
+		return nil
+	}
+	if c.next == nil {
+		if err := c.startNext(); err != nil {
+			c.nextFails = true
+			return nil
+		}
+	}
+	return &keptStream{c: c, at: c.nextAt, crc: crc32.NewIEEE()}
+}
+
+// kept records the file k kept: the content's key, CRC-32 and size.
+func (c *packCache) kept(k *keptStream, key [sha256.Size]byte, crc uint32, size uint64, reused bool) {
 	if c == nil {
 		return
 	}
 	if reused {
 		c.reused++
 	}
-	if c.nextFails {
-		return
-	}
-	if c.next == nil {
-		if err := c.startNext(); err != nil {
-			c.nextFails = true
-			return
-		}
-	}
-	if _, err := c.nextBuf.Write(compressed); err != nil {
-		c.nextFails = true
+	if k == nil || c.nextFails {
 		return
 	}
 	r := make([]byte, packCacheRecord)
@@ -234,11 +292,11 @@ func (c *packCache) keep(key [sha256.Size]byte, crc uint32, size uint64, compres
 	v := r[sha256.Size:]
 	binary.LittleEndian.PutUint32(v, crc)
 	binary.LittleEndian.PutUint64(v[4:], size)
-	binary.LittleEndian.PutUint64(v[12:], uint64(c.nextAt))
-	binary.LittleEndian.PutUint64(v[20:], uint64(len(compressed)))
-	binary.LittleEndian.PutUint32(v[28:], crc32.ChecksumIEEE(compressed))
+	binary.LittleEndian.PutUint64(v[12:], uint64(k.at))
+	binary.LittleEndian.PutUint64(v[20:], uint64(k.count))
+	binary.LittleEndian.PutUint32(v[28:], k.crc.Sum32())
 	c.index = append(c.index, r...)
-	c.nextAt += int64(len(compressed))
+	c.nextAt += k.count
 }
 
 func (c *packCache) startNext() error {
@@ -308,6 +366,9 @@ func (c *packCache) discard() {
 		c.next = nil
 	}
 }
+
+// hasLast tells whether there is a last pack to copy from.
+func (c *packCache) hasLast() bool { return c != nil && c.last != nil }
 
 // reusedFiles is how many files this pack copied from the last one.
 func (c *packCache) reusedFiles() int {

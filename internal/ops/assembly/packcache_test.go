@@ -3,6 +3,7 @@ package assembly
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -22,7 +23,8 @@ import (
 type cachedProject struct {
 	dir, cacheDir string
 	env           func(string) string
-	small         int // files the cache keeps: every file but the streamed one
+	files         int // the files the cache keeps: all of them
+	bigSize       int // the streamed file's
 }
 
 func newCachedProject(t *testing.T) *cachedProject {
@@ -43,7 +45,8 @@ func newCachedProject(t *testing.T) *cachedProject {
 	files["Ресурсы/big.bin"] = string(big)
 	writeTree(t, dir, files)
 	cacheDir := filepath.Join(t.TempDir(), "cache")
-	return &cachedProject{dir: dir, cacheDir: cacheDir, env: envOf(map[string]string{"ELEMCTL_CACHE_DIR": cacheDir}), small: len(files) - 1}
+	return &cachedProject{dir: dir, cacheDir: cacheDir, env: envOf(map[string]string{"ELEMCTL_CACHE_DIR": cacheDir}),
+		files: len(files), bigSize: len(big)}
 }
 
 // build packs the project with the cache (or, with off, without one) and
@@ -94,8 +97,8 @@ func TestPackCacheCopiesWhatDidNotChange(t *testing.T) {
 	}
 
 	second, archive := p.build(t, false)
-	if second.ReusedFiles != p.small {
-		t.Fatalf("the second pack reused %d files, want %d", second.ReusedFiles, p.small)
+	if second.ReusedFiles != p.files {
+		t.Fatalf("the second pack reused %d files, want %d", second.ReusedFiles, p.files)
 	}
 	p.sameAsWithout(t, archive, "second pack")
 	_, contents := readZip(t, second.File)
@@ -107,8 +110,8 @@ func TestPackCacheCopiesWhatDidNotChange(t *testing.T) {
 	// still the one packed without the cache.
 	writeTree(t, p.dir, map[string]string{"ПодсистемаB/модуль1.xbsl": "метод Новый()\n", "Новый/файл.xbsl": "знч x = 1\n"})
 	third, archive := p.build(t, false)
-	if third.ReusedFiles != p.small-1 {
-		t.Fatalf("after one change the pack reused %d files, want %d", third.ReusedFiles, p.small-1)
+	if third.ReusedFiles != p.files-1 {
+		t.Fatalf("after one change the pack reused %d files, want %d", third.ReusedFiles, p.files-1)
 	}
 	p.sameAsWithout(t, archive, "after a change")
 	_, contents = readZip(t, third.File)
@@ -131,11 +134,14 @@ func TestPackCacheThatCannotBeTrustedIsPassedOver(t *testing.T) {
 		damage func([]byte) []byte
 		reused int
 	}{
-		{"a byte of one file's compressed data", func(b []byte) []byte {
-			// The last file kept, just before the index.
-			b[binary.LittleEndian.Uint64(b[len(b)-packCacheFooter:])-3] ^= 0x40
+		{"a byte of a small file's compressed data", func(b []byte) []byte {
+			b[cachedBytesOf(t, b, uint64(len(demoDescriptor)))+2] ^= 0x40
 			return b
-		}, p.small - 1},
+		}, p.files - 1},
+		{"a byte of the streamed file's compressed data", func(b []byte) []byte {
+			b[cachedBytesOf(t, b, uint64(p.bigSize))+5000] ^= 0x01
+			return b
+		}, p.files - 1},
 		{"cut short", func(b []byte) []byte { return b[:len(b)-100] }, 0},
 		{"the index damaged", func(b []byte) []byte { b[len(b)-packCacheFooter-5] ^= 1; return b }, 0},
 		{"another compressor's", func(b []byte) []byte {
@@ -154,12 +160,34 @@ func TestPackCacheThatCannotBeTrustedIsPassedOver(t *testing.T) {
 			}
 			p.sameAsWithout(t, archive, c.name)
 			// The pack wrote a whole cache again.
-			if again, _ := p.build(t, false); again.ReusedFiles != p.small {
-				t.Errorf("the pack after it reused %d files, want %d", again.ReusedFiles, p.small)
+			if again, _ := p.build(t, false); again.ReusedFiles != p.files {
+				t.Errorf("the pack after it reused %d files, want %d", again.ReusedFiles, p.files)
 			}
 			good, _ = os.ReadFile(file)
 		})
 	}
+}
+
+// cachedBytesOf is where, in a cache file's bytes b, the compressed bytes
+// of the one file of size size start.
+func cachedBytesOf(t *testing.T, b []byte, size uint64) int64 {
+	t.Helper()
+	foot := b[len(b)-packCacheFooter:]
+	at, count := binary.LittleEndian.Uint64(foot), binary.LittleEndian.Uint64(foot[8:])
+	found := int64(-1)
+	for i := range count {
+		v := b[at+i*packCacheRecord+sha256.Size:]
+		if binary.LittleEndian.Uint64(v[4:]) == size {
+			if found >= 0 {
+				t.Fatalf("two files of %d bytes in the cache", size)
+			}
+			found = int64(binary.LittleEndian.Uint64(v[12:]))
+		}
+	}
+	if found < 0 {
+		t.Fatalf("no file of %d bytes in the cache", size)
+	}
+	return found
 }
 
 func TestPackWithoutAWritableCache(t *testing.T) {
@@ -247,8 +275,8 @@ func TestOldPackCachesGo(t *testing.T) {
 
 	// A cache larger than the bound on its own is kept: it is the one in use.
 	packCacheMaxBytes = 1
-	if r, _ := p.build(t, false); r.ReusedFiles != p.small {
-		t.Fatalf("reused %d files, want %d", r.ReusedFiles, p.small)
+	if r, _ := p.build(t, false); r.ReusedFiles != p.files {
+		t.Fatalf("reused %d files, want %d", r.ReusedFiles, p.files)
 	}
 	if _, err := os.Stat(own); err != nil {
 		t.Fatalf("the cache in use went: %v", err)
@@ -292,8 +320,8 @@ func TestPacksOfOneProjectAtOnce(t *testing.T) {
 			t.Errorf("pack %d differs from the pack without a cache", i)
 		}
 	}
-	if r, _ := p.build(t, false); r.ReusedFiles != p.small {
-		t.Fatalf("after packs at once the cache served %d files, want %d", r.ReusedFiles, p.small)
+	if r, _ := p.build(t, false); r.ReusedFiles != p.files {
+		t.Fatalf("after packs at once the cache served %d files, want %d", r.ReusedFiles, p.files)
 	}
 	if left, _ := filepath.Glob(filepath.Join(p.cacheDir, "pack", ".*")); len(left) != 0 {
 		t.Fatalf("packs at once left %v", left)
@@ -308,10 +336,10 @@ func TestAProjectInAnotherFolderFindsItsCache(t *testing.T) {
 	if err := os.CopyFS(copyDir, os.DirFS(p.dir)); err != nil {
 		t.Fatal(err)
 	}
-	elsewhere := &cachedProject{dir: copyDir, cacheDir: p.cacheDir, env: p.env, small: p.small}
+	elsewhere := &cachedProject{dir: copyDir, cacheDir: p.cacheDir, env: p.env, files: p.files, bigSize: p.bigSize}
 	r, archive := elsewhere.build(t, false)
-	if r.ReusedFiles != p.small {
-		t.Fatalf("the project in another folder reused %d files, want %d", r.ReusedFiles, p.small)
+	if r.ReusedFiles != p.files {
+		t.Fatalf("the project in another folder reused %d files, want %d", r.ReusedFiles, p.files)
 	}
 	elsewhere.sameAsWithout(t, archive, "another folder")
 	// Another project keeps a cache file of its own.

@@ -7,8 +7,10 @@ import (
 	"compress/flate"
 	"context"
 	"crypto/sha256"
+	"hash"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"sync"
@@ -75,10 +77,7 @@ const headBytes = soapHeadRunes * 4
 // pack's are kept in it; the caller commits or discards it.
 func writeZip(ctx context.Context, w io.Writer, entries []zipEntry, cache *packCache) ([]entryResult, error) {
 	bw := bufio.NewWriterSize(w, 1<<20)
-	zw := zip.NewWriter(bw)
-	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
-		return flate.NewWriter(out, compressionLevel)
-	})
+	zw := zip.NewWriter(bw) // every entry goes in raw, compressed here
 
 	ctx, cancel := context.WithCancel(ctx)
 
@@ -137,7 +136,7 @@ func writeZip(ctx context.Context, w io.Writer, entries []zipEntry, cache *packC
 		}
 		e := &entries[i]
 		if results[i] == nil {
-			head, err := streamEntry(ctx, zw, e)
+			head, err := streamEntry(ctx, zw, e, cache)
 			if err != nil {
 				return nil, err
 			}
@@ -321,43 +320,131 @@ func readInto(buf []byte, path string, sizeHint int64) ([]byte, error) {
 	}
 }
 
-// streamEntry compresses a large file straight into the archive; it stops
-// between two reads when the context is done.
-func streamEntry(ctx context.Context, zw *zip.Writer, e *zipEntry) ([]byte, error) {
-	file, err := os.Open(e.src)
-	if err != nil {
-		return nil, wrapError(ctx, err, "build.read-file", "file", e.src, "error", err)
+// streamEntry writes a large file into the archive as it reads it, never
+// whole in memory: compressed as it goes, or copied from the pack cache
+// when the last pack kept the same content (found by a first read of the
+// file). Either way the entry is written raw with a data descriptor, so
+// the archive is the same with the cache and without it. It stops between
+// two reads when the context is done.
+func streamEntry(ctx context.Context, zw *zip.Writer, e *zipEntry, cache *packCache) (head []byte, err error) {
+	readErr := func(err error) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return wrapError(ctx, err, "build.read-file", "file", e.src, "error", err)
 	}
-	defer file.Close()
-	f := &contextReader{ctx: ctx, r: file}
+	content := newContentSum(e.head, cache != nil)
+	var last *io.SectionReader
+	if cache.hasLast() {
+		if err := content.readFile(ctx, e.src); err != nil {
+			return nil, readErr(err)
+		}
+		last = cache.lastStream(ctx, content.key(), content.crc.Sum32(), content.size)
+	}
 	fh := entryHeader(e.name)
 	fh.Method = zip.Deflate
-	w, err := zw.CreateHeader(fh)
+	fh.Flags |= 0x8 // sizes and CRC-32 in a data descriptor after the data
+	raw, err := zw.CreateRaw(fh)
 	if err != nil {
 		return nil, err
 	}
-	var head []byte
-	if e.head {
-		head = make([]byte, headBytes)
-		n, err := io.ReadFull(f, head)
-		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, wrapError(ctx, err, "build.read-file", "file", e.src, "error", err)
+	kept := cache.keepStream()
+	out := &countWriter{w: io.MultiWriter(raw, kept)}
+	if last != nil {
+		if _, err := io.Copy(out, &contextReader{ctx: ctx, r: last}); err != nil {
+			return nil, readErr(err)
 		}
-		head = head[:n]
-		if _, err := w.Write(head); err != nil {
+	} else {
+		content = newContentSum(e.head, cache != nil)
+		fw, _ := flate.NewWriter(out, compressionLevel) // the level is valid
+		if err := content.compressFile(ctx, e.src, fw); err != nil {
+			return nil, readErr(err)
+		}
+		if err := fw.Close(); err != nil {
 			return nil, err
 		}
 	}
-	if _, err := io.Copy(w, f); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, wrapError(ctx, err, "build.read-file", "file", e.src, "error", err)
+	setSizes(fh, content.crc.Sum32(), uint64(out.count), content.size)
+	cache.kept(kept, content.key(), content.crc.Sum32(), content.size, last != nil)
+	return content.head, nil
+}
+
+// setSizes puts what a data descriptor says into the header, as
+// archive/zip's own writer does when it compresses an entry.
+func setSizes(fh *zip.FileHeader, crc uint32, compressed, size uint64) {
+	fh.CRC32, fh.CompressedSize64, fh.UncompressedSize64 = crc, compressed, size
+	if compressed >= math.MaxUint32 || size >= math.MaxUint32 {
+		fh.CompressedSize, fh.UncompressedSize = math.MaxUint32, math.MaxUint32
+		fh.ReaderVersion = 45 // ZIP64
+	} else {
+		fh.CompressedSize, fh.UncompressedSize = uint32(compressed), uint32(size)
 	}
-	return head, nil
+}
+
+// contentSum is what reading a file tells of its content: its CRC-32, its
+// size, its key in the pack cache (when there is a cache) and its first
+// bytes (when asked for).
+type contentSum struct {
+	crc      hash.Hash32
+	sha      hash.Hash // nil without a cache
+	size     uint64
+	head     []byte
+	wantHead bool
+}
+
+func newContentSum(wantHead, keyed bool) *contentSum {
+	c := &contentSum{crc: crc32.NewIEEE(), wantHead: wantHead}
+	if keyed {
+		c.sha = sha256.New()
+	}
+	return c
+}
+
+func (c *contentSum) Write(p []byte) (int, error) {
+	c.crc.Write(p)
+	if c.sha != nil {
+		c.sha.Write(p)
+	}
+	if c.wantHead && len(c.head) < headBytes {
+		c.head = append(c.head, p[:min(len(p), headBytes-len(c.head))]...)
+	}
+	c.size += uint64(len(p))
+	return len(p), nil
+}
+
+func (c *contentSum) key() (key [sha256.Size]byte) {
+	if c.sha != nil {
+		c.sha.Sum(key[:0])
+	}
+	return key
+}
+
+// readFile reads the file at path into the sums.
+func (c *contentSum) readFile(ctx context.Context, path string) error {
+	return c.compressFile(ctx, path, io.Discard)
+}
+
+// compressFile reads the file at path into the sums and into w.
+func (c *contentSum) compressFile(ctx context.Context, path string, w io.Writer) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	_, err = io.Copy(io.MultiWriter(c, w), &contextReader{ctx: ctx, r: file})
+	return err
+}
+
+// countWriter counts what goes through it.
+type countWriter struct {
+	w     io.Writer
+	count int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.count += int64(n)
+	return n, err
 }
 
 // contextReader reads until its context is done.
