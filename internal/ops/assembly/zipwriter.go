@@ -370,15 +370,18 @@ func streamEntry(ctx context.Context, zw *zip.Writer, e *zipEntry, cache *packCa
 }
 
 // setSizes puts what a data descriptor says into the header, as
-// archive/zip's own writer does when it compresses an entry.
+// archive/zip's own writer does when it compresses an entry: for a raw
+// entry, the data descriptor and the central directory take the 32-bit
+// sizes from the header as they are.
 func setSizes(fh *zip.FileHeader, crc uint32, compressed, size uint64) {
 	fh.CRC32, fh.CompressedSize64, fh.UncompressedSize64 = crc, compressed, size
+	compressed32, size32 := uint32(compressed), uint32(size)
 	if compressed >= math.MaxUint32 || size >= math.MaxUint32 {
-		fh.CompressedSize, fh.UncompressedSize = math.MaxUint32, math.MaxUint32
+		compressed32, size32 = math.MaxUint32, math.MaxUint32
 		fh.ReaderVersion = 45 // ZIP64
-	} else {
-		fh.CompressedSize, fh.UncompressedSize = uint32(compressed), uint32(size)
 	}
+	//lint:ignore SA1019 see above
+	fh.CompressedSize, fh.UncompressedSize = compressed32, size32
 }
 
 // contentSum is what reading a file tells of its content: its CRC-32, its
