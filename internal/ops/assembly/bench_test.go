@@ -101,7 +101,7 @@ func BenchmarkPackLargeProject(b *testing.B) {
 	b.ReportMetric(100*(float64(withCache)/float64(without)-1), "cache-cost-%")
 	b.ReportMetric(float64(r.Size)/(1<<20), "archive-MB")
 	b.ReportMetric(100*float64(r.Size)/float64(total), "archive-%")
-	b.ReportMetric(packCacheMB(b, envOf(map[string]string{"ELEMCTL_CACHE_DIR": filepath.Join(caches, "0")})), "cache-MB")
+	b.ReportMetric(packCacheMB(b, envOf(map[string]string{"ELEMCTL_CACHE_DIR": filepath.Join(caches, "0")}), dir), "cache-MB")
 	b.Logf("packed %d files, %.1f MB into %.1f MB in %v per pack", 2000, float64(total)/(1<<20), float64(r.Size)/(1<<20), perPack.Round(time.Millisecond))
 }
 
@@ -153,14 +153,15 @@ func BenchmarkRepackLargeProject(b *testing.B) {
 			b.ReportMetric((elapsed / time.Duration(packs)).Seconds(), "s/pack")
 			b.ReportMetric(float64(r.ReusedFiles), "reused-files")
 			b.ReportMetric(float64(r.Size)/(1<<20), "archive-MB")
-			b.ReportMetric(packCacheMB(b, env), "cache-MB")
+			b.ReportMetric(packCacheMB(b, env, dir), "cache-MB")
 		})
 	}
 }
 
-// packCacheMB is the size of the pack cache file of largeProject's project.
-func packCacheMB(b *testing.B, getenv func(string) string) float64 {
-	path, ok := packCachePath(getenv, "Acme", "Large")
+// packCacheMB is the size of the pack cache file of largeProject's project
+// in dir.
+func packCacheMB(b *testing.B, getenv func(string) string, dir string) float64 {
+	path, ok := packCachePath(getenv, "Acme", "Large", dir)
 	st, err := os.Stat(path)
 	if !ok || err != nil {
 		b.Fatalf("the pack cache %q: %v", path, err)

@@ -167,7 +167,7 @@ func Build(ctx context.Context, opts BuildOptions) (*BuildResult, error) {
 		return nil, wrapError(ctx, err, "build.output-dir", "dir", outDir, "error", err)
 	}
 	res.File = filepath.Join(outDir, ArchiveFileName(d.Name, version, kind))
-	cache := openPackCache(getenv, d.Vendor, d.Name)
+	cache := openPackCache(getenv, d.Vendor, d.Name, dir)
 	found, size, err := writeArchiveFile(ctx, res.File, entries, cache)
 	if err != nil {
 		cache.discard()

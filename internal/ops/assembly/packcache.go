@@ -40,12 +40,13 @@ import (
 // changes with every pack, is not kept.
 //
 // The cache is only a speed-up: a cache that cannot be read, written or
-// trusted is passed over, and the pack goes on as without one. Each project
-// has one file, <cache dir>/pack/<hash of its vendor and name>.cache,
-// rewritten by every pack of it (so it holds the last pack only and stays
-// the size of the project's archive); files of projects not packed for
-// packCacheMaxAge go, and the oldest go while all of them pass
-// packCacheMaxBytes.
+// trusted is passed over, and the pack goes on as without one. Each folder
+// of a project has one file, <cache dir>/pack/<hash of the project's vendor
+// and name>-<hash of the folder>.cache, rewritten by every pack of it (so it
+// holds the last pack only and stays the size of the project's archive);
+// a folder's first pack starts from the project's newest file of another
+// folder. Files not written for packCacheMaxAge go, and the oldest go while
+// all of them pass packCacheMaxBytes.
 //
 // Layout: the identity line, the compressed files back to back, the index
 // (packCacheRecord per file) and the footer (the index's offset and count,
@@ -99,29 +100,67 @@ type packCache struct {
 	reused int // files copied from the last pack (writer side)
 }
 
-// openPackCache is the cache of the project vendor/name, or nil when the
-// environment has no cache directory (ELEMCTL_CACHE_DIR=off, no home).
-func openPackCache(getenv func(string) string, vendor, name string) *packCache {
-	path, ok := packCachePath(getenv, vendor, name)
+// openPackCache is the cache of the project vendor/name in projectDir, or
+// nil when the environment has no cache directory (ELEMCTL_CACHE_DIR=off,
+// no home). A folder has a cache file of its own; a folder without one (a
+// CI job's new checkout, a second worktree, a copy) starts from the
+// project's newest cache in another folder, so it finds the files it
+// shares with that pack.
+func openPackCache(getenv func(string) string, vendor, name, projectDir string) *packCache {
+	path, ok := packCachePath(getenv, vendor, name, projectDir)
 	if !ok {
 		return nil
 	}
 	c := &packCache{dir: filepath.Dir(path), path: path}
-	c.last, c.files = readPackCache(path)
+	if c.last, c.files = readPackCache(path); c.last == nil {
+		if other := newestPackCache(c.dir, projectPrefix(path)); other != "" {
+			c.last, c.files = readPackCache(other)
+		}
+	}
 	return c
 }
 
-// packCachePath is the cache file of the project vendor/name; ok is false
-// when there is no cache directory. A project is known by its vendor and
-// name, not by its folder: a checkout in a new folder (a CI job's, a second
-// worktree, a copy) finds the files it shares with the last pack.
-func packCachePath(getenv func(string) string, vendor, name string) (path string, ok bool) {
+// packCachePath is the cache file of the project vendor/name in
+// projectDir: <hash of vendor and name>-<hash of the folder>.cache; ok is
+// false when there is no cache directory.
+func packCachePath(getenv func(string) string, vendor, name, projectDir string) (path string, ok bool) {
 	root, err := userdir.Dir(userdir.Cache, getenv, runtime.GOOS)
 	if err != nil {
 		return "", false
 	}
-	sum := sha256.Sum256([]byte(vendor + "\x00" + name))
-	return filepath.Join(root, "pack", hex.EncodeToString(sum[:12])+".cache"), true
+	abs, err := filepath.Abs(projectDir)
+	if err != nil {
+		return "", false
+	}
+	project := sha256.Sum256([]byte(vendor + "\x00" + name))
+	folder := sha256.Sum256([]byte(abs))
+	file := hex.EncodeToString(project[:12]) + "-" + hex.EncodeToString(folder[:8]) + ".cache"
+	return filepath.Join(root, "pack", file), true
+}
+
+// projectPrefix is the part of a cache file's name that names the project.
+func projectPrefix(path string) string {
+	base := filepath.Base(path)
+	return base[:strings.IndexByte(base, '-')+1]
+}
+
+// newestPackCache is the newest cache file in dir whose name starts with
+// prefix, or "".
+func newestPackCache(dir, prefix string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	newest, at := "", time.Time{}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), prefix) || !strings.HasSuffix(e.Name(), ".cache") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() && info.ModTime().After(at) {
+			newest, at = filepath.Join(dir, e.Name()), info.ModTime()
+		}
+	}
+	return newest
 }
 
 // readPackCache opens a cache file and reads its index; nil when there is

@@ -70,7 +70,7 @@ func (p *cachedProject) build(t *testing.T, off bool) (*BuildResult, []byte) {
 // cacheFile is the project's one cache file.
 func (p *cachedProject) cacheFile(t *testing.T) string {
 	t.Helper()
-	path, ok := packCachePath(p.env, "Acme", "Tasks")
+	path, ok := packCachePath(p.env, "Acme", "Tasks", p.dir)
 	if _, err := os.Stat(path); !ok || err != nil || filepath.Dir(filepath.Dir(path)) != p.cacheDir {
 		t.Fatalf("the project's cache %q: %v", path, err)
 	}
@@ -217,7 +217,7 @@ func TestAFailedPackLeavesTheLastCache(t *testing.T) {
 	before, _ := os.ReadFile(file)
 	// A file that goes between the listing and the packing: the pack fails
 	// after it kept the file before it in the next cache.
-	cache := openPackCache(p.env, "Acme", "Tasks")
+	cache := openPackCache(p.env, "Acme", "Tasks", p.dir)
 	present := filepath.Join(p.dir, "Проект.yaml")
 	entries := []zipEntry{{name: "a", src: present, size: 10}, {name: "b", src: filepath.Join(p.dir, "gone.xbsl"), size: 10}}
 	_, err := writeZip(context.Background(), io.Discard, entries, cache)
@@ -331,24 +331,31 @@ func TestPacksOfOneProjectAtOnce(t *testing.T) {
 func TestAProjectInAnotherFolderFindsItsCache(t *testing.T) {
 	p := newCachedProject(t)
 	p.build(t, false)
-	// A second checkout of the project (a CI job's folder, a worktree).
+	// A second checkout of the project (a CI job's folder, a worktree)
+	// starts from the first one's cache and keeps its own.
 	copyDir := filepath.Join(t.TempDir(), "Acme", "Tasks")
 	if err := os.CopyFS(copyDir, os.DirFS(p.dir)); err != nil {
 		t.Fatal(err)
 	}
+	writeTree(t, copyDir, map[string]string{"ПодсистемаA/модуль0.xbsl": "метод Ветка()\n;\n"})
 	elsewhere := &cachedProject{dir: copyDir, cacheDir: p.cacheDir, env: p.env, files: p.files, bigSize: p.bigSize}
 	r, archive := elsewhere.build(t, false)
-	if r.ReusedFiles != p.files {
-		t.Fatalf("the project in another folder reused %d files, want %d", r.ReusedFiles, p.files)
+	if r.ReusedFiles != p.files-1 {
+		t.Fatalf("the project in another folder reused %d files, want %d", r.ReusedFiles, p.files-1)
 	}
 	elsewhere.sameAsWithout(t, archive, "another folder")
-	// Another project keeps a cache file of its own.
+	elsewhere.cacheFile(t)
+	// Each folder keeps its own: the first one's files are all still there.
+	if r, _ := p.build(t, false); r.ReusedFiles != p.files {
+		t.Fatalf("back in the first folder the pack reused %d files, want %d", r.ReusedFiles, p.files)
+	}
+	// Another project starts from nothing and keeps a file of its own.
 	other := filepath.Join(t.TempDir(), "Acme", "Notes")
 	writeTree(t, other, map[string]string{"Проект.yaml": strings.Replace(demoDescriptor, "Имя: Tasks", "Имя: Notes", 1), "а.xbsl": "метод А()\n;\n"})
 	if r := buildIn(t, other, BuildOptions{Getenv: p.env}); r.ReusedFiles != 0 {
 		t.Fatalf("another project reused %d files", r.ReusedFiles)
 	}
-	if found, _ := filepath.Glob(filepath.Join(p.cacheDir, "pack", "*.cache")); len(found) != 2 {
-		t.Fatalf("cache files of two projects: %v", found)
+	if found, _ := filepath.Glob(filepath.Join(p.cacheDir, "pack", "*.cache")); len(found) != 3 {
+		t.Fatalf("cache files of two folders of a project and of another project: %v", found)
 	}
 }
