@@ -1,6 +1,7 @@
 // Package atomicfile replaces a file so that a reader sees the old content
 // or the new one, never a half: the data goes into a temporary file beside
-// the target, which is synced, given its mode and renamed over it.
+// the target, which is synced (unless the reader checks what it reads),
+// given its mode and renamed over it.
 package atomicfile
 
 import (
@@ -44,8 +45,22 @@ func Create(dir, pattern string) (*Pending, error) {
 // renames it over path. On a failure path is untouched and the pending
 // file removed.
 func (p *Pending) Commit(path string, perm os.FileMode) error {
+	return p.commit(path, perm, true)
+}
+
+// CommitUnsynced is Commit without the sync, for a file that may be lost
+// or cut short by a crash because its reader checks it whole (a cache):
+// the sync would only cost time.
+func (p *Pending) CommitUnsynced(path string, perm os.FileMode) error {
+	return p.commit(path, perm, false)
+}
+
+func (p *Pending) commit(path string, perm os.FileMode, sync bool) error {
 	name := p.Name()
-	err := p.Sync()
+	var err error
+	if sync {
+		err = p.Sync()
+	}
 	if cErr := p.Close(); err == nil {
 		err = cErr
 	}

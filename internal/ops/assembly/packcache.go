@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/atomicfile"
 	"github.com/elemctl/elemctl/internal/userdir"
 )
 
@@ -91,7 +92,7 @@ type packCache struct {
 	last      *os.File
 	files     map[[sha256.Size]byte]cachedFile
 
-	next      *os.File // created at the first kept file
+	next      *atomicfile.Pending // created at the first kept file
 	nextBuf   *bufio.Writer
 	nextAt    int64
 	index     []byte
@@ -230,15 +231,22 @@ func (c *packCache) contentKey(data []byte) (key [sha256.Size]byte) {
 	return key
 }
 
+// find is where the last pack keeps the compressed bytes of the content
+// whose key, CRC-32 and size are given.
+func (c *packCache) find(key [sha256.Size]byte, crc uint32, size uint64) (cachedFile, bool) {
+	if c == nil || c.last == nil {
+		return cachedFile{}, false
+	}
+	e, ok := c.files[key]
+	return e, ok && e.crc == crc && e.size == size
+}
+
 // copyLast puts into out the last pack's compressed bytes of the content
 // whose key, CRC-32 and size are given, and tells whether it did; a miss
 // or a damaged entry leaves out empty. Safe for concurrent use.
 func (c *packCache) copyLast(key [sha256.Size]byte, crc uint32, size uint64, out *bytes.Buffer) bool {
-	if c == nil || c.last == nil {
-		return false
-	}
-	e, ok := c.files[key]
-	if !ok || e.crc != crc || e.size != size {
+	e, ok := c.find(key, crc, size)
+	if !ok {
 		return false
 	}
 	out.Reset()
@@ -256,11 +264,8 @@ func (c *packCache) copyLast(key [sha256.Size]byte, crc uint32, size uint64, out
 // before any is written (a streamed file is too large to hold): a reader of
 // exactly those bytes, or nil.
 func (c *packCache) lastStream(ctx context.Context, key [sha256.Size]byte, crc uint32, size uint64) *io.SectionReader {
-	if c == nil || c.last == nil {
-		return nil
-	}
-	e, ok := c.files[key]
-	if !ok || e.crc != crc || e.size != size {
+	e, ok := c.find(key, crc, size)
+	if !ok {
 		return nil
 	}
 	section := io.NewSectionReader(c.last, e.offset, e.length)
@@ -268,7 +273,10 @@ func (c *packCache) lastStream(ctx context.Context, key [sha256.Size]byte, crc u
 	if _, err := io.Copy(sum, &contextReader{ctx: ctx, r: section}); err != nil || sum.Sum32() != e.compressedCRC {
 		return nil
 	}
-	return io.NewSectionReader(c.last, e.offset, e.length)
+	if _, err := section.Seek(0, io.SeekStart); err != nil {
+		return nil
+	}
+	return section
 }
 
 // keep writes one file's compressed bytes into the next cache. Called in
@@ -342,7 +350,7 @@ func (c *packCache) startNext() error {
 	if err := os.MkdirAll(c.dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(c.dir, "."+filepath.Base(c.path)+".*.tmp")
+	f, err := atomicfile.Create(c.dir, "."+filepath.Base(c.path)+".*.tmp")
 	if err != nil {
 		return err
 	}
@@ -354,7 +362,7 @@ func (c *packCache) startNext() error {
 }
 
 // commit puts the next cache in place of the last one, once the archive is
-// whole, and clears out old caches. No sync: a cache cut short by a crash
+// whole, and clears out old caches. Unsynced: a cache cut short by a crash
 // fails readPackIndex and is passed over.
 func (c *packCache) commit() {
 	if c == nil {
@@ -375,22 +383,17 @@ func (c *packCache) commit() {
 	copy(foot[20:], packCacheEnd)
 	c.nextBuf.Write(c.index)
 	c.nextBuf.Write(foot)
-	name := c.next.Name()
-	err := c.nextBuf.Flush()
-	if cErr := c.next.Close(); err == nil {
-		err = cErr
+	if err := c.nextBuf.Flush(); err != nil {
+		c.discard()
+		return
 	}
+	next := c.next
 	c.next = nil
 	// On Windows the rename fails while another pack of the project reads
 	// the last cache: that pack's cache then takes the place.
-	if err == nil {
-		err = os.Rename(name, c.path)
+	if next.CommitUnsynced(c.path, 0o600) == nil {
+		c.evict(time.Now())
 	}
-	if err != nil {
-		os.Remove(name)
-		return
-	}
-	c.evict(time.Now())
 }
 
 // discard drops the next cache: the pack failed or was stopped.
@@ -400,8 +403,7 @@ func (c *packCache) discard() {
 	}
 	c.closeLast()
 	if c.next != nil {
-		c.next.Close()
-		os.Remove(c.next.Name())
+		c.next.Discard()
 		c.next = nil
 	}
 }

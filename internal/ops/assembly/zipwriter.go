@@ -336,7 +336,7 @@ func streamEntry(ctx context.Context, zw *zip.Writer, e *zipEntry, cache *packCa
 	content := newContentSum(e.head, cache != nil)
 	var last *io.SectionReader
 	if cache.hasLast() {
-		if err := content.readFile(ctx, e.src); err != nil {
+		if err := content.read(ctx, e.src, io.Discard); err != nil {
 			return nil, readErr(err)
 		}
 		last = cache.lastStream(ctx, content.key(), content.crc.Sum32(), content.size)
@@ -357,7 +357,7 @@ func streamEntry(ctx context.Context, zw *zip.Writer, e *zipEntry, cache *packCa
 	} else {
 		content = newContentSum(e.head, cache != nil)
 		fw, _ := flate.NewWriter(out, compressionLevel) // the level is valid
-		if err := content.compressFile(ctx, e.src, fw); err != nil {
+		if err := content.read(ctx, e.src, fw); err != nil {
 			return nil, readErr(err)
 		}
 		if err := fw.Close(); err != nil {
@@ -422,13 +422,8 @@ func (c *contentSum) key() (key [sha256.Size]byte) {
 	return key
 }
 
-// readFile reads the file at path into the sums.
-func (c *contentSum) readFile(ctx context.Context, path string) error {
-	return c.compressFile(ctx, path, io.Discard)
-}
-
-// compressFile reads the file at path into the sums and into w.
-func (c *contentSum) compressFile(ctx context.Context, path string, w io.Writer) error {
+// read reads the file at path into the sums and into w.
+func (c *contentSum) read(ctx context.Context, path string, w io.Writer) error {
 	file, err := os.Open(path)
 	if err != nil {
 		return err
