@@ -139,9 +139,11 @@ type verdictRun struct {
 	later               []verdict
 }
 
-func newVerdictRun(b *testing.B, c client, ac applyCase) *verdictRun {
+// newVerdictRun starts the stand (with standArgs besides those of ac) and
+// the new application.
+func newVerdictRun(b *testing.B, c client, ac applyCase, standArgs ...string) *verdictRun {
 	args := []string{"--seed", "demo", "--apply-time", ac.apply.String(), "--log", filepath.Join(b.TempDir(), "requests.jsonl")}
-	args = append(args, "--speed", fmt.Sprint(ac.speed))
+	args = append(append(args, "--speed", fmt.Sprint(ac.speed)), standArgs...)
 	s := benchStand(b, args...)
 	r := &verdictRun{client: c, ac: ac, stand: s, demoProject: copyDemo(b), newProject: copyDemo(b)}
 	scale := []string{}
@@ -205,6 +207,9 @@ type verdict struct {
 	// reads are the card reads from the apply to the one that saw its
 	// end; requests all requests of the deploy.
 	reads, requests int
+	// beforeApplyMS runs from the command's start to the apply's request
+	// reaching the stand; totalMS to the command's exit.
+	beforeApplyMS, totalMS float64
 }
 
 // deploy deploys once and measures, from the stand's request log and
@@ -223,6 +228,7 @@ func (r *verdictRun) deployEnding(b *testing.B, env []string, project, appID str
 	from := len(requestLog(b, s))
 	cmd := exec.Command(r.client.path, "deploy", "--project-dir", project, "--quiet")
 	cmd.Env = env
+	started := time.Now()
 	out, err := cmd.CombinedOutput()
 	exited := time.Now()
 	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != exit {
@@ -268,6 +274,8 @@ func (r *verdictRun) deployEnding(b *testing.B, env []string, project, appID str
 	wait := float64(seen.Sub(ended)) / r.ac.speed
 	tail := float64(exited.Sub(seen))
 	v.latencyMS = (wait + tail) / float64(time.Millisecond)
+	v.beforeApplyMS = float64(applied.Sub(started)) / float64(time.Millisecond)
+	v.totalMS = float64(exited.Sub(started)) / float64(time.Millisecond)
 	return v
 }
 
