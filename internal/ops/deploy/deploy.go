@@ -48,6 +48,8 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	if err := CheckProjectID(ctx, opts.ProjectID, opts.ProjectIDSource); err != nil {
 		return nil, err
 	}
+	ahead := o.readBuildsAhead(ctx, opts.ProjectID)
+	defer ahead.stop()
 	var appID string
 	if err := o.call(ctx, func(ctx context.Context) error {
 		var e error
@@ -60,7 +62,7 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 	o.logf(ctx, "deploy.target", "app", appID, "app_source", o.sourceWords(ctx, opts.AppIDSource, "app-id"),
 		"project", opts.ProjectID, "project_source", o.sourceWords(ctx, opts.ProjectIDSource, "project-id"))
 
-	schema, err := o.schemaGuard(ctx, opts, appID)
+	schema, err := o.schemaGuard(ctx, opts, appID, ahead)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +88,7 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 			known, knownRead = schema.builds, true
 		}
 	} else {
-		lastBuild, known, knownRead = o.lastBuild(ctx, opts.ProjectID, base, schema)
+		lastBuild, known, knownRead = o.lastBuild(ctx, opts.ProjectID, base, schema, ahead)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -198,16 +200,16 @@ func (o *Ops) Deploy(ctx context.Context, opts DeployOptions) (*Report, error) {
 // knows one: the CI or default rule then numbers the build.
 //
 // The schema guard has read the list a moment before when it got that far;
-// its copy is used then.
+// its copy is used then. Else the list read ahead is (see buildsAhead).
 //
 // The list read is returned too (read tells it was), so the upload can
 // tell its build should its answer be lost.
-func (o *Ops) lastBuild(ctx context.Context, projectID, base string, schema *schemaOutcome) (last string, builds []*jsonx.Object, read bool) {
+func (o *Ops) lastBuild(ctx context.Context, projectID, base string, schema *schemaOutcome, ahead *buildsAhead) (last string, builds []*jsonx.Object, read bool) {
 	best, bestCounter := "", -1
 	var err error
 	if schema != nil && schema.buildsRead {
 		builds, read = schema.builds, true
-	} else if builds, err = o.listBuilds(ctx, projectID); err != nil {
+	} else if builds, err = o.builds(ctx, ahead, projectID); err != nil {
 		if ctx.Err() == nil {
 			o.logf(ctx, "deploy.list-unreadable", "project", projectID, "error", err)
 		}

@@ -92,7 +92,7 @@ func nothingToCompareYet(reason string) bool {
 // after a passed verification counts the removals only; a missing git is
 // commit-unavailable; an unreadable descriptor is no-project-dir; an
 // unreadable working tree is read-failed.
-func (o *Ops) schemaGuard(ctx context.Context, opts DeployOptions, appID string) (*schemaOutcome, error) {
+func (o *Ops) schemaGuard(ctx context.Context, opts DeployOptions, appID string, ahead *buildsAhead) (*schemaOutcome, error) {
 	out := &schemaOutcome{warnings: []string{}}
 	dir, err := assembly.FindProjectDir(ctx, opts.ProjectDir)
 	if err != nil {
@@ -130,7 +130,7 @@ func (o *Ops) schemaGuard(ctx context.Context, opts DeployOptions, appID string)
 		}
 	}
 
-	builds, err := o.listBuilds(ctx, opts.ProjectID)
+	builds, err := o.builds(ctx, ahead, opts.ProjectID)
 	if err != nil {
 		return o.schemaReadFailed(ctx, out, err)
 	}

@@ -38,6 +38,15 @@ type VerifyRequest struct {
 func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 	r := &Report{AppID: req.AppID, Version: req.ExpectedVersion, Problems: []string{}, SchemaWarnings: []string{}}
 
+	// The address is asked beside the reads below when the card is at
+	// hand: over a network each is a round trip the verdict would
+	// otherwise wait for in turn.
+	var address *addressCheck
+	if req.Card != nil {
+		address = o.checkAddress(ctx, req.Card)
+	}
+	defer func() { address.wait() }()
+
 	var failedTexts []string
 	// sinceTasks counts the application's tasks since the apply: none
 	// means that an apply whose answer was lost never reached the
@@ -65,6 +74,7 @@ func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 		if card, err = o.card(ctx, req.AppID); err != nil {
 			return nil, err
 		}
+		address = o.checkAddress(ctx, card)
 	}
 	r.AppName = platform.AppName(card)
 	r.URI = strings.TrimSpace(card.Str("uri"))
@@ -118,7 +128,7 @@ func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 		}
 	}
 
-	r.URIStatus = o.checkURI(ctx, r.URI)
+	r.URIStatus = address.wait()
 	if len(failedTexts) > 0 && !platform.HasCompileLine(failedTexts) {
 		r.Hint = i18n.T(ctx, "deploy.server-log-hint")
 	}
@@ -193,6 +203,33 @@ func firstNonEmpty(vals ...string) string {
 
 // uriTimeout bounds the informational check of the application's address.
 const uriTimeout = 15 * time.Second
+
+// addressCheck is the check of an application's address (see checkURI)
+// under way.
+type addressCheck struct {
+	done   chan struct{}
+	status *int
+}
+
+// checkAddress starts checking the address a card names.
+func (o *Ops) checkAddress(ctx context.Context, card *jsonx.Object) *addressCheck {
+	c := &addressCheck{done: make(chan struct{})}
+	uri := strings.TrimSpace(card.Str("uri"))
+	go func() {
+		defer close(c.done)
+		c.status = o.checkURI(ctx, uri)
+	}()
+	return c
+}
+
+// wait is the check's outcome once it is in; nil for no check.
+func (c *addressCheck) wait() *int {
+	if c == nil {
+		return nil
+	}
+	<-c.done
+	return c.status
+}
 
 // checkURI asks the application's own address (no credentials) and
 // returns the status code; any failure is null. 401 and 403 are fine: the
