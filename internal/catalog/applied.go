@@ -14,15 +14,6 @@ import (
 // Registry is the local registry of uploads of a call's environment.
 func Registry(cc *command.Context) *registry.Registry { return registry.New(cc.Env, runtime.GOOS) }
 
-// AppProjectID is the project an application card names: project.id, else
-// source.image-id.
-func AppProjectID(card *jsonx.Object) string {
-	if id := card.Obj("project").Str("id"); id != "" {
-		return id
-	}
-	return card.Obj("source").Str("image-id")
-}
-
 // AppliedBuild is the brief card of the build an application runs
 // (source.project-version-id), looked up in its project's build list and
 // completed from the local registry; when the list cannot be read, the
@@ -34,7 +25,7 @@ func AppliedBuild(ctx context.Context, cc *command.Context, cl *platform.Client,
 		return nil
 	}
 	reg := Registry(cc).ByAssembly()
-	if project := AppProjectID(card); project != "" {
+	if project := platform.AppProjectID(card); project != "" {
 		if builds, err := cl.ListBuilds(ctx, project); err == nil {
 			if b := buildlist.Find(builds, buildID, ""); b != nil {
 				return buildlist.Brief(b, reg)

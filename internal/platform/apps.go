@@ -33,6 +33,15 @@ func IsDeletedApp(card jsonx.Fields) bool {
 	return bytes.EqualFold(card.StrBytes("status"), []byte(StatusDeleted))
 }
 
+// AppProjectID is the project an application card names: project.id, else
+// source.image-id.
+func AppProjectID(card *jsonx.Object) string {
+	if id := card.Obj("project").Str("id"); id != "" {
+		return id
+	}
+	return card.Obj("source").Str("image-id")
+}
+
 // AppName is the name users see: name, else display-name.
 func AppName(card jsonx.Fields) string { return string(AppNameBytes(card)) }
 

@@ -57,10 +57,7 @@ func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuar
 		problems = append(problems, p)
 		o.logf(ctx, "probe.cleanup-problem", "text", p)
 	}
-	projectID := card.Obj("project").Str("id")
-	if projectID == "" {
-		projectID = src.Str("image-id")
-	}
+	projectID := platform.AppProjectID(card)
 	// report tells what the cleanup did: builds lists the builds it removed
 	// or tried to (one already gone is not claimed); project-deleted is
 	// true once the project is gone (now or before), false when deleting
@@ -303,11 +300,7 @@ func (o *Ops) projectKeptReason(ctx context.Context, projectID string, guard Cle
 		if a.Str("id") == appID || platform.IsDeletedApp(a) {
 			continue
 		}
-		pid := a.Obj("project").Str("id")
-		if pid == "" {
-			pid = a.Obj("source").Str("image-id")
-		}
-		if pid == projectID {
+		if platform.AppProjectID(a) == projectID {
 			return i18n.T(ctx, "probe.project-kept-app", "app", platform.AppName(a))
 		}
 	}
