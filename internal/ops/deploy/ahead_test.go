@@ -3,11 +3,13 @@ package deploy_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/stand"
+	"github.com/elemctl/elemctl/internal/stand/standtest"
 	"github.com/elemctl/elemctl/internal/testio"
 )
 
@@ -112,4 +114,67 @@ func TestDeployInterruptedBesideItsFirstReads(t *testing.T) {
 	if stuck := testio.StuckGoroutines(0, "internal/ops/deploy.(*Ops)"); len(stuck) > 0 {
 		t.Fatalf("the deploy left goroutines running:\n%v", stuck)
 	}
+}
+
+// A probe's waits are planned by the last probe's: its compilation (the
+// throwaway application's creation) measured by the card's stamps, its
+// cleanup's deletion by the polls. With that record the next probe reads
+// the new application's card first where the last creation ended, not at
+// once, and still cleans up everything.
+func TestProbeWaitsArePlannedByTheLastProbe(t *testing.T) {
+	// Creations take 0.5 s, deletions 0.25 s; polls at a tenth of their
+	// pace (a Budget of 1 s), so a forecast of 0.5 s plans one read.
+	s := standtest.Start(t, stand.Options{Speed: 0.125})
+	if _, err := s.SeedDemo(); err != nil {
+		t.Fatal(err)
+	}
+	before := idsOf(s.Snapshot())
+	data := t.TempDir()
+	ops, log := opsFor(t, s, map[string]string{"ELEMCTL_DATA_DIR": data, deploy.PollScaleVar: "0.1"})
+	dir := demoCopy(t, nil)
+	if r, err := ops.Probe(context.Background(), deploy.ProbeOptions{ProjectDir: dir}); err != nil || !r.OK {
+		t.Fatalf("probe: %v\n%s", err, log)
+	}
+	history := readHistory(t, data)
+	var created, deleted []historySample
+	for key, e := range history {
+		switch {
+		case strings.HasPrefix(key, s.URL()+" create "):
+			created = e.Applies
+		case key == s.URL()+" delete":
+			deleted = e.Applies
+		}
+	}
+	if len(created) != 1 || created[0] != (historySample{Lo: 0.5, Hi: 0.5, Exact: true}) {
+		t.Fatalf("the creation is not recorded by its stamps (0.5 s): %v", history)
+	}
+	if len(deleted) != 1 {
+		t.Fatalf("the deletion is not recorded: %v", history)
+	}
+
+	creates, stopCreates := s.Watch("POST", "/console/api/v2/applications")
+	defer stopCreates()
+	reads, stopReads := s.Watch("GET", cardReads)
+	defer stopReads()
+	if r, err := ops.Probe(context.Background(), deploy.ProbeOptions{ProjectDir: dir}); err != nil || !r.OK {
+		t.Fatalf("probe: %v\n%s", err, log)
+	}
+	posted := arrivals(creates)
+	if len(posted) != 1 {
+		t.Fatalf("%d creates", len(posted))
+	}
+	var first *stand.Call
+	for _, c := range arrivals(reads) {
+		if c.At.After(posted[0].At) {
+			first = &c
+			break
+		}
+	}
+	if first == nil {
+		t.Fatal("no card read after the create")
+	}
+	if waited := first.At.Sub(posted[0].At); waited < 500*time.Millisecond {
+		t.Errorf("the new application's card was first read %v after the create, before the 0.5 s the last creation took", waited)
+	}
+	assertNothingLeft(t, s, before)
 }

@@ -325,14 +325,7 @@ func exactApply(tasks []*jsonx.Object, settled *jsonx.Object, measured applySamp
 	if !ok {
 		return applySample{}, false
 	}
-	s, ok := appliedUntil(start, startText, settled, longestSample)
-	// The wait began a moment after the platform took the apply, so its
-	// own bracket may sit a little before the stamps' span; a second's
-	// tolerance covers that and clocks' rounding, not another apply.
-	if !ok || s.Hi < measured.Lo-1 || s.Lo > measured.Hi+1 {
-		return applySample{}, false
-	}
-	return s, true
+	return stampedUntil(start, startText, settled, measured)
 }
 
 // applyHistory keeps the recent applies of each application in a small

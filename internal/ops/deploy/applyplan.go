@@ -203,9 +203,19 @@ func (p PollPolicy) cover(out []time.Duration, r endRange) []time.Duration {
 // begin fixes the plan to the wait's start: the moment the apply was
 // accepted.
 func (a *applyPlan) begin(start time.Time) {
-	if a.start.IsZero() {
+	if a != nil && a.start.IsZero() {
 		a.start = start
 	}
+}
+
+// firstRead is the pause before a wait's first read at now: with a
+// forecast the first read comes at the first planned one, not at once –
+// the operation has only just begun. false: read at once.
+func (a *applyPlan) firstRead(now time.Time) (time.Duration, bool) {
+	if a == nil || len(a.polls) == 0 {
+		return 0, false
+	}
+	return a.polls[0] - now.Sub(a.start), true
 }
 
 // observe notes what a poll sent at sent and answered at answered found.
@@ -214,6 +224,9 @@ func (a *applyPlan) begin(start time.Time) {
 // answered, so the two bound the end from both sides whatever the
 // latency.
 func (a *applyPlan) observe(sent, answered time.Time, settled bool) {
+	if a == nil {
+		return
+	}
 	if !settled {
 		a.lastBusy = sent
 	} else if a.settled.IsZero() {
@@ -223,7 +236,7 @@ func (a *applyPlan) observe(sent, answered time.Time, settled bool) {
 
 // next is the pause after a poll at now; backoff is the wait's own.
 func (a *applyPlan) next(now time.Time, backoff *Backoff) time.Duration {
-	if a.polls == nil {
+	if a == nil || a.polls == nil {
 		return backoff.Next()
 	}
 	elapsed := now.Sub(a.start)

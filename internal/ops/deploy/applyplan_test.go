@@ -590,3 +590,32 @@ func TestApplyHistoryFile(t *testing.T) {
 		t.Error("no history gave samples")
 	}
 }
+
+// A creation is measured by its card's own stamps, from date-created to
+// the date-updated of the settled card, when they agree with the polls.
+func TestCreationFromTheCardsStamps(t *testing.T) {
+	start := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	measured := applySample{Lo: 11.6, Hi: 12.1}
+	card := func(status string, took time.Duration) *jsonx.Object {
+		return taskOf("status", status, "date-created", stamp(start), "date-updated", stamp(start.Add(took)))
+	}
+	cases := []struct {
+		name string
+		card *jsonx.Object
+		want applySample
+		ok   bool
+	}{
+		{"running", card("Running", 11900*time.Millisecond), applySample{Lo: 11.9, Hi: 11.9, Exact: true}, true},
+		{"a failed compilation", card("Error", 12*time.Second), applySample{Lo: 12, Hi: 12, Exact: true}, true},
+		{"changed since", card("Running", 40*time.Second), applySample{}, false},
+		{"still creating", card("Initializing", 12*time.Second), applySample{}, false},
+		{"no date-created", taskOf("status", "Running", "date-updated", stamp(start)), applySample{}, false},
+		{"no card", nil, applySample{}, false},
+	}
+	for _, c := range cases {
+		got, ok := createdUntil(c.card, measured)
+		if ok != c.ok || math.Abs(got.Lo-c.want.Lo) > 1e-6 || math.Abs(got.Hi-c.want.Hi) > 1e-6 || got.Exact != c.want.Exact {
+			t.Errorf("%s: %+v %v, want %+v %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}

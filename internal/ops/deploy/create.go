@@ -163,10 +163,7 @@ func (o *Ops) runningBuildOf(ctx context.Context, project string) (app, id, vers
 		if platform.IsDeletedApp(a) {
 			continue
 		}
-		pid := a.Obj("project").Str("id")
-		if pid == "" {
-			pid = a.Obj("source").Str("image-id")
-		}
+		pid := platform.AppProjectID(a)
 		src := a.Obj("source")
 		if pid != project || src.Str("project-version-id") == "" {
 			continue
@@ -219,7 +216,7 @@ func (o *Ops) Create(ctx context.Context, opts CreateOptions, src Source) (*Crea
 	if id == "" {
 		return out, nil
 	}
-	ready, err := o.Wait(ctx, id, GoalReady, o.limits().Ready, before)
+	ready, err := o.waitCreated(ctx, id, firstNonEmpty(platform.AppProjectID(card), src.ProjectID), o.limits().Ready, before)
 	if err == nil {
 		out.Card = ready
 		if verify {

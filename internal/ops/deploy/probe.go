@@ -298,7 +298,7 @@ func (o *Ops) probeCompile(ctx, guarded context.Context, opts ProbeOptions, desc
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	card, err := o.Wait(ctx, r.AppID, GoalReady, o.limits().Ready, before)
+	card, err := o.waitCreated(ctx, r.AppID, r.ProjectID, o.limits().Ready, before)
 	if err == nil {
 		r.OK = true
 		r.Status = card.Str("status")

@@ -123,17 +123,12 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 	start := clock.Now()
 	deadline := start.Add(timeout)
 	backoff := o.policy().Start()
-	if plan != nil {
-		plan.begin(start)
-		// With a forecast the first read comes at the first planned one,
-		// not at once: the apply has only just begun.
-		if len(plan.polls) > 0 {
-			o.status(i18n.T(ctx, "deploy.status-wait", "app", appID, "goal", goal.String(),
-				"status", statusWord(""), "elapsed", seconds(0)))
-			pause := plan.polls[0] - clock.Now().Sub(plan.start)
-			if err := clock.Sleep(ctx, min(pause, deadline.Sub(clock.Now()))); err != nil {
-				return nil, err
-			}
+	plan.begin(start)
+	if pause, ok := plan.firstRead(clock.Now()); ok {
+		o.status(i18n.T(ctx, "deploy.status-wait", "app", appID, "goal", goal.String(),
+			"status", statusWord(""), "elapsed", seconds(0)))
+		if err := clock.Sleep(ctx, min(pause, deadline.Sub(clock.Now()))); err != nil {
+			return nil, err
 		}
 	}
 	var unknownSince time.Time
@@ -174,9 +169,7 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 				lastStatus = st
 				o.logf(ctx, "deploy.wait-status", "app", appID, "status", statusWord(st), "elapsed", seconds(now.Sub(start)))
 			}
-			if plan != nil {
-				plan.observe(sent, now, IsStable(st))
-			}
+			plan.observe(sent, now, IsStable(st))
 			if goal.reached(card) {
 				return card, nil
 			}
@@ -203,10 +196,8 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 		case broken > 0:
 			o.status(i18n.T(ctx, "deploy.status-unreachable", "app", appID, "count", broken, "elapsed", seconds(now.Sub(start))))
 			pause = brokenBackoff.Next()
-		case plan != nil:
-			pause = plan.next(now, backoff)
 		default:
-			pause = backoff.Next()
+			pause = plan.next(now, backoff)
 		}
 		if broken == 0 {
 			o.status(i18n.T(ctx, "deploy.status-wait", "app", appID, "goal", goal.String(),
@@ -257,30 +248,52 @@ func (o *Ops) errorStatus(ctx context.Context, appID string, card *jsonx.Object,
 	return &platform.APIError{Message: i18n.T(ctx, "client.app-error-status", "app", appID, "detail", detail), Body: card}
 }
 
-// WaitGone waits until an application's card answers 404 or says Deleted.
-// It reports false when the time is up.
+// WaitGone waits until an application whose deletion was just accepted
+// answers 404 or says Deleted. It reports false when the time is up. Its
+// polls are planned by the stand's recent deletions, and it records its
+// own (see opwaits.go).
 func (o *Ops) WaitGone(ctx context.Context, appID string, timeout time.Duration) (bool, error) {
 	clock := o.clock()
 	start := clock.Now()
 	deadline := start.Add(timeout)
 	backoff := o.policy().Start()
+	history := o.applyHistory()
+	key := deleteKey(o.Client.Config().BaseURL)
+	plan := o.planBy(history, key)
+	plan.begin(start)
+	gone := func() (bool, error) {
+		if s, ok := plan.sample(); ok {
+			history.record(key, "", s, o.now(), false)
+		}
+		return true, nil
+	}
+	if pause, ok := plan.firstRead(clock.Now()); ok {
+		o.status(i18n.T(ctx, "deploy.status-delete", "app", appID, "status", statusWord(""), "elapsed", seconds(0)))
+		if err := clock.Sleep(ctx, min(pause, deadline.Sub(clock.Now()))); err != nil {
+			return false, err
+		}
+	}
 	repeats := o.repeatedLines()
 	defer repeats.flush(ctx)
 	for {
+		sent := clock.Now()
 		card, err := o.readCard(ctx, appID)
 		now := clock.Now()
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return false, ctx.Err()
 		case platform.IsAPIStatus(err, http.StatusNotFound) && !platform.IsServerStarting(err) && !platform.IsBusy(err):
-			return true, nil
+			plan.observe(sent, now, true)
+			return gone()
 		case err != nil && missedPoll(err):
 			repeats.logAs(ctx, "deploy.wait-read-broke", i18n.T(ctx, "deploy.wait-read-broke", "error", err))
 		case err != nil:
 			return false, err
 		case platform.IsDeletedApp(card):
-			return true, nil
+			plan.observe(sent, now, true)
+			return gone()
 		default:
+			plan.observe(sent, now, false)
 			repeats.flush(ctx)
 			o.status(i18n.T(ctx, "deploy.status-delete", "app", appID, "status", statusWord(card.Str("status")),
 				"elapsed", seconds(now.Sub(start))))
@@ -288,7 +301,7 @@ func (o *Ops) WaitGone(ctx context.Context, appID string, timeout time.Duration)
 		if !now.Before(deadline) {
 			return false, nil
 		}
-		if err := clock.Sleep(ctx, min(backoff.Next(), deadline.Sub(now))); err != nil {
+		if err := clock.Sleep(ctx, min(plan.next(now, backoff), deadline.Sub(now))); err != nil {
 			return false, err
 		}
 	}
