@@ -61,6 +61,12 @@ func AddressBuild(ctx context.Context, cl *platform.Client, method, project, ref
 	if err != nil {
 		return nil, err
 	}
+	return AddressListedBuild(ctx, cl, method, project, ref, cards)
+}
+
+// AddressListedBuild is AddressBuild with the project's list read before
+// (cards).
+func AddressListedBuild(ctx context.Context, cl *platform.Client, method, project, ref string, cards []*jsonx.Object) (any, error) {
 	card := FindBuild(cards, ref)
 	if card == nil {
 		return nil, platform.ConfigErrorf(ctx, "client.build-not-found", "ref", ref, "project", project)

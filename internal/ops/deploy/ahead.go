@@ -2,16 +2,18 @@ package deploy
 
 import (
 	"context"
+	"errors"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
-// buildsAhead is a project's build list read beside the reads a deploy
-// makes before it needs the list (the application's card, an extension's
-// rows, an application named rather than given by id). The deploy needs
-// them all before it builds, and over a network each is a round trip the
-// user would otherwise wait for in turn.
+// buildsAhead is a project's build list read beside what comes before the
+// list is needed: a deploy's reads before it builds (the application's
+// card, an extension's rows, an application named rather than given by
+// id), a probe's wait for its application to go before its build is
+// deleted. Over a network each is a round trip, or a wait, the user
+// would otherwise sit through in turn.
 type buildsAhead struct {
 	projectID string
 	cancel    context.CancelFunc
@@ -21,8 +23,9 @@ type buildsAhead struct {
 }
 
 // readBuildsAhead starts reading the build list of projectID. It makes no
-// request of its own that the deploy would not make: the list is what the
-// schema guard and the next build number read (see builds).
+// request that would not be made anyway: the list is what the schema
+// guard and the next build number read (see builds), and what a build's
+// card is found in before it is deleted (see take).
 func (o *Ops) readBuildsAhead(ctx context.Context, projectID string) *buildsAhead {
 	ctx, cancel := context.WithCancel(ctx)
 	a := &buildsAhead{projectID: projectID, cancel: cancel, done: make(chan struct{})}
@@ -48,6 +51,22 @@ func (o *Ops) builds(ctx context.Context, a *buildsAhead, projectID string) ([]*
 	}
 	return a.builds, a.err
 }
+
+// take is the list read ahead, once it is in, for one use: false when the
+// read failed or was taken before, so an attempt made again reads the
+// list again.
+func (a *buildsAhead) take() ([]*jsonx.Object, bool) {
+	if a == nil {
+		return nil, false
+	}
+	<-a.done
+	builds, ok := a.builds, a.err == nil
+	a.builds, a.err = nil, errTaken
+	return builds, ok
+}
+
+// errTaken marks a list read ahead that was used.
+var errTaken = errors.New("the list read ahead was used")
 
 // stop ends a read the deploy no longer needs (it failed before) and
 // waits for it, so nothing of the deploy outlives it.

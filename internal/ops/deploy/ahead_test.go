@@ -178,3 +178,35 @@ func TestProbeWaitsArePlannedByTheLastProbe(t *testing.T) {
 	}
 	assertNothingLeft(t, s, before)
 }
+
+// A probe's cleanup reads the project's builds, which its build is found
+// in, while its application goes, not after: the list's request comes in
+// before the deletion ends. The build is deleted all the same.
+func TestProbeCleanupReadsTheBuildsWhileTheApplicationGoes(t *testing.T) {
+	s := standtest.Start(t, stand.Options{Speed: 0.25}) // deletions take 0.5 s
+	if _, err := s.SeedDemo(); err != nil {
+		t.Fatal(err)
+	}
+	before := idsOf(s.Snapshot())
+	ops, log := opsFor(t, s, nil)
+	lists, stop := s.Watch("GET", "/console/api/v2/projects/*/assemblies")
+	defer stop()
+	r, err := ops.Probe(context.Background(), deploy.ProbeOptions{ProjectDir: demoCopy(t, nil)})
+	if err != nil || !r.OK || r.Cleanup.AssemblyDeleted == nil || !*r.Cleanup.AssemblyDeleted {
+		t.Fatalf("probe: %v %+v\n%s", err, r, log)
+	}
+	var deleted time.Time
+	for _, task := range s.Snapshot().Tasks {
+		if task.AppID == r.AppID && task.OperationType == "DeleteApplication" {
+			deleted = task.End
+		}
+	}
+	read := arrivals(lists)
+	if deleted.IsZero() || len(read) == 0 {
+		t.Fatalf("deletion ended %v; %d list reads", deleted, len(read))
+	}
+	if last := read[len(read)-1].At; !last.Before(deleted) {
+		t.Errorf("the builds were read at %v, after the application had gone (%v)", last, deleted)
+	}
+	assertNothingLeft(t, s, before)
+}

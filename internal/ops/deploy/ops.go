@@ -145,6 +145,18 @@ func (o *Ops) deleteBuildCard(ctx context.Context, projectID, ref string) error 
 	return err
 }
 
+// deleteListedBuild is deleteBuildCard with the project's list read
+// before, beside another wait (see buildsAhead); without it (a failed
+// read, or one used already), the list is read now.
+func (o *Ops) deleteListedBuild(ctx context.Context, projectID, ref string, listed *buildsAhead) error {
+	builds, ok := listed.take()
+	if !ok {
+		return o.deleteBuildCard(ctx, projectID, ref)
+	}
+	_, err := cards.AddressListedBuild(ctx, o.Client, http.MethodDelete, projectID, ref, builds)
+	return err
+}
+
 func (o *Ops) pending(text string) {
 	if o.Pending != nil {
 		o.Pending(text)

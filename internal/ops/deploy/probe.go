@@ -434,12 +434,19 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport) {
 	}
 	o.locateLeftovers(ctx, r)
 	appGone := true
+	var listed *buildsAhead
+	defer func() { listed.stop() }()
 	switch {
 	case r.AppID != "":
 		appGone = false
 		if err := o.deleteWhenFree(ctx, r.AppID); err != nil && !platform.IsAPIStatus(err, http.StatusNotFound) {
 			problem("probe.cleanup-app-failed", "app", r.AppID, "error", err)
 		} else {
+			// The list the build's card is found in does not change
+			// while the application goes.
+			if r.ProjectID != "" {
+				listed = o.readBuildsAhead(ctx, r.ProjectID)
+			}
 			gone, err := o.WaitGone(ctx, r.AppID, o.limits().Delete)
 			switch {
 			case err != nil:
@@ -469,7 +476,7 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport) {
 		c.AssemblyDeleted = ptr(false)
 		problem("probe.cleanup-build-no-project", "id", r.AssemblyID)
 	default:
-		if err := o.deleteBuild(ctx, r.ProjectID, r.AssemblyID); err != nil {
+		if err := o.deleteBuild(ctx, r.ProjectID, r.AssemblyID, listed); err != nil {
 			c.AssemblyDeleted = ptr(false)
 			problem("probe.cleanup-build-failed", "id", r.AssemblyID, "error", err)
 		} else {
@@ -496,14 +503,17 @@ func (o *Ops) cleanupProbe(ctx context.Context, r *ProbeReport) {
 	}
 }
 
-// deleteBuild deletes the probe's build. An answer lost on the way is read
-// back in the project's build list: gone, it was deleted; still there, the
+// deleteBuild deletes the probe's build, found in the list read ahead
+// (listed; nil reads it now). An answer lost on the way is read back in
+// the project's build list: gone, it was deleted; still there, the
 // deletion is asked once more (see deleteWhenFree).
-func (o *Ops) deleteBuild(ctx context.Context, projectID, buildID string) error {
+func (o *Ops) deleteBuild(ctx context.Context, projectID, buildID string, listed *buildsAhead) error {
 	change := readback.Change{
 		Settle: readback.SettleOf(o.Client),
 		What:   i18n.T(ctx, "probe.what-delete-build", "build", buildID),
-		Send:   func(ctx context.Context) (any, error) { return nil, o.deleteBuildCard(ctx, projectID, buildID) },
+		Send: func(ctx context.Context) (any, error) {
+			return nil, o.deleteListedBuild(ctx, projectID, buildID, listed)
+		},
 		Check: func(ctx context.Context) (bool, error) {
 			builds, err := o.listBuilds(ctx, projectID)
 			if platform.IsAPIStatus(err, http.StatusNotFound) {
