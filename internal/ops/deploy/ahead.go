@@ -2,7 +2,6 @@ package deploy
 
 import (
 	"context"
-	"errors"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/platform"
@@ -20,6 +19,7 @@ type buildsAhead struct {
 	done      chan struct{}
 	builds    []*jsonx.Object
 	err       error
+	taken     bool // its outcome was used
 }
 
 // readBuildsAhead starts reading the build list of projectID. It makes no
@@ -36,37 +36,32 @@ func (o *Ops) readBuildsAhead(ctx context.Context, projectID string) *buildsAhea
 	return a
 }
 
-// builds is the list read ahead, once it is in. A read turned away while
-// the server starts is made again through call, which waits for the
-// server as every other request of the deploy does; any other outcome is
-// the one a read made now would have had the moment it was sent. With
+// builds is the list of projectID: the one read ahead the first time,
+// when that read got an answer, else read now. A read made now is what
+// the list's user had before the read ahead: a second user of a failed
+// read reads again, and a read turned away while the server starts waits
+// for the server through call, as every request of a deploy does. With
 // no read ahead (nil), the list is read now.
 func (o *Ops) builds(ctx context.Context, a *buildsAhead, projectID string) ([]*jsonx.Object, error) {
-	if a == nil || a.projectID != projectID {
-		return o.listBuilds(ctx, projectID)
+	if a != nil && a.projectID == projectID {
+		if builds, first, err := a.take(); first && !(platform.IsServerStarting(err) && o.ServerStart > 0) {
+			return builds, err
+		}
 	}
-	<-a.done
-	if a.err != nil && platform.IsServerStarting(a.err) && o.ServerStart > 0 {
-		return o.listBuilds(ctx, projectID)
-	}
-	return a.builds, a.err
+	return o.listBuilds(ctx, projectID)
 }
 
-// take is the list read ahead, once it is in, for one use: false when the
-// read failed or was taken before, so an attempt made again reads the
-// list again.
-func (a *buildsAhead) take() ([]*jsonx.Object, bool) {
+// take is the outcome of the read ahead, once it is in, for its first
+// user only (first false for a later one).
+func (a *buildsAhead) take() (builds []*jsonx.Object, first bool, err error) {
 	if a == nil {
-		return nil, false
+		return nil, false, nil
 	}
 	<-a.done
-	builds, ok := a.builds, a.err == nil
-	a.builds, a.err = nil, errTaken
-	return builds, ok
+	builds, first, err = a.builds, !a.taken, a.err
+	a.builds, a.err, a.taken = nil, nil, true
+	return builds, first, err
 }
-
-// errTaken marks a list read ahead that was used.
-var errTaken = errors.New("the list read ahead was used")
 
 // stop ends a read the deploy no longer needs (it failed before) and
 // waits for it, so nothing of the deploy outlives it.

@@ -3,10 +3,13 @@ package deploy_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/elemctl/elemctl/internal/i18n"
 	"github.com/elemctl/elemctl/internal/ops/deploy"
 	"github.com/elemctl/elemctl/internal/stand"
 	"github.com/elemctl/elemctl/internal/stand/standtest"
@@ -209,4 +212,48 @@ func TestProbeCleanupReadsTheBuildsWhileTheApplicationGoes(t *testing.T) {
 		t.Errorf("the builds were read at %v, after the application had gone (%v)", last, deleted)
 	}
 	assertNothingLeft(t, s, before)
+}
+
+// A list read ahead that failed is the failure of its first user only:
+// the schema guard skips on it, and the numbering reads the list again, as
+// it did before the list was read ahead.
+func TestAFailedListReadAheadIsReadAgain(t *testing.T) {
+	s, demo, ops, log := demoStand(t)
+	dir := demoCopy(t, nil)
+	first, err := deployDemo(ops, demo, dir, nil)
+	if err != nil || !first.OK() {
+		t.Fatalf("deploy: %v\n%s", err, log)
+	}
+	list := "/console/api/v2/projects/" + demo.ProjectID + "/assemblies"
+	if err := s.AddFault(stand.Fault{Method: "GET", Path: list, Nth: 1, Effect: stand.EffectStatus, Status: 500}); err != nil {
+		t.Fatal(err)
+	}
+	reads, stop := s.Watch("GET", list)
+	defer stop()
+	r, err := deployDemo(ops, demo, dir, nil)
+	if err != nil || !r.OK() {
+		t.Fatalf("deploy: %v\n%s", err, log)
+	}
+	if n := len(arrivals(reads)); n != 2 {
+		t.Errorf("the list was read %d times, want the failed read and the numbering's", n)
+	}
+	if unread := strings.SplitN(i18n.T(context.Background(), "deploy.list-unreadable", "project", demo.ProjectID), ":", 2)[0]; log.has(unread) {
+		t.Errorf("the numbering went without the list:\n%s", log)
+	}
+	if len(s.Firings()) != 1 {
+		t.Fatalf("the 500 was not given: %v", s.Firings())
+	}
+	base, n, _ := strings.Cut(first.Version, "-")
+	if want := base + "-" + fmt.Sprint(atoi(t, n)+1); r.Version != want {
+		t.Errorf("numbered %s after %s, want %s\n%s", r.Version, first.Version, want, log)
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

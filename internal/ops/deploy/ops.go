@@ -147,13 +147,14 @@ func (o *Ops) deleteBuildCard(ctx context.Context, projectID, ref string) error 
 
 // deleteListedBuild is deleteBuildCard with the project's list read
 // before, beside another wait (see buildsAhead); without it (a failed
-// read, or one used already), the list is read now.
+// read, or one used already: an attempt made again), the list is read
+// now.
 func (o *Ops) deleteListedBuild(ctx context.Context, projectID, ref string, listed *buildsAhead) error {
-	builds, ok := listed.take()
-	if !ok {
+	builds, first, err := listed.take()
+	if !first || err != nil {
 		return o.deleteBuildCard(ctx, projectID, ref)
 	}
-	_, err := cards.AddressListedBuild(ctx, o.Client, http.MethodDelete, projectID, ref, builds)
+	_, err = cards.AddressListedBuild(ctx, o.Client, http.MethodDelete, projectID, ref, builds)
 	return err
 }
 
