@@ -2,6 +2,10 @@ package bench
 
 import (
 	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -24,7 +28,7 @@ const networkApply = 2 * time.Second
 // token, the apply's length learnt), then laterDeploys measured, each
 // binary's in turn. Figures, at each round trip of L ms (medians):
 //
-//	atLms-before-apply-ms  from the command's start to the apply's request
+//	atLms-to-apply-ms      from the command's start to the apply's request
 //	                       reaching the stand: the reads, the build and
 //	                       the upload before it
 //	atLms-verdict-ms       from the apply's end to the exit with the
@@ -35,7 +39,7 @@ const networkApply = 2 * time.Second
 // and the round trips the user waits for one after another, from the
 // figures' growth between loopback and the longest round trip:
 //
-//	before-apply-trips, verdict-trips
+//	to-apply-trips, verdict-trips
 func BenchmarkDeployOverNetwork(b *testing.B) {
 	cs := clients(b)
 	type atLatency struct {
@@ -78,14 +82,249 @@ func BenchmarkDeployOverNetwork(b *testing.B) {
 		for _, at := range sweep {
 			r := at.runs[k]
 			name := fmt.Sprintf("at%gms-", float64(at.latency)/float64(time.Millisecond))
-			b.ReportMetric(figure(r, before), p+name+"before-apply-ms")
+			b.ReportMetric(figure(r, before), p+name+"to-apply-ms")
 			b.ReportMetric(figure(r, verdictMS), p+name+"verdict-ms")
 			b.ReportMetric(figure(r, func(d verdict) float64 { return d.totalMS }), p+name+"ms")
 			b.ReportMetric(figure(r, func(d verdict) float64 { return float64(d.requests) }), p+name+"requests")
 		}
 		near, far := sweep[0], sweep[len(sweep)-1]
 		span := float64(far.latency-near.latency) / float64(time.Millisecond)
-		b.ReportMetric((figure(far.runs[k], before)-figure(near.runs[k], before))/span, p+"before-apply-trips")
+		b.ReportMetric((figure(far.runs[k], before)-figure(near.runs[k], before))/span, p+"to-apply-trips")
 		b.ReportMetric((figure(far.runs[k], verdictMS)-figure(near.runs[k], verdictMS))/span, p+"verdict-trips")
 	}
+}
+
+// BenchmarkProbeOverNetwork: a probe's whole run – build, upload, the
+// throwaway application's creation (the compilation), and the cleanup
+// that removes the application and the build – against stands whose
+// answers come 0, 50 and 150 ms after their requests:
+//
+//	elemctl stand --seed demo --create-time 1s --delete-time 1s --latency 50ms --log requests.jsonl
+//
+// One probe first (the token), then laterDeploys measured, each binary's
+// in turn. Figures, at each round trip of L ms (medians):
+//
+//	atLms-after-compile-ms  from the compilation's end (the creation's
+//	                        task) to the exit: the verdict and the cleanup
+//	atLms-ms                the whole probe, the 1 s creation and 1 s
+//	                        deletion included
+//	atLms-requests          every request of the probe
+//
+// and after-compile-trips, the round trips of the verdict and the cleanup
+// the user waits for one after another (see BenchmarkDeployOverNetwork).
+func BenchmarkProbeOverNetwork(b *testing.B) {
+	cs := clients(b)
+	type probeRun struct {
+		client client
+		stand  *standProcess
+		env    []string
+		dir    string
+		later  []probed
+	}
+	type atLatency struct {
+		latency time.Duration
+		runs    []*probeRun
+	}
+	var sweep []atLatency
+	for _, l := range networkLatencies {
+		at := atLatency{latency: l}
+		for _, c := range cs {
+			s := benchStand(b, "--seed", "demo", "--speed", "1", "--create-time", "1s", "--delete-time", "1s", "--latency", l.String(),
+				"--log", filepath.Join(b.TempDir(), "requests.jsonl"))
+			r := &probeRun{client: c, stand: s, dir: copyDemo(b),
+				env: append(standEnv(b, s), "ELEMENT_SPACE_ID="+s.SpaceID)}
+			probeOnce(b, r.client, r.stand, r.env, r.dir)
+			at.runs = append(at.runs, r)
+		}
+		sweep = append(sweep, at)
+	}
+	for i := 0; b.Loop(); i++ {
+		if i >= laterDeploys {
+			continue
+		}
+		for _, at := range sweep {
+			for _, r := range at.runs {
+				r.later = append(r.later, probeOnce(b, r.client, r.stand, r.env, r.dir))
+			}
+		}
+	}
+	figure := func(r *probeRun, of func(probed) float64) float64 {
+		var v []float64
+		for _, p := range r.later {
+			v = append(v, of(p))
+		}
+		return median(v)
+	}
+	after := func(p probed) float64 { return p.afterCompileMS }
+	for k, c := range cs {
+		p := c.prefix
+		for _, at := range sweep {
+			r := at.runs[k]
+			name := fmt.Sprintf("at%gms-", float64(at.latency)/float64(time.Millisecond))
+			b.ReportMetric(figure(r, after), p+name+"after-compile-ms")
+			b.ReportMetric(figure(r, func(p probed) float64 { return p.totalMS }), p+name+"ms")
+			b.ReportMetric(figure(r, func(p probed) float64 { return float64(p.requests) }), p+name+"requests")
+		}
+		near, far := sweep[0], sweep[len(sweep)-1]
+		span := float64(far.latency-near.latency) / float64(time.Millisecond)
+		b.ReportMetric((figure(far.runs[k], after)-figure(near.runs[k], after))/span, p+"after-compile-trips")
+	}
+}
+
+// probed is one probe as the stand saw it.
+type probed struct {
+	afterCompileMS, totalMS float64
+	requests                int
+}
+
+// probeOnce probes the project in dir once; the compilation's end is the
+// end of the stand's newest CreateApplication task.
+func probeOnce(b *testing.B, c client, s *standProcess, env []string, dir string) probed {
+	b.Helper()
+	from := len(requestLog(b, s))
+	cmd := exec.Command(c.path, "probe", "--project-dir", dir, "--quiet")
+	cmd.Env = env
+	started := time.Now()
+	out, err := cmd.CombinedOutput()
+	exited := time.Now()
+	if err != nil {
+		b.Fatalf("probe: %v\n%s", err, out)
+	}
+	compiled := newestTaskEnd(b, s, "", "CreateApplication")
+	return probed{
+		afterCompileMS: float64(exited.Sub(compiled)) / float64(time.Millisecond),
+		totalMS:        float64(exited.Sub(started)) / float64(time.Millisecond),
+		requests:       len(requestLog(b, s)) - from,
+	}
+}
+
+// probeCreates are the creations (compilations) of the probe verdict
+// sweep, in platform time; probeDelete is the deletion of its cleanup.
+// The stand and elemctl's polls run at probeSpeed (see applySweep: the
+// figures err on the slow side).
+var (
+	probeCreates = []time.Duration{2 * time.Second, 5 * time.Second, 12 * time.Second, 30 * time.Second}
+	probeDelete  = 5 * time.Second
+)
+
+const probeSpeed = 0.25
+
+// BenchmarkProbeVerdictLatency: how long after the platform finished
+// compiling (the throwaway application's creation) a probe has its verdict
+// – it asks for the application's deletion the moment it has – and how
+// long after the deletion ended the probe is done, on a machine's first
+// probe of the project and on later ones, for compilations of 2, 5, 12 and
+// 30 s. Each length has a stand of its own (one per binary):
+//
+//	elemctl stand --seed demo --create-time 30s --delete-time 5s --speed 0.25 --log requests.jsonl
+//
+// Figures (from the end of the creation or deletion, as the stand's
+// tasks record it):
+//
+//	first-ms, ms, worst-ms   the compilation's verdict: the first probe's,
+//	                         the median and the worst of the later ones
+//	                         (target ≤ 500)
+//	first-reads, reads       card reads from the create to the read that
+//	                         saw it end (target: a 10 s poll's reads)
+//	first-cleanup-ms, cleanup-ms   from the deletion's end to the exit
+func BenchmarkProbeVerdictLatency(b *testing.B) {
+	for _, d := range probeCreates {
+		b.Run(fmt.Sprintf("compile=%v", d), func(b *testing.B) {
+			cs := clients(b)
+			type run struct {
+				client client
+				stand  *standProcess
+				env    []string
+				dir    string
+				first  probeVerdict
+				later  []probeVerdict
+			}
+			runs := make([]*run, len(cs))
+			for k, c := range cs {
+				s := benchStand(b, "--seed", "demo", "--speed", fmt.Sprint(probeSpeed), "--create-time", d.String(),
+					"--delete-time", probeDelete.String(), "--log", filepath.Join(b.TempDir(), "requests.jsonl"))
+				runs[k] = &run{client: c, stand: s, dir: copyDemo(b),
+					env: append(standEnv(b, s), "ELEMENT_SPACE_ID="+s.SpaceID, fmt.Sprintf("ELEMCTL_POLL_SCALE=%g", probeSpeed))}
+			}
+			for _, r := range runs {
+				r.first = probeVerdictOf(b, r.client, r.stand, r.env, r.dir)
+			}
+			for i := 0; b.Loop(); i++ {
+				if i >= laterDeploys {
+					continue
+				}
+				for _, r := range runs {
+					r.later = append(r.later, probeVerdictOf(b, r.client, r.stand, r.env, r.dir))
+				}
+			}
+			for _, r := range runs {
+				p := r.client.prefix
+				var ms, reads, cleanup []float64
+				for _, v := range r.later {
+					ms, reads, cleanup = append(ms, v.compileMS), append(reads, float64(v.reads)), append(cleanup, v.cleanupMS)
+				}
+				b.ReportMetric(r.first.compileMS, p+"first-ms")
+				b.ReportMetric(median(ms), p+"ms")
+				b.ReportMetric(slices.Max(ms), p+"worst-ms")
+				b.ReportMetric(float64(r.first.reads), p+"first-reads")
+				b.ReportMetric(median(reads), p+"reads")
+				b.ReportMetric(r.first.cleanupMS, p+"first-cleanup-ms")
+				b.ReportMetric(median(cleanup), p+"cleanup-ms")
+			}
+			b.ReportMetric(500, "target-ms")
+			b.ReportMetric(500, "target-worst-ms")
+			b.ReportMetric(float64(tenSecondPollReads(d)), "target-reads")
+		})
+	}
+}
+
+// probeVerdict is one probe as the stand saw it.
+type probeVerdict struct {
+	compileMS, cleanupMS float64
+	reads                int
+}
+
+// probeVerdictOf probes once and measures, from the stand's request log
+// and its record of the creation's and the deletion's tasks, the latency
+// of the compilation's verdict and of the cleanup's end, scaled back to
+// platform time as the verdict sweep does (see deployEnding).
+func probeVerdictOf(b *testing.B, c client, s *standProcess, env []string, dir string) probeVerdict {
+	b.Helper()
+	from := len(requestLog(b, s))
+	cmd := exec.Command(c.path, "probe", "--project-dir", dir, "--quiet")
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	exited := time.Now()
+	if err != nil {
+		b.Fatalf("probe: %v\n%s", err, out)
+	}
+	created := newestTaskEnd(b, s, "", "CreateApplication")
+	deleted := newestTaskEnd(b, s, "", "DeleteApplication")
+	var v probeVerdict
+	var posted, seenCreated, deleteAsked, seenGone time.Time
+	for _, r := range requestLog(b, s)[from:] {
+		switch {
+		case r.Method == "POST" && r.Path == "/console/api/v2/applications":
+			posted = r.At
+		case r.Method == "DELETE" && strings.HasPrefix(r.Path, "/console/api/v2/applications/"):
+			deleteAsked = r.At
+		case r.Method != "GET" || !strings.HasPrefix(r.Path, "/console/api/v2/applications/") || posted.IsZero():
+		case deleteAsked.IsZero():
+			if seenCreated.IsZero() {
+				v.reads++
+				if r.Served.After(created) {
+					seenCreated = r.Served
+				}
+			}
+		case seenGone.IsZero() && r.Served.After(deleted):
+			seenGone = r.Served
+		}
+	}
+	if seenCreated.IsZero() || deleteAsked.IsZero() || seenGone.IsZero() {
+		b.Fatalf("the stand saw no read after the creation (%v), no deletion or no read after it (%v)", created, deleted)
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	v.compileMS = ms(seenCreated.Sub(created))/probeSpeed + ms(deleteAsked.Sub(seenCreated))
+	v.cleanupMS = ms(seenGone.Sub(deleted))/probeSpeed + ms(exited.Sub(seenGone))
+	return v
 }

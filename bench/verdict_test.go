@@ -282,6 +282,12 @@ func (r *verdictRun) deployEnding(b *testing.B, env []string, project, appID str
 // applyEnd is the end of the newest apply of appID, as the stand records
 // it (its control's task list: the console dates a task's start only).
 func applyEnd(b *testing.B, s *standProcess, appID string) time.Time {
+	return newestTaskEnd(b, s, appID, "UpdateApplication")
+}
+
+// newestTaskEnd is the end of the newest task of operation of appID (""
+// any application) the stand recorded.
+func newestTaskEnd(b *testing.B, s *standProcess, appID, operation string) time.Time {
 	var end time.Time
 	req, _ := http.NewRequest("GET", s.URL+"/stand/tasks", nil)
 	req.SetBasicAuth(s.ClientID, s.ClientSecret)
@@ -290,20 +296,20 @@ func applyEnd(b *testing.B, s *standProcess, appID string) time.Time {
 		b.Fatal(err)
 	}
 	for _, t := range tasks {
-		if t["application-id"] != appID || t["operation-type"] != "UpdateApplication" {
+		if appID != "" && t["application-id"] != appID || t["operation-type"] != operation {
 			continue
 		}
 		text, _ := t["end-date"].(string)
 		at, err := time.Parse(time.RFC3339Nano, text)
 		if err != nil {
-			b.Fatalf("an apply's task without an end: %v", t)
+			b.Fatalf("a task without an end: %v", t)
 		}
 		if at.After(end) {
 			end = at
 		}
 	}
 	if end.IsZero() {
-		b.Fatal("the stand recorded no apply")
+		b.Fatalf("the stand recorded no %s task", operation)
 	}
 	return end
 }
