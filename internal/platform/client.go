@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/elemctl/elemctl/internal/atomicfile"
@@ -73,6 +74,26 @@ type Client struct {
 	mu      sync.Mutex
 	token   string
 	expires time.Time
+
+	// fastest is the shortest round trip of an exchange so far, in
+	// nanoseconds (0: none yet); see RoundTrip.
+	fastest atomic.Int64
+}
+
+// RoundTrip is the shortest time an exchange of this client took from the
+// request written whole to the answer's first byte: the network's round
+// trip as near as the client can tell (a slower exchange is the server's
+// work besides). 0 before the first answer.
+func (c *Client) RoundTrip() time.Duration { return time.Duration(c.fastest.Load()) }
+
+// tookRoundTrip notes one exchange's round trip (see RoundTrip).
+func (c *Client) tookRoundTrip(d time.Duration) {
+	for {
+		old := c.fastest.Load()
+		if d <= 0 || old != 0 && old <= int64(d) || c.fastest.CompareAndSwap(old, int64(d)) {
+			return
+		}
+	}
 }
 
 // NewClient builds a client; it needs the connection values. ctx carries
@@ -459,6 +480,7 @@ func (c *Client) exchange(ctx context.Context, method, u string, body payload, h
 			owned = nil
 		}
 	}
+	var written atomic.Int64 // when the request was written whole, in Unix nanoseconds
 	trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
 		dc := connOf(info.Conn)
 		if dc == nil {
@@ -468,6 +490,14 @@ func (c *Client) exchange(ctx context.Context, method, u string, body payload, h
 		defer mu.Unlock()
 		release()
 		owned, gen = dc, dc.arm(timeout, cancel)
+	}, WroteRequest: func(info httptrace.WroteRequestInfo) {
+		if info.Err == nil {
+			written.Store(time.Now().UnixNano())
+		}
+	}, GotFirstResponseByte: func() {
+		if at := written.Load(); at != 0 {
+			c.tookRoundTrip(time.Duration(time.Now().UnixNano() - at))
+		}
 	}}
 	// The connection goes back to the pool without a deadline once the
 	// answer is read (or the exchange failed).

@@ -115,3 +115,27 @@ func retryingClient(t *testing.T, base string, retryAfterLimit time.Duration) *p
 	t.Cleanup(cl.Close)
 	return cl
 }
+
+// RoundTrip is the shortest exchange so far, from the request written to
+// the answer's first byte: none before the first answer, and an answer
+// that was slow to come (the server's work) does not make it long – the
+// token's quick exchange came first.
+func TestRoundTripIsTheShortestExchange(t *testing.T) {
+	const slowFor = 100 * time.Millisecond // within the client's timeout
+	s := startSlowServer(t, false, func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(slowFor)
+		fmt.Fprint(w, `[]`)
+	})
+	cl := retryingClient(t, s.URL, 0)
+	if rt := cl.RoundTrip(); rt != 0 {
+		t.Fatalf("a round trip before any exchange: %v", rt)
+	}
+	for range 2 {
+		if _, err := cl.ListApps(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if rt := cl.RoundTrip(); rt <= 0 || rt >= slowFor {
+			t.Fatalf("after the token's quick exchange and a list answered in %v: %v", slowFor, rt)
+		}
+	}
+}

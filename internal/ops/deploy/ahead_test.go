@@ -257,3 +257,51 @@ func atoi(t *testing.T, s string) int {
 	}
 	return n
 }
+
+// Over a network, a wait sends its planned reads a round trip sooner, so
+// they reach the platform when planned: the read that sees a forecast
+// apply's end comes in within a round trip of the end, not a round trip
+// after it as a read sent at the planned moment would.
+func TestPlannedReadsReachThePlatformWhenPlanned(t *testing.T) {
+	const latency = 200 * time.Millisecond
+	// Applies of 1 s and polls at half their pace: the forecast plans one
+	// read, 25 ms after the expected end, and no read before it (planned
+	// reads closer together than a round trip could not all be sent in
+	// turn).
+	s := standtest.Start(t, stand.Options{Speed: 1.0 / 3, Latency: latency})
+	demo, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, log := opsFor(t, s, map[string]string{deploy.PollScaleVar: "0.5"})
+	dir := demoCopy(t, nil)
+	// The first deploy measures the application's apply; the second is
+	// forecast by it.
+	for i := range 2 {
+		reads, stop := s.Watch("GET", "/console/api/v2/applications/"+demo.AppID)
+		r, err := deployDemo(ops, demo, dir, nil)
+		stop()
+		if err != nil || !r.OK() {
+			t.Fatalf("deploy: %v\n%s", err, log)
+		}
+		var ended time.Time
+		for _, task := range s.Snapshot().Tasks {
+			if task.AppID == demo.AppID && task.OperationType == "UpdateApplication" && task.End.After(ended) {
+				ended = task.End
+			}
+		}
+		var seen time.Time
+		for _, c := range arrivals(reads) {
+			if !c.At.Before(ended) {
+				seen = c.At
+				break
+			}
+		}
+		if seen.IsZero() {
+			t.Fatalf("no card read after the apply's end (%v)", ended)
+		}
+		if late := seen.Sub(ended); i == 1 && late >= latency {
+			t.Errorf("the read that saw the apply's end came in %v after it, a round trip (%v) or more\n%s", late, latency, log)
+		}
+	}
+}

@@ -98,6 +98,26 @@ type applyPlan struct {
 
 	start             time.Time
 	lastBusy, settled time.Time
+	// ahead is how much sooner than planned each read is sent (see
+	// sendAhead).
+	ahead time.Duration
+}
+
+// maxAhead bounds sendAhead: a round trip longer than that is taken for a
+// slow server, not a network.
+const maxAhead = 2 * time.Second
+
+// sendAhead sends every planned read a network's round trip (rtt, see
+// platform.Client.RoundTrip) sooner, so it reaches the platform when
+// planned. The plan counts from the answer that accepted the operation,
+// which the platform sent half a round trip before it came, having begun
+// the operation about then; a read takes half a round trip to reach the
+// platform. Without it, every verdict would come a round trip later over
+// a network than on loopback.
+func (a *applyPlan) sendAhead(rtt time.Duration) {
+	if a != nil {
+		a.ahead = min(max(rtt, 0), maxAhead)
+	}
 }
 
 // newApplyPlan plans a wait; ok false means no forecast (the plain
@@ -215,7 +235,7 @@ func (a *applyPlan) firstRead(now time.Time) (time.Duration, bool) {
 	if a == nil || len(a.polls) == 0 {
 		return 0, false
 	}
-	return a.polls[0] - now.Sub(a.start), true
+	return max(a.polls[0]-a.ahead-now.Sub(a.start), 0), true
 }
 
 // observe notes what a poll sent at sent and answered at answered found.
@@ -239,7 +259,7 @@ func (a *applyPlan) next(now time.Time, backoff *Backoff) time.Duration {
 	if a == nil || a.polls == nil {
 		return backoff.Next()
 	}
-	elapsed := now.Sub(a.start)
+	elapsed := now.Sub(a.start) + a.ahead
 	if i, _ := slices.BinarySearch(a.polls, elapsed+time.Millisecond); i < len(a.polls) {
 		return a.polls[i] - elapsed
 	}

@@ -124,6 +124,7 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 	deadline := start.Add(timeout)
 	backoff := o.policy().Start()
 	plan.begin(start)
+	plan.sendAhead(o.Client.RoundTrip())
 	if pause, ok := plan.firstRead(clock.Now()); ok {
 		o.status(i18n.T(ctx, "deploy.status-wait", "app", appID, "goal", goal.String(),
 			"status", statusWord(""), "elapsed", seconds(0)))
@@ -261,6 +262,7 @@ func (o *Ops) WaitGone(ctx context.Context, appID string, timeout time.Duration)
 	key := deleteKey(o.Client.Config().BaseURL)
 	plan := o.planBy(history, key)
 	plan.begin(start)
+	plan.sendAhead(o.Client.RoundTrip())
 	gone := func() (bool, error) {
 		if s, ok := plan.sample(); ok {
 			history.record(key, "", s, o.now(), false)
