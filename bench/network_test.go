@@ -41,56 +41,75 @@ const networkApply = 2 * time.Second
 //
 //	to-apply-trips, verdict-trips
 func BenchmarkDeployOverNetwork(b *testing.B) {
+	deploy := func(r *verdictRun) verdict { return r.deploy(b, r.newEnv, r.newProject, r.newAppID) }
+	sweepNetwork(b, func(c client, latency time.Duration) *verdictRun {
+		return newVerdictRun(b, c, applyCase{apply: networkApply, speed: 1}, "--latency", latency.String())
+	}, deploy, []networkFigure[verdict]{
+		{"to-apply-ms", "to-apply-trips", func(v verdict) float64 { return v.beforeApplyMS }},
+		{"verdict-ms", "verdict-trips", func(v verdict) float64 { return v.latencyMS }},
+		{"ms", "", func(v verdict) float64 { return v.totalMS }},
+		{"requests", "", func(v verdict) float64 { return float64(v.requests) }},
+	})
+}
+
+// networkFigure is a figure of a sweep of round trips: its unit, the
+// unit of its growth from the shortest round trip to the longest in round
+// trips ("" none), and how it is taken from one run's outcome.
+type networkFigure[V any] struct {
+	unit, trips string
+	of          func(V) float64
+}
+
+// sweepNetwork starts a run of each binary against a stand per round
+// trip of networkLatencies (start), runs each once (the token, what a
+// forecast learns), then laterDeploys times, every run of every round
+// trip in turn, and reports the figures' medians at each round trip
+// (atLms-unit) and their growth in round trips.
+func sweepNetwork[R, V any](b *testing.B, start func(c client, latency time.Duration) R, once func(R) V, figures []networkFigure[V]) {
 	cs := clients(b)
-	type atLatency struct {
-		latency time.Duration
-		runs    []*verdictRun
-	}
-	var sweep []atLatency
-	for _, l := range networkLatencies {
-		at := atLatency{latency: l}
+	runs := make([][]R, len(networkLatencies)) // by round trip, then binary
+	later := make([][][]V, len(networkLatencies))
+	for i, l := range networkLatencies {
 		for _, c := range cs {
-			r := newVerdictRun(b, c, applyCase{apply: networkApply, speed: 1}, "--latency", l.String())
-			r.first = r.deploy(b, r.newEnv, r.newProject, r.newAppID)
-			at.runs = append(at.runs, r)
+			r := start(c, l)
+			once(r)
+			runs[i] = append(runs[i], r)
 		}
-		sweep = append(sweep, at)
+		later[i] = make([][]V, len(cs))
 	}
 	// b.Loop runs the benchmark function once: the stands and the first
-	// deploys are not repeated for a ramp-up.
-	for i := 0; b.Loop(); i++ {
-		if i >= laterDeploys {
+	// runs are not repeated for a ramp-up.
+	for n := 0; b.Loop(); n++ {
+		if n >= laterDeploys {
 			continue
 		}
-		for _, at := range sweep {
-			for _, r := range at.runs {
-				r.later = append(r.later, r.deploy(b, r.newEnv, r.newProject, r.newAppID))
+		for i := range runs {
+			for k, r := range runs[i] {
+				later[i][k] = append(later[i][k], once(r))
 			}
 		}
 	}
-	figure := func(r *verdictRun, of func(verdict) float64) float64 {
+	figure := func(outcomes []V, f networkFigure[V]) float64 {
 		var v []float64
-		for _, d := range r.later {
-			v = append(v, of(d))
+		for _, o := range outcomes {
+			v = append(v, f.of(o))
 		}
 		return median(v)
 	}
-	before := func(d verdict) float64 { return d.beforeApplyMS }
-	verdictMS := func(d verdict) float64 { return d.latencyMS }
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	near, far := 0, len(networkLatencies)-1
+	span := ms(networkLatencies[far] - networkLatencies[near])
 	for k, c := range cs {
-		p := c.prefix
-		for _, at := range sweep {
-			r := at.runs[k]
-			name := fmt.Sprintf("at%gms-", float64(at.latency)/float64(time.Millisecond))
-			b.ReportMetric(figure(r, before), p+name+"to-apply-ms")
-			b.ReportMetric(figure(r, verdictMS), p+name+"verdict-ms")
-			b.ReportMetric(figure(r, func(d verdict) float64 { return d.totalMS }), p+name+"ms")
-			b.ReportMetric(figure(r, func(d verdict) float64 { return float64(d.requests) }), p+name+"requests")
+		for i, l := range networkLatencies {
+			for _, f := range figures {
+				b.ReportMetric(figure(later[i][k], f), fmt.Sprintf("%sat%gms-%s", c.prefix, ms(l), f.unit))
+			}
 		}
-		near, far := sweep[0], sweep[len(sweep)-1]
-		span := float64(far.latency-near.latency) / float64(time.Millisecond)
-		b.ReportMetric((figure(far.runs[k], before)-figure(near.runs[k], before))/span, p+"to-apply-trips")
-		b.ReportMetric((figure(far.runs[k], verdictMS)-figure(near.runs[k], verdictMS))/span, p+"verdict-trips")
+		for _, f := range figures {
+			if f.trips != "" {
+				b.ReportMetric((figure(later[far][k], f)-figure(later[near][k], f))/span, c.prefix+f.trips)
+			}
+		}
 	}
 }
 
@@ -113,62 +132,21 @@ func BenchmarkDeployOverNetwork(b *testing.B) {
 // and after-compile-trips, the round trips of the verdict and the cleanup
 // the user waits for one after another (see BenchmarkDeployOverNetwork).
 func BenchmarkProbeOverNetwork(b *testing.B) {
-	cs := clients(b)
 	type probeRun struct {
 		client client
 		stand  *standProcess
 		env    []string
 		dir    string
-		later  []probed
 	}
-	type atLatency struct {
-		latency time.Duration
-		runs    []*probeRun
-	}
-	var sweep []atLatency
-	for _, l := range networkLatencies {
-		at := atLatency{latency: l}
-		for _, c := range cs {
-			s := benchStand(b, "--seed", "demo", "--speed", "1", "--create-time", "1s", "--delete-time", "1s", "--latency", l.String(),
-				"--log", filepath.Join(b.TempDir(), "requests.jsonl"))
-			r := &probeRun{client: c, stand: s, dir: copyDemo(b),
-				env: append(standEnv(b, s), "ELEMENT_SPACE_ID="+s.SpaceID)}
-			probeOnce(b, r.client, r.stand, r.env, r.dir)
-			at.runs = append(at.runs, r)
-		}
-		sweep = append(sweep, at)
-	}
-	for i := 0; b.Loop(); i++ {
-		if i >= laterDeploys {
-			continue
-		}
-		for _, at := range sweep {
-			for _, r := range at.runs {
-				r.later = append(r.later, probeOnce(b, r.client, r.stand, r.env, r.dir))
-			}
-		}
-	}
-	figure := func(r *probeRun, of func(probed) float64) float64 {
-		var v []float64
-		for _, p := range r.later {
-			v = append(v, of(p))
-		}
-		return median(v)
-	}
-	after := func(p probed) float64 { return p.afterCompileMS }
-	for k, c := range cs {
-		p := c.prefix
-		for _, at := range sweep {
-			r := at.runs[k]
-			name := fmt.Sprintf("at%gms-", float64(at.latency)/float64(time.Millisecond))
-			b.ReportMetric(figure(r, after), p+name+"after-compile-ms")
-			b.ReportMetric(figure(r, func(p probed) float64 { return p.totalMS }), p+name+"ms")
-			b.ReportMetric(figure(r, func(p probed) float64 { return float64(p.requests) }), p+name+"requests")
-		}
-		near, far := sweep[0], sweep[len(sweep)-1]
-		span := float64(far.latency-near.latency) / float64(time.Millisecond)
-		b.ReportMetric((figure(far.runs[k], after)-figure(near.runs[k], after))/span, p+"after-compile-trips")
-	}
+	sweepNetwork(b, func(c client, latency time.Duration) *probeRun {
+		s := benchStand(b, "--seed", "demo", "--speed", "1", "--create-time", "1s", "--delete-time", "1s", "--latency", latency.String(),
+			"--log", filepath.Join(b.TempDir(), "requests.jsonl"))
+		return &probeRun{client: c, stand: s, dir: copyDemo(b), env: append(standEnv(b, s), "ELEMENT_SPACE_ID="+s.SpaceID)}
+	}, func(r *probeRun) probed { return probeOnce(b, r.client, r.stand, r.env, r.dir) }, []networkFigure[probed]{
+		{"after-compile-ms", "after-compile-trips", func(p probed) float64 { return p.afterCompileMS }},
+		{"ms", "", func(p probed) float64 { return p.totalMS }},
+		{"requests", "", func(p probed) float64 { return float64(p.requests) }},
+	})
 }
 
 // probed is one probe as the stand saw it.
