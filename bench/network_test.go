@@ -142,38 +142,11 @@ func BenchmarkProbeOverNetwork(b *testing.B) {
 		s := benchStand(b, "--seed", "demo", "--speed", "1", "--create-time", "1s", "--delete-time", "1s", "--latency", latency.String(),
 			"--log", filepath.Join(b.TempDir(), "requests.jsonl"))
 		return &probeRun{client: c, stand: s, dir: copyDemo(b), env: append(standEnv(b, s), "ELEMENT_SPACE_ID="+s.SpaceID)}
-	}, func(r *probeRun) probed { return probeOnce(b, r.client, r.stand, r.env, r.dir) }, []networkFigure[probed]{
+	}, func(r *probeRun) probed { return probeOnce(b, r.client, r.stand, r.env, r.dir, 1) }, []networkFigure[probed]{
 		{"after-compile-ms", "after-compile-trips", func(p probed) float64 { return p.afterCompileMS }},
 		{"ms", "", func(p probed) float64 { return p.totalMS }},
 		{"requests", "", func(p probed) float64 { return float64(p.requests) }},
 	})
-}
-
-// probed is one probe as the stand saw it.
-type probed struct {
-	afterCompileMS, totalMS float64
-	requests                int
-}
-
-// probeOnce probes the project in dir once; the compilation's end is the
-// end of the stand's newest CreateApplication task.
-func probeOnce(b *testing.B, c client, s *standProcess, env []string, dir string) probed {
-	b.Helper()
-	from := len(requestLog(b, s))
-	cmd := exec.Command(c.path, "probe", "--project-dir", dir, "--quiet")
-	cmd.Env = env
-	started := time.Now()
-	out, err := cmd.CombinedOutput()
-	exited := time.Now()
-	if err != nil {
-		b.Fatalf("probe: %v\n%s", err, out)
-	}
-	compiled := newestTaskEnd(b, s, "", "CreateApplication")
-	return probed{
-		afterCompileMS: float64(exited.Sub(compiled)) / float64(time.Millisecond),
-		totalMS:        float64(exited.Sub(started)) / float64(time.Millisecond),
-		requests:       len(requestLog(b, s)) - from,
-	}
 }
 
 // probeLengths are the creations (compilations) of the probe verdict
@@ -213,8 +186,8 @@ func BenchmarkProbeVerdictLatency(b *testing.B) {
 				stand  *standProcess
 				env    []string
 				dir    string
-				first  probeVerdict
-				later  []probeVerdict
+				first  probed
+				later  []probed
 			}
 			runs := make([]*run, len(cs))
 			for k, c := range cs {
@@ -224,14 +197,14 @@ func BenchmarkProbeVerdictLatency(b *testing.B) {
 					env: append(standEnv(b, s), "ELEMENT_SPACE_ID="+s.SpaceID, fmt.Sprintf("ELEMCTL_POLL_SCALE=%g", probeSpeed))}
 			}
 			for _, r := range runs {
-				r.first = probeVerdictOf(b, r.client, r.stand, r.env, r.dir)
+				r.first = probeOnce(b, r.client, r.stand, r.env, r.dir, probeSpeed)
 			}
 			for i := 0; b.Loop(); i++ {
 				if i >= laterDeploys {
 					continue
 				}
 				for _, r := range runs {
-					r.later = append(r.later, probeVerdictOf(b, r.client, r.stand, r.env, r.dir))
+					r.later = append(r.later, probeOnce(b, r.client, r.stand, r.env, r.dir, probeSpeed))
 				}
 			}
 			for _, r := range runs {
@@ -256,21 +229,31 @@ func BenchmarkProbeVerdictLatency(b *testing.B) {
 	}
 }
 
-// probeVerdict is one probe as the stand saw it.
-type probeVerdict struct {
+// probed is one probe as the stand saw it, in platform time.
+type probed struct {
+	// totalMS is the whole probe; afterCompileMS runs from the
+	// compilation's end (the creation's task) to the exit.
+	totalMS, afterCompileMS float64
+	// compileMS runs from the compilation's end to the probe asking for
+	// the application's deletion, cleanupMS from the deletion's end to
+	// the exit.
 	compileMS, cleanupMS float64
-	reads                int
+	// reads are the card reads from the create to the one that saw it
+	// end; requests all requests of the probe.
+	reads, requests int
 }
 
-// probeVerdictOf probes once and measures, from the stand's request log
-// and its record of the creation's and the deletion's tasks, the latency
-// of the compilation's verdict and of the cleanup's end, scaled back to
-// platform time as the verdict sweep does (see deployEnding).
-func probeVerdictOf(b *testing.B, c client, s *standProcess, env []string, dir string) probeVerdict {
+// probeOnce probes the project in dir once and measures it from the
+// stand's request log and its record of the creation's and the deletion's
+// tasks. What the stand served between an operation's end and the read
+// that saw it is scaled back to platform time by speed, the stand's and
+// the polls' (see deployEnding).
+func probeOnce(b *testing.B, c client, s *standProcess, env []string, dir string, speed float64) probed {
 	b.Helper()
 	from := len(requestLog(b, s))
 	cmd := exec.Command(c.path, "probe", "--project-dir", dir, "--quiet")
 	cmd.Env = env
+	started := time.Now()
 	out, err := cmd.CombinedOutput()
 	exited := time.Now()
 	if err != nil {
@@ -278,9 +261,10 @@ func probeVerdictOf(b *testing.B, c client, s *standProcess, env []string, dir s
 	}
 	created := newestTaskEnd(b, s, "", "CreateApplication")
 	deleted := newestTaskEnd(b, s, "", "DeleteApplication")
-	var v probeVerdict
+	var v probed
 	var posted, seenCreated, deleteAsked, seenGone time.Time
 	for _, r := range requestLog(b, s)[from:] {
+		v.requests++
 		switch {
 		case r.Method == "POST" && r.Path == "/console/api/v2/applications":
 			posted = r.At
@@ -302,7 +286,9 @@ func probeVerdictOf(b *testing.B, c client, s *standProcess, env []string, dir s
 		b.Fatalf("the stand saw no read after the creation (%v), no deletion or no read after it (%v)", created, deleted)
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	v.compileMS = ms(seenCreated.Sub(created))/probeSpeed + ms(deleteAsked.Sub(seenCreated))
-	v.cleanupMS = ms(seenGone.Sub(deleted))/probeSpeed + ms(exited.Sub(seenGone))
+	v.totalMS = ms(exited.Sub(started))
+	v.afterCompileMS = ms(exited.Sub(created))
+	v.compileMS = ms(seenCreated.Sub(created))/speed + ms(deleteAsked.Sub(seenCreated))
+	v.cleanupMS = ms(seenGone.Sub(deleted))/speed + ms(exited.Sub(seenGone))
 	return v
 }
