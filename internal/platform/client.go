@@ -480,7 +480,10 @@ func (c *Client) exchange(ctx context.Context, method, u string, body payload, h
 			owned = nil
 		}
 	}
-	var written atomic.Int64 // when the request was written whole, in Unix nanoseconds
+	// written is when the request was written whole, counted from begun
+	// (the monotonic clock: a change of the wall clock measures nothing).
+	begun := time.Now()
+	var written atomic.Int64
 	trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
 		dc := connOf(info.Conn)
 		if dc == nil {
@@ -492,11 +495,11 @@ func (c *Client) exchange(ctx context.Context, method, u string, body payload, h
 		owned, gen = dc, dc.arm(timeout, cancel)
 	}, WroteRequest: func(info httptrace.WroteRequestInfo) {
 		if info.Err == nil {
-			written.Store(time.Now().UnixNano())
+			written.Store(int64(time.Since(begun)))
 		}
 	}, GotFirstResponseByte: func() {
 		if at := written.Load(); at != 0 {
-			c.tookRoundTrip(time.Duration(time.Now().UnixNano() - at))
+			c.tookRoundTrip(time.Since(begun) - time.Duration(at))
 		}
 	}}
 	// The connection goes back to the pool without a deadline once the

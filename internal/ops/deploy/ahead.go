@@ -63,8 +63,9 @@ func (a *buildsAhead) take() (builds []*jsonx.Object, first bool, err error) {
 	return builds, first, err
 }
 
-// stop ends a read the deploy no longer needs (it failed before) and
-// waits for it, so nothing of the deploy outlives it.
+// stop ends the read if it is still going (what it was read for failed
+// first, or did not need it) and waits for it, so nothing of the
+// operation outlives it.
 func (a *buildsAhead) stop() {
 	if a == nil {
 		return

@@ -35,7 +35,7 @@ func (o *Ops) planBy(history *applyHistory, key string) *applyPlan {
 // polls planned by the project's recent creations on the stand, its own
 // creation recorded when it saw it end – by the card's stamps, from
 // date-created to date-updated, when they agree with the polls (see
-// stampsAgree), else by the polls. projectID "" plans and records nothing.
+// stampedUntil), else by the polls. projectID "" plans and records nothing.
 func (o *Ops) waitCreated(ctx context.Context, appID, projectID string, timeout time.Duration, since time.Time) (*jsonx.Object, error) {
 	if projectID == "" {
 		return o.Wait(ctx, appID, GoalReady, timeout, since)
