@@ -22,10 +22,11 @@ type buildsAhead struct {
 	taken     bool // its outcome was used
 }
 
-// readBuildsAhead starts reading the build list of projectID. It makes no
-// request that would not be made anyway: the list is what the schema
-// guard and the next build number read (see builds), and what a build's
-// card is found in before it is deleted (see take).
+// readBuildsAhead starts reading the build list of projectID: what the
+// schema guard and the next build number read (see builds), and what a
+// build's card is found in before it is deleted (see take). Only a deploy
+// with its own build version to an application that runs no build of the
+// project yet reads it without needing it.
 func (o *Ops) readBuildsAhead(ctx context.Context, projectID string) *buildsAhead {
 	ctx, cancel := context.WithCancel(ctx)
 	a := &buildsAhead{projectID: projectID, cancel: cancel, done: make(chan struct{})}
