@@ -7,18 +7,60 @@ import (
 	"github.com/elemctl/elemctl/internal/platform"
 )
 
+// beside is work started beside what comes before its outcome is needed:
+// over a network each read is a round trip, or a wait, the user would
+// otherwise sit through in turn.
+type beside[T any] struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+	value  T
+}
+
+// goBeside starts fn at once; wait gives its outcome.
+func goBeside[T any](ctx context.Context, fn func(context.Context) T) *beside[T] {
+	ctx, cancel := context.WithCancel(ctx)
+	b := &beside[T]{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(b.done)
+		b.value = fn(ctx)
+	}()
+	return b
+}
+
+// wait is the outcome once it is in; the zero value for no work (nil).
+func (b *beside[T]) wait() T {
+	var zero T
+	if b == nil {
+		return zero
+	}
+	<-b.done
+	return b.value
+}
+
+// stop ends the work if it is still going (what it was started for
+// failed first, or did not need it) and waits for it, so nothing of the
+// operation outlives it.
+func (b *beside[T]) stop() {
+	if b != nil {
+		b.cancel()
+		<-b.done
+	}
+}
+
+// listed is a build list as a read gave it.
+type listed struct {
+	builds []*jsonx.Object
+	err    error
+}
+
 // buildsAhead is a project's build list read beside what comes before the
 // list is needed: a deploy's reads before it builds (the application's
 // card, an extension's rows, an application named rather than given by
 // id), a probe's wait for its application to go before its build is
-// deleted. Over a network each is a round trip, or a wait, the user
-// would otherwise sit through in turn.
+// deleted.
 type buildsAhead struct {
 	projectID string
-	cancel    context.CancelFunc
-	done      chan struct{}
-	builds    []*jsonx.Object
-	err       error
+	read      *beside[listed]
 	taken     bool // its outcome was used
 }
 
@@ -28,13 +70,10 @@ type buildsAhead struct {
 // with its own build version to an application that runs no build of the
 // project yet reads it without needing it.
 func (o *Ops) readBuildsAhead(ctx context.Context, projectID string) *buildsAhead {
-	ctx, cancel := context.WithCancel(ctx)
-	a := &buildsAhead{projectID: projectID, cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(a.done)
-		a.builds, a.err = o.Client.ListBuilds(ctx, projectID)
-	}()
-	return a
+	return &buildsAhead{projectID: projectID, read: goBeside(ctx, func(ctx context.Context) listed {
+		builds, err := o.Client.ListBuilds(ctx, projectID)
+		return listed{builds, err}
+	})}
 }
 
 // builds is the list of projectID: the one read ahead the first time,
@@ -45,8 +84,8 @@ func (o *Ops) readBuildsAhead(ctx context.Context, projectID string) *buildsAhea
 // no read ahead (nil), the list is read now.
 func (o *Ops) builds(ctx context.Context, a *buildsAhead, projectID string) ([]*jsonx.Object, error) {
 	if a != nil && a.projectID == projectID {
-		if builds, first, err := a.take(); first && !(platform.IsServerStarting(err) && o.ServerStart > 0) {
-			return builds, err
+		if l, first := a.take(); first && !(platform.IsServerStarting(l.err) && o.ServerStart > 0) {
+			return l.builds, l.err
 		}
 	}
 	return o.listBuilds(ctx, projectID)
@@ -54,23 +93,17 @@ func (o *Ops) builds(ctx context.Context, a *buildsAhead, projectID string) ([]*
 
 // take is the outcome of the read ahead, once it is in, for its first
 // user only (first false for a later one).
-func (a *buildsAhead) take() (builds []*jsonx.Object, first bool, err error) {
-	if a == nil {
-		return nil, false, nil
+func (a *buildsAhead) take() (l listed, first bool) {
+	if a == nil || a.taken {
+		return listed{}, false
 	}
-	<-a.done
-	builds, first, err = a.builds, !a.taken, a.err
-	a.builds, a.err, a.taken = nil, nil, true
-	return builds, first, err
+	a.taken = true
+	return a.read.wait(), true
 }
 
-// stop ends the read if it is still going (what it was read for failed
-// first, or did not need it) and waits for it, so nothing of the
-// operation outlives it.
+// stop ends the read ahead (see beside.stop).
 func (a *buildsAhead) stop() {
-	if a == nil {
-		return
+	if a != nil {
+		a.read.stop()
 	}
-	a.cancel()
-	<-a.done
 }

@@ -150,11 +150,11 @@ func (o *Ops) deleteBuildCard(ctx context.Context, projectID, ref string) error 
 // read, or one used already: an attempt made again), the list is read
 // now.
 func (o *Ops) deleteListedBuild(ctx context.Context, projectID, ref string, listed *buildsAhead) error {
-	builds, first, err := listed.take()
-	if !first || err != nil {
+	read, first := listed.take()
+	if !first || read.err != nil {
 		return o.deleteBuildCard(ctx, projectID, ref)
 	}
-	_, err = cards.AddressListedBuild(ctx, o.Client, http.MethodDelete, projectID, ref, builds)
+	_, err := cards.AddressListedBuild(ctx, o.Client, http.MethodDelete, projectID, ref, read.builds)
 	return err
 }
 

@@ -41,11 +41,11 @@ func (o *Ops) Verify(ctx context.Context, req VerifyRequest) (*Report, error) {
 	// The address is asked beside the reads below when the card is at
 	// hand: over a network each is a round trip the verdict would
 	// otherwise wait for in turn.
-	var address *addressCheck
+	var address *beside[*int]
 	if req.Card != nil {
 		address = o.checkAddress(ctx, req.Card)
 	}
-	defer func() { address.wait() }()
+	defer func() { address.stop() }()
 
 	var failedTexts []string
 	// sinceTasks counts the application's tasks since the apply: none
@@ -204,31 +204,10 @@ func firstNonEmpty(vals ...string) string {
 // uriTimeout bounds the informational check of the application's address.
 const uriTimeout = 15 * time.Second
 
-// addressCheck is the check of an application's address (see checkURI)
-// under way.
-type addressCheck struct {
-	done   chan struct{}
-	status *int
-}
-
-// checkAddress starts checking the address a card names.
-func (o *Ops) checkAddress(ctx context.Context, card *jsonx.Object) *addressCheck {
-	c := &addressCheck{done: make(chan struct{})}
+// checkAddress starts checking the address a card names (see checkURI).
+func (o *Ops) checkAddress(ctx context.Context, card *jsonx.Object) *beside[*int] {
 	uri := strings.TrimSpace(card.Str("uri"))
-	go func() {
-		defer close(c.done)
-		c.status = o.checkURI(ctx, uri)
-	}()
-	return c
-}
-
-// wait is the check's outcome once it is in; nil for no check.
-func (c *addressCheck) wait() *int {
-	if c == nil {
-		return nil
-	}
-	<-c.done
-	return c.status
+	return goBeside(ctx, func(ctx context.Context) *int { return o.checkURI(ctx, uri) })
 }
 
 // checkURI asks the application's own address (no credentials) and

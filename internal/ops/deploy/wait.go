@@ -123,14 +123,9 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 	start := clock.Now()
 	deadline := start.Add(timeout)
 	backoff := o.policy().Start()
-	plan.begin(start)
-	plan.sendAhead(o.Client.RoundTrip())
-	if pause, ok := plan.firstRead(clock.Now()); ok {
-		o.status(i18n.T(ctx, "deploy.status-wait", "app", appID, "goal", goal.String(),
-			"status", statusWord(""), "elapsed", seconds(0)))
-		if err := clock.Sleep(ctx, min(pause, deadline.Sub(clock.Now()))); err != nil {
-			return nil, err
-		}
+	if err := o.awaitFirstRead(ctx, plan, start, deadline, i18n.T(ctx, "deploy.status-wait", "app", appID,
+		"goal", goal.String(), "status", statusWord(""), "elapsed", seconds(0))); err != nil {
+		return nil, err
 	}
 	var unknownSince time.Time
 	var lastErr error
@@ -210,6 +205,22 @@ func (o *Ops) wait(ctx context.Context, appID string, goal Goal, timeout time.Du
 	}
 }
 
+// awaitFirstRead fixes plan (nil: none) to a wait that starts at start,
+// its reads sent a round trip sooner (see applyPlan.sendAhead), and, with
+// a forecast, sleeps until its first read, showing status meanwhile: the
+// operation has only just begun.
+func (o *Ops) awaitFirstRead(ctx context.Context, plan *applyPlan, start, deadline time.Time, status string) error {
+	plan.begin(start)
+	plan.sendAhead(o.Client.RoundTrip())
+	clock := o.clock()
+	pause, ok := plan.firstRead(clock.Now())
+	if !ok {
+		return nil
+	}
+	o.status(status)
+	return clock.Sleep(ctx, min(pause, deadline.Sub(clock.Now())))
+}
+
 func statusWord(s string) string {
 	if s == "" {
 		return "–"
@@ -261,19 +272,15 @@ func (o *Ops) WaitGone(ctx context.Context, appID string, timeout time.Duration)
 	history := o.applyHistory()
 	key := deleteKey(o.Client.Config().BaseURL)
 	plan := o.planBy(history, key)
-	plan.begin(start)
-	plan.sendAhead(o.Client.RoundTrip())
 	gone := func() (bool, error) {
 		if s, ok := plan.sample(); ok {
 			history.record(key, "", s, o.now(), false)
 		}
 		return true, nil
 	}
-	if pause, ok := plan.firstRead(clock.Now()); ok {
-		o.status(i18n.T(ctx, "deploy.status-delete", "app", appID, "status", statusWord(""), "elapsed", seconds(0)))
-		if err := clock.Sleep(ctx, min(pause, deadline.Sub(clock.Now()))); err != nil {
-			return false, err
-		}
+	if err := o.awaitFirstRead(ctx, plan, start, deadline, i18n.T(ctx, "deploy.status-delete", "app", appID,
+		"status", statusWord(""), "elapsed", seconds(0))); err != nil {
+		return false, err
 	}
 	repeats := o.repeatedLines()
 	defer repeats.flush(ctx)
