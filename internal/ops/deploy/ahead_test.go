@@ -305,3 +305,52 @@ func TestPlannedReadsReachThePlatformWhenPlanned(t *testing.T) {
 		}
 	}
 }
+
+// apps create --wait shares the probe's planned wait: its creation is
+// recorded by the card's stamps under the project it was made from, and
+// the next creation from the project reads the card first where that one
+// ended.
+func TestCreateWaitIsPlannedByTheProjectsLastCreation(t *testing.T) {
+	s := standtest.Start(t, stand.Options{Speed: 0.125}) // creations take 0.5 s
+	demo, err := s.SeedDemo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	ops, log := opsFor(t, s, map[string]string{"ELEMCTL_DATA_DIR": data, deploy.PollScaleVar: "0.1"})
+	create := func(name string) {
+		t.Helper()
+		opts := deploy.CreateOptions{Name: name, ProjectID: demo.ProjectID, LatestBuild: true, Wait: true}
+		src, err := ops.SelectSource(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := ops.Create(context.Background(), opts, src)
+		if err != nil || c.WaitError != nil {
+			t.Fatalf("create %s: %v %v\n%s", name, err, c.WaitError, log)
+		}
+	}
+	create("planned-first")
+	created := readHistory(t, data)[s.URL()+" create "+demo.ProjectID].Applies
+	if len(created) != 1 || created[0] != (historySample{Lo: 0.5, Hi: 0.5, Exact: true}) {
+		t.Fatalf("the creation is not recorded under its project by its stamps (0.5 s): %v", readHistory(t, data))
+	}
+	posts, stopPosts := s.Watch("POST", "/console/api/v2/applications")
+	defer stopPosts()
+	reads, stopReads := s.Watch("GET", cardReads)
+	defer stopReads()
+	create("planned-second")
+	posted := arrivals(posts)
+	if len(posted) != 1 {
+		t.Fatalf("%d creates", len(posted))
+	}
+	for _, c := range arrivals(reads) {
+		if c.At.After(posted[0].At) {
+			if waited := c.At.Sub(posted[0].At); waited < 500*time.Millisecond {
+				t.Errorf("the new application's card was first read %v after the create, before the 0.5 s the last creation took", waited)
+			}
+			return
+		}
+	}
+	t.Fatal("no card read after the create")
+}
