@@ -41,6 +41,9 @@ type applyForecast struct {
 	lo, hi time.Duration
 	ends   []endRange
 	source string
+	// rough: the ends were measured by polls, not by the platform's
+	// stamps (see cover).
+	rough bool
 }
 
 // endRange is a range an apply may end in, from the start of the wait.
@@ -68,7 +71,7 @@ func forecastOf(samples []applySample, source string) (applyForecast, bool) {
 		commonLo, commonHi = max(commonLo, s.Lo), min(commonHi, s.Hi)
 		exact = exact && s.Exact
 	}
-	f := applyForecast{source: source}
+	f := applyForecast{source: source, rough: !exact}
 	switch {
 	case exact:
 		for _, s := range samples {
@@ -146,7 +149,7 @@ func newApplyPlan(f applyForecast, ok bool, p PollPolicy) *applyPlan {
 func (p PollPolicy) schedule(f applyForecast) []time.Duration {
 	var out []time.Duration
 	for _, r := range p.joined(f.ends) {
-		out = p.cover(out, r)
+		out = p.cover(out, r, f.rough)
 	}
 	if len(out) > 0 && out[0] >= p.Budget {
 		if early := append([]time.Duration{p.Budget / 2}, out...); p.withinBudget(early) {
@@ -195,14 +198,26 @@ func (p PollPolicy) joined(ends []endRange) []endRange {
 // in all, the steps widen to fit; when the reads planned already use them
 // all, the range gets none (the backoff after the last planned read, or
 // the next range's reads, see the end).
-func (p PollPolicy) cover(out []time.Duration, r endRange) []time.Duration {
+//
+// A rough range – ends measured by polls – is cut into two steps at least,
+// as the budget allows. Its wait measures the end only between its own
+// reads: with one read, at the range's end, the end is never found busy,
+// so the measurement is the range again and a lead later, and the range
+// grew by a lead every few waits until it needed two steps. A read in the
+// middle finds the end before it or after it, and halves the range the
+// next wait covers.
+func (p PollPolicy) cover(out []time.Duration, r endRange, rough bool) []time.Duration {
 	lead := p.Window / 8
 	budget := int(math.Ceil(float64(r.lo)/float64(p.Budget))) + 1 - len(out)
 	if budget < 1 {
 		return out
 	}
 	span := max(r.hi-r.lo, 0)
-	steps := min(max(1, int(math.Ceil(float64(span)/float64(p.Window)))), budget)
+	least := 1
+	if rough && span > 0 {
+		least = 2
+	}
+	steps := min(max(least, int(math.Ceil(float64(span)/float64(p.Window)))), budget)
 	step := span / time.Duration(steps)
 	first := r.lo + step + lead
 	var last time.Duration

@@ -316,6 +316,34 @@ func TestApplyWaitLearnsTheApplyLengthFromItsPolls(t *testing.T) {
 	}
 }
 
+// Waits that measure the end by their polls alone (a deletion, which the
+// platform does not stamp) keep narrowing it: every wait's read in the
+// middle of the range finds the end before it or after it. With one read
+// at the range's end, a wait never found the application busy, so each
+// measurement was the range again and a lead later: the range widened by a
+// lead every third wait, and the end came up to 0.4 s late before it was
+// narrowed again, over and over.
+func TestRoughEndsAreNarrowedWaitAfterWait(t *testing.T) {
+	lead := DefaultPolicy.Window / 8
+	for _, d := range []time.Duration{500 * time.Millisecond, 1250 * time.Millisecond, 2 * time.Second, 3 * time.Second,
+		7300 * time.Millisecond, 13 * time.Second, 21700 * time.Millisecond, 30 * time.Second} {
+		var samples []applySample
+		for i := range 40 {
+			r := waitApply(t, d, samples)
+			samples = append(samples, r.sample)
+			if r.sample.Exact {
+				t.Fatalf("%v: wait %d measured the end exactly without stamps", d, i+1)
+			}
+			if i >= 7 && r.latency > 3*lead {
+				t.Errorf("%v: wait %d saw the end %v after it, want within %v", d, i+1, r.latency, 3*lead)
+			}
+			if i >= 1 && r.reads > tenSecondPollReads(d) {
+				t.Errorf("%v: wait %d read the card %d times, a 10 s poll %d", d, i+1, r.reads, tenSecondPollReads(d))
+			}
+		}
+	}
+}
+
 // With the poll pauses scaled (ELEMCTL_POLL_SCALE, for a stand whose time
 // runs faster), the plan scales alike: the same applies, ten times
 // faster, are seen within a tenth of the time with the same reads.
