@@ -229,6 +229,86 @@ func BenchmarkProbeVerdictLatency(b *testing.B) {
 	}
 }
 
+// probeSeries is how many probes BenchmarkProbeCleanupOverProbes makes in
+// a row on one stand, and probeSeriesEarly how many of the first are the
+// early ones (the first, backing off, among them).
+const (
+	probeSeries      = 10
+	probeSeriesEarly = 4
+)
+
+// BenchmarkProbeCleanupOverProbes: how long after the platform finished
+// deleting a probe's throwaway application the probe is done, probe after
+// probe on one stand. A deleted application answers 404 and nothing dates
+// the deletion's end, so each probe's wait knows of the deletions only
+// what the reads of the waits before it saw: over a series the figure
+// tells whether the waits keep narrowing where the deletion ends, or
+// drift. Deletions of 5 and 12 s after a short creation, a stand of its
+// own per binary, the binaries' probes in turn:
+//
+//	elemctl stand --seed demo --create-time 1s --delete-time 12s --speed 0.25 --log requests.jsonl
+//
+// Figures (platform time, from the deletion's end as the stand's task
+// records it to the probe's exit):
+//
+//	early-cleanup-ms             the median of probes 2 to 4 (target ≤ 500)
+//	cleanup-ms, worst-cleanup-ms the median and the worst of probes 5 to 10
+//	                             (target ≤ 500)
+//	gone-reads                   the most card reads of a deletion wait of
+//	                             probes 2 to 10, from the deletion's request
+//	                             to the read that saw it gone (target: a
+//	                             10 s poll's reads over the deletion)
+func BenchmarkProbeCleanupOverProbes(b *testing.B) {
+	for _, d := range []time.Duration{5 * time.Second, 12 * time.Second} {
+		b.Run(fmt.Sprintf("delete=%v", d), func(b *testing.B) {
+			cs := clients(b)
+			type run struct {
+				stand  *standProcess
+				env    []string
+				dir    string
+				probes []probed
+			}
+			runs := make([]*run, len(cs))
+			for k := range cs {
+				s := benchStand(b, "--seed", "demo", "--speed", fmt.Sprint(probeSpeed), "--create-time", "1s",
+					"--delete-time", d.String(), "--log", filepath.Join(b.TempDir(), "requests.jsonl"))
+				runs[k] = &run{stand: s, dir: copyDemo(b),
+					env: append(standEnv(b, s), "ELEMENT_SPACE_ID="+s.SpaceID, fmt.Sprintf("ELEMCTL_POLL_SCALE=%g", probeSpeed))}
+			}
+			for b.Loop() {
+				for range probeSeries - len(runs[0].probes) {
+					for k, r := range runs {
+						r.probes = append(r.probes, probeOnce(b, cs[k], r.stand, r.env, r.dir, probeSpeed))
+					}
+				}
+			}
+			for k, r := range runs {
+				p := cs[k].prefix
+				cleanup := func(from, to int) []float64 {
+					var out []float64
+					for _, v := range r.probes[from:to] {
+						out = append(out, v.cleanupMS)
+					}
+					return out
+				}
+				later := cleanup(probeSeriesEarly, probeSeries)
+				goneReads := 0
+				for _, v := range r.probes[1:] {
+					goneReads = max(goneReads, v.goneReads)
+				}
+				b.ReportMetric(median(cleanup(1, probeSeriesEarly)), p+"early-cleanup-ms")
+				b.ReportMetric(median(later), p+"cleanup-ms")
+				b.ReportMetric(slices.Max(later), p+"worst-cleanup-ms")
+				b.ReportMetric(float64(goneReads), p+"gone-reads")
+			}
+			b.ReportMetric(500, "target-early-cleanup-ms")
+			b.ReportMetric(500, "target-cleanup-ms")
+			b.ReportMetric(500, "target-worst-cleanup-ms")
+			b.ReportMetric(float64(tenSecondPollReads(d)), "target-gone-reads")
+		})
+	}
+}
+
 // probed is one probe as the stand saw it, in platform time.
 type probed struct {
 	// totalMS is the whole probe; afterCompileMS runs from the
@@ -239,8 +319,9 @@ type probed struct {
 	// the exit.
 	compileMS, cleanupMS float64
 	// reads are the card reads from the create to the one that saw it
-	// end; requests all requests of the probe.
-	reads, requests int
+	// end, goneReads those from the deletion's request to the one that
+	// saw the application gone; requests all requests of the probe.
+	reads, goneReads, requests int
 }
 
 // probeOnce probes the project in dir once and measures it from the
@@ -278,8 +359,11 @@ func probeOnce(b *testing.B, c client, s *standProcess, env []string, dir string
 					seenCreated = r.Served
 				}
 			}
-		case seenGone.IsZero() && r.Served.After(deleted):
-			seenGone = r.Served
+		case seenGone.IsZero():
+			v.goneReads++
+			if r.Served.After(deleted) {
+				seenGone = r.Served
+			}
 		}
 	}
 	if seenCreated.IsZero() || deleteAsked.IsZero() || seenGone.IsZero() {
