@@ -153,10 +153,11 @@ func runAppsList(ctx context.Context, cc *command.Context, in appsListInput) (an
 	recount := func() { total, live = 0, 0; clear(spelled) }
 	shown, err := platform.ListPicking(ctx, cl, platform.Request{Path: "/applications"}, recount, func(a *jsonx.RawObject) (any, bool, error) {
 		total++
-		if status := a.StrBytes("status"); !spelled[string(status)] {
+		status := a.StrBytes("status")
+		if !spelled[string(status)] {
 			spelled[string(status)] = true
 		}
-		deleted := platform.IsDeletedApp(a)
+		deleted := platform.IsDeletedStatus(status)
 		if !deleted {
 			live++
 		}
@@ -165,7 +166,7 @@ func runAppsList(ctx context.Context, cc *command.Context, in appsListInput) (an
 			return nil, false, nil
 		case name != "" && !anyContains(a, name, "name", "display-name", "publication-context"):
 			return nil, false, nil
-		case len(statuses) > 0 && !contains(statuses, strings.ToLower(a.Str("status"))):
+		case len(statuses) > 0 && !contains(statuses, strings.ToLower(string(status))):
 			return nil, false, nil
 		case in.Brief:
 			return briefs.brief(a), true, nil

@@ -29,9 +29,10 @@ var AppStatuses = []string{StatusRunning, StatusStopped, StatusError,
 	"Starting", "Stopping", "Initializing", "Updating", "Frozen", "Creating", "Deleting", StatusDeleted}
 
 // IsDeletedApp tells a tombstone (status Deleted, any case).
-func IsDeletedApp(card jsonx.Fields) bool {
-	return bytes.EqualFold(card.StrBytes("status"), []byte(StatusDeleted))
-}
+func IsDeletedApp(card jsonx.Fields) bool { return IsDeletedStatus(card.StrBytes("status")) }
+
+// IsDeletedStatus is IsDeletedApp for a card's status already read.
+func IsDeletedStatus(status []byte) bool { return bytes.EqualFold(status, []byte(StatusDeleted)) }
 
 // AppProjectID is the project an application card names: project.id, else
 // source.image-id.
