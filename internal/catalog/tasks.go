@@ -18,16 +18,13 @@ func tasksListCommand() *command.Command {
 		if err != nil {
 			return nil, err
 		}
-		tasks, err := cl.ListAppTasks(ctx, nil)
+		tasks, err := cl.ListAppTasks(ctx, in.AppID, nil)
 		if err != nil {
 			return nil, err
 		}
-		app := in.AppID
-		out := []any{}
-		for _, t := range tasks {
-			if app == "" || t.Str("application-id") == app {
-				out = append(out, t)
-			}
+		out := make([]any, len(tasks))
+		for i, t := range tasks {
+			out[i] = t
 		}
 		return out, nil
 	})

@@ -59,7 +59,7 @@ func TestTaskListIsReadAgainWhenTheAnswerBreaks(t *testing.T) {
 
 	const path = "/console/api/v2/tasks/application-tasks"
 	s.BreakNextResponses("GET", path, 2)
-	tasks, err := cl.ListAppTasks(context.Background(), noPause)
+	tasks, err := cl.ListAppTasks(context.Background(), "", noPause)
 	if err != nil {
 		t.Fatalf("two broken answers of three: %v", err)
 	}
@@ -67,8 +67,50 @@ func TestTaskListIsReadAgainWhenTheAnswerBreaks(t *testing.T) {
 		t.Fatal("no tasks after the retries")
 	}
 	s.BreakNextResponses("GET", path, 3)
-	if _, err := cl.ListAppTasks(context.Background(), noPause); !platform.IsTransport(err) {
+	if _, err := cl.ListAppTasks(context.Background(), "", noPause); !platform.IsTransport(err) {
 		t.Fatalf("three broken answers: want a network error, got %v", err)
+	}
+}
+
+// One application's tasks are those of the whole list that name it, in
+// the list's order; the others are passed over as the answer is read.
+func TestOneApplicationsTasks(t *testing.T) {
+	_, demo, cl := treeStand(t)
+	ctx := context.Background()
+	card, err := cl.GetApp(ctx, demo.AppID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := card.Obj("source").Str("project-version-id")
+	var made []string
+	for _, name := range []string{"one", "other"} {
+		app, err := cl.Post(ctx, "/applications", map[string]any{"display-name": name, "publication-context": name,
+			"source": map[string]any{"type": "repository", "project-version-id": build}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		made = append(made, app.(*jsonx.Object).Str("id"))
+	}
+	all, err := cl.ListAppTasks(ctx, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, task := range all {
+		if task.Str("application-id") == made[0] {
+			want = append(want, task.Str("id"))
+		}
+	}
+	mine, err := cl.ListAppTasks(ctx, made[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, task := range mine {
+		got = append(got, task.Str("id"))
+	}
+	if len(want) == 0 || len(want) == len(all) || !slices.Equal(got, want) {
+		t.Fatalf("the tasks of %s: %v, want %v of the %d listed", made[0], got, want, len(all))
 	}
 }
 

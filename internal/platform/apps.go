@@ -168,12 +168,14 @@ const taskReadAttempts = 3
 // TaskReadPause is the pause between two reads of the task list.
 const TaskReadPause = 5 * time.Second
 
-// ListAppTasks reads the tasks of every application, oldest first. The
-// answer grows with the stand and is the one most likely to break off
-// mid-body, so a read whose connection broke, or that a gateway turned
-// away, is repeated, up to three attempts, with pause between them (nil:
-// TaskReadPause of real time).
-func (c *Client) ListAppTasks(ctx context.Context, pause func(context.Context) error) ([]*jsonx.Object, error) {
+// ListAppTasks reads the tasks of the application appID ("": of every
+// application), oldest first. The platform lists every application's
+// tasks in one answer, which grows with the stand: it is read as it
+// arrives and only appID's tasks are decoded. It is also the answer most
+// likely to break off mid-body, so a read whose connection broke, or that
+// a gateway turned away, is repeated, up to three attempts, with pause
+// between them (nil: TaskReadPause of real time).
+func (c *Client) ListAppTasks(ctx context.Context, appID string, pause func(context.Context) error) ([]*jsonx.Object, error) {
 	if pause == nil {
 		pause = func(ctx context.Context) error {
 			select {
@@ -185,7 +187,9 @@ func (c *Client) ListAppTasks(ctx context.Context, pause func(context.Context) e
 		}
 	}
 	for attempt := 1; ; attempt++ {
-		tasks, err := c.List(ctx, Request{Path: "/tasks/application-tasks", ReadRetries: []time.Duration{}}, "tasks")
+		tasks, err := c.ListKeeping(ctx, Request{Path: "/tasks/application-tasks", ReadRetries: []time.Duration{}}, func(t *jsonx.RawObject) bool {
+			return appID == "" || string(t.StrBytes("application-id")) == appID
+		}, "tasks")
 		if err == nil || !IsTransport(err) && !IsTurnedAway(err) || attempt >= taskReadAttempts || ctx.Err() != nil {
 			return tasks, err
 		}

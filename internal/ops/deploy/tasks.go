@@ -13,22 +13,16 @@ import (
 // platform lists them. The pause between broken reads is the poll policy's
 // cap (five seconds in production, like the reference).
 func (o *Ops) appTasks(ctx context.Context, appID string) ([]*jsonx.Object, error) {
-	var all []*jsonx.Object
+	var tasks []*jsonx.Object
 	err := o.call(ctx, func(ctx context.Context) error {
 		var e error
-		all, e = o.Client.ListAppTasks(ctx, func(ctx context.Context) error { return o.clock().Sleep(ctx, o.policy().Max) })
+		tasks, e = o.Client.ListAppTasks(ctx, appID, func(ctx context.Context) error { return o.clock().Sleep(ctx, o.policy().Max) })
 		return e
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*jsonx.Object, 0, len(all))
-	for _, t := range all {
-		if t.Str("application-id") == appID {
-			out = append(out, t)
-		}
-	}
-	return out, nil
+	return tasks, nil
 }
 
 // isFailedTask tells a task that ended in Error or Failed.
