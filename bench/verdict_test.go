@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -116,6 +117,61 @@ func BenchmarkDeployVerdictLatency(b *testing.B) {
 	}
 }
 
+// BenchmarkDeployOnALongLivedStand: a deploy to a stand that has lived:
+// 50,000 applications, nine in ten of them deleted, and the 95,000 tasks
+// the platform keeps of their creations and deletions – listed, 21 MB,
+// in the one answer the verification reads on every deploy (the platform
+// filters tasks by nothing). A 2 s apply:
+//
+//	elemctl stand --seed demo --apps 5000 --deleted-apps 45000 --apply-time 2s --log requests.jsonl
+//
+// and a new application of the demo project, as in
+// BenchmarkDeployVerdictLatency: its first deploy from a new machine, then
+// laterDeploys more. Figures (latency as there, from the apply's end to
+// the exit with the report):
+//
+//	first-ms, ms, worst-ms   the first deploy's latency, the median and
+//	                         the worst of the later ones (target ≤ 500)
+//	first-rss-MB, rss-MB     the deploy's peak resident memory, the first's
+//	                         and the later ones' median
+//	requests                 every request of a later deploy (median)
+func BenchmarkDeployOnALongLivedStand(b *testing.B) {
+	ac := applyCase{apply: 2 * time.Second, speed: 1}
+	cs := clients(b)
+	runs := make([]*verdictRun, len(cs))
+	for k, c := range cs {
+		runs[k] = newVerdictRun(b, c, ac, "--apps", "5000", "--deleted-apps", "45000")
+		runs[k].measured = true
+	}
+	for _, r := range runs {
+		r.first = r.deploy(b, r.newEnv, r.newProject, r.newAppID)
+	}
+	for i := 0; b.Loop(); i++ {
+		if i >= laterDeploys {
+			continue
+		}
+		for _, r := range runs {
+			r.later = append(r.later, r.deploy(b, r.newEnv, r.newProject, r.newAppID))
+		}
+	}
+	for _, r := range runs {
+		p := r.client.prefix
+		var later, rss, requests []float64
+		for _, v := range r.later {
+			later, rss, requests = append(later, v.latencyMS), append(rss, v.rssMiB), append(requests, float64(v.requests))
+		}
+		b.ReportMetric(r.first.latencyMS, p+"first-ms")
+		b.ReportMetric(median(later), p+"ms")
+		b.ReportMetric(slices.Max(later), p+"worst-ms")
+		b.ReportMetric(r.first.rssMiB, p+"first-rss-MB")
+		b.ReportMetric(median(rss), p+"rss-MB")
+		b.ReportMetric(median(requests), p+"requests")
+	}
+	b.ReportMetric(500, "target-first-ms")
+	b.ReportMetric(500, "target-ms")
+	b.ReportMetric(500, "target-worst-ms")
+}
+
 // tenSecondPollReads is what a poll every 10 s reads over an apply of
 // length d: at its start and every 10 s until the first read after the
 // end.
@@ -137,6 +193,9 @@ type verdictRun struct {
 
 	cold, first, second verdict
 	later               []verdict
+	// measured runs each deploy through the measuring program (see
+	// runMeasured), for its peak memory.
+	measured bool
 }
 
 // newVerdictRun starts the stand (with standArgs besides those of ac) and
@@ -210,6 +269,9 @@ type verdict struct {
 	// beforeApplyMS runs from the command's start to the apply's request
 	// reaching the stand; totalMS to the command's exit.
 	beforeApplyMS, totalMS float64
+	// rssMiB is the deploy's peak resident memory, when its run was
+	// measured (verdictRun.measured).
+	rssMiB float64
 }
 
 // deploy deploys once and measures, from the stand's request log and
@@ -226,13 +288,28 @@ func (r *verdictRun) deployEnding(b *testing.B, env []string, project, appID str
 	b.Helper()
 	s := r.stand
 	from := len(requestLog(b, s))
-	cmd := exec.Command(r.client.path, "deploy", "--project-dir", project, "--quiet")
+	args := []string{r.client.path, "deploy", "--project-dir", project, "--quiet"}
+	report := filepath.Join(b.TempDir(), "measured")
+	if r.measured {
+		args = append([]string{helperBinary(b, "measure", measureSource), report}, args...)
+	}
+	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = env
 	started := time.Now()
 	out, err := cmd.CombinedOutput()
 	exited := time.Now()
 	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != exit {
 		b.Fatalf("deploy ended with %v, not exit code %d\n%s", err, exit, out)
+	}
+	v := verdict{}
+	if r.measured {
+		var wall, rssKB int64
+		if text, err := os.ReadFile(report); err != nil {
+			b.Fatal(err)
+		} else if _, err := fmt.Sscan(string(text), &wall, &rssKB); err != nil {
+			b.Fatalf("the measuring program's report %q: %v", text, err)
+		}
+		v.rssMiB = float64(rssKB) / 1024
 	}
 	ended := applyEnd(b, s, appID)
 	card := "/console/api/v2/applications/" + appID
@@ -245,7 +322,6 @@ func (r *verdictRun) deployEnding(b *testing.B, env []string, project, appID str
 	var applied time.Time
 	surely, maybe := -1, -1
 	var reads []logged
-	v := verdict{}
 	for _, c := range requestLog(b, s)[from:] {
 		v.requests++
 		switch {

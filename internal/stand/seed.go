@@ -201,7 +201,9 @@ func (s *Stand) EnsureApps(live, deleted int) (BulkInfo, error) {
 
 // seedBulk adds the applications more(live, deleted they are now) asks
 // for to the bulk project, made when missing: the tombstones first, as the
-// platform lists applications in creation order.
+// platform lists applications in creation order. Each comes with the tasks
+// the platform keeps of it, its creation's and a tombstone's deletion's,
+// as a stand that made and deleted them would list.
 func (s *Stand) seedBulk(more func(haveLive, haveDeleted int) (live, deleted int)) (BulkInfo, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -234,6 +236,10 @@ func (s *Stand) seedBulk(more func(haveLive, haveDeleted int) (live, deleted int
 			s.attachUserLists(a, now)
 		}
 		s.st.addApp(a)
+		s.st.addTask(&Task{ID: newID(), AppID: a.ID, Status: taskCompleted, OperationType: "CreateApplication", Start: now, End: now})
+		if a.Status == statusDeleted {
+			s.st.addTask(&Task{ID: newID(), AppID: a.ID, Status: taskCompleted, OperationType: "DeleteApplication", Start: now, End: now})
+		}
 	}
 	s.changed()
 	return BulkInfo{p.SpaceID, p.ID}, nil
