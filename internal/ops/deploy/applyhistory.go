@@ -171,14 +171,14 @@ func (o *Ops) platformApplies(ctx context.Context, appID string, before *jsonx.O
 	// are given up: the wait goes without rather than start late.
 	ctx, cancel := context.WithTimeout(ctx, o.policy().normalized().Budget/2)
 	defer cancel()
-	// Of the stand's tasks, listed oldest first, only each application's
-	// newest finished task is kept as the list is read, and whether an
-	// unfinished one came after it.
+	// Of the stand's tasks, listed oldest first, each application's newest
+	// task is what counts, when it is a finished apply with its start:
+	// only those are kept as the list is read, so a long-lived stand's
+	// other tasks (tens of thousands of creations and deletions) cost no
+	// memory.
 	type newest struct {
 		start     time.Time
 		startText string
-		apply     bool
-		settled   bool
 	}
 	var last map[string]*newest
 	cutoff, dated := time.Time{}, false
@@ -192,24 +192,30 @@ func (o *Ops) platformApplies(ctx context.Context, appID string, before *jsonx.O
 		_, e := platform.ListPicking(ctx, o.Client, platform.Request{Path: "/tasks/application-tasks", ReadRetries: []time.Duration{}},
 			func() { last = map[string]*newest{} },
 			func(t *jsonx.RawObject) (struct{}, bool, error) {
-				app := t.Str("application-id")
-				startText := t.Str("start-date")
-				start, ok := parseStamp(startText)
-				if app == appID && (before == nil || !ok || start.After(cutoff)) {
+				app := t.StrBytes("application-id")
+				mine := string(app) == appID
+				finishedApply := isFinishedTask(t) && isApplyTask(t)
+				var start time.Time
+				var startText string
+				ok := false
+				if mine || finishedApply {
+					startText = t.Str("start-date")
+					start, ok = parseStamp(startText)
+				}
+				if mine && (before == nil || !ok || start.After(cutoff)) {
 					return struct{}{}, false, nil // not the apply before this one
 				}
-				n := last[app]
-				if n == nil {
-					n = &newest{}
-					last[app] = n
+				if !finishedApply || !ok {
+					// Another operation, one under way, or a finished one
+					// without a start: the application's newest task is no
+					// apply this can date.
+					delete(last, string(app))
+					return struct{}{}, false, nil
 				}
-				switch {
-				case !isFinishedTask(t):
-					n.settled = false
-				case ok:
-					*n = newest{start: start, startText: startText, apply: isApplyTask(t), settled: true}
-				default:
-					*n = newest{} // a finished task without a start dates nothing
+				if n := last[string(app)]; n != nil {
+					*n = newest{start, startText}
+				} else {
+					last[string(app)] = &newest{start, startText}
 				}
 				return struct{}{}, false, nil
 			}, "tasks")
@@ -217,7 +223,7 @@ func (o *Ops) platformApplies(ctx context.Context, appID string, before *jsonx.O
 	}); err != nil {
 		return nil, nil
 	}
-	if n := last[appID]; n != nil && n.apply && n.settled {
+	if n := last[appID]; n != nil {
 		if s, ok := appliedUntil(n.start, n.startText, before, o.limits().Start); ok {
 			mine = append(mine, s)
 		}
@@ -228,7 +234,7 @@ func (o *Ops) platformApplies(ctx context.Context, appID string, before *jsonx.O
 	}
 	var cands []candidate
 	for app, n := range last {
-		if app != appID && n.apply && n.settled {
+		if app != appID {
 			cands = append(cands, candidate{app, n})
 		}
 	}

@@ -483,6 +483,19 @@ func TestForecastSources(t *testing.T) {
 				return tasks
 			},
 			source: sourceStand, lo: 25 * time.Second, hi: 25 * time.Second, lists: 1, cards: 2},
+		// An application whose newest task is under way, or no apply (the
+		// creations and deletions a long-lived stand lists by the ten
+		// thousand), has no apply the card dates; nor any card read.
+		{name: "stand, past what is under way and what is no apply", project: "p-1",
+			history: map[string]*historyEntry{"app-3": {Project: "p-9", Applies: []applySample{{Lo: 40, Hi: 40, Exact: true}}}},
+			tasks: func() []map[string]any {
+				underWay := task("app-5", "UpdateApplication", 2*time.Minute)
+				underWay["status"] = "InProgress"
+				return []map[string]any{applied("app-4", 0, 25*time.Second), applied("app-5", time.Minute, 21*time.Second), underWay,
+					task("app-8", "CreateApplication", 3*time.Minute), task("app-8", "DeleteApplication", 4*time.Minute),
+					task("app-9", "CreateApplication", 5*time.Minute)}
+			},
+			source: sourceStand, lo: 25 * time.Second, hi: 25 * time.Second, lists: 1, cards: 1},
 		{name: "machine", project: "p-1",
 			history: map[string]*historyEntry{"app-3": {Project: "p-9", Applies: []applySample{{Lo: 40, Hi: 40, Exact: true}}},
 				"app-1": {Applies: []applySample{{Lo: 9, Hi: 14}}}},
