@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elemctl/elemctl/internal/command"
+	"github.com/elemctl/elemctl/internal/jsonx"
 	"github.com/elemctl/elemctl/internal/options"
 	"github.com/elemctl/elemctl/internal/platform"
 )
@@ -151,18 +152,20 @@ func (a *app) completeAppNames(cmd *cobra.Command, args []string, toComplete str
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), liveCompletionTimeout)
 	defer cancel()
-	apps, err := cl.ListApps(ctx)
+	// Only the live cards the word so far names are decoded of the list.
+	apps, err := cl.ListAppsKeeping(ctx, func(app *jsonx.RawObject) bool {
+		if platform.IsDeletedApp(app) {
+			return false
+		}
+		name := platform.AppNameBytes(app)
+		return len(name) > 0 && startsAs(string(name), toComplete)
+	})
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	var out []cobra.Completion
 	for _, app := range apps {
-		if platform.IsDeletedApp(app) {
-			continue
-		}
-		if name := platform.AppName(app); name != "" && startsAs(name, toComplete) {
-			out = append(out, cobra.CompletionWithDesc(name, app.Str("status")))
-		}
+		out = append(out, cobra.CompletionWithDesc(platform.AppName(app), app.Str("status")))
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp
 }

@@ -243,11 +243,11 @@ func runAppsFind(ctx context.Context, cc *command.Context, in appsFindInput) (an
 	if err != nil {
 		return nil, err
 	}
-	apps, err := cl.ListApps(ctx)
+	// Only the cards of the name are decoded of the list.
+	found, err := cl.ListAppsKeeping(ctx, func(a *jsonx.RawObject) bool { return platform.AppNamed(a, in.Name, in.IncludeDeleted) })
 	if err != nil {
 		return nil, err
 	}
-	found := platform.MatchAppName(apps, in.Name, in.IncludeDeleted)
 	if len(found) == 0 {
 		return jsonx.New("id", nil, "found", false), nil
 	}

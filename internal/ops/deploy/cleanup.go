@@ -28,7 +28,11 @@ const shownBuilds = 5
 // left, and the configuration's own application. Failures along the way
 // are problems of the report.
 func (o *Ops) CleanupLeftover(ctx context.Context, ref string, guard CleanupGuard) (*jsonx.Object, error) {
-	apps, err := o.Client.ListApps(ctx)
+	// Only the cards the reference names, by id or by name, are decoded.
+	id := strings.TrimSpace(ref)
+	apps, err := o.Client.ListAppsKeeping(ctx, func(a *jsonx.RawObject) bool {
+		return string(a.StrBytes("id")) == id || platform.AppNamed(a, id, true)
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -154,15 +154,13 @@ func (o *Ops) findBuildOwner(ctx context.Context, buildID string) (owner *jsonx.
 // runningBuildOf is a build some application of the project runs, a
 // Running one preferred over a Stopped one.
 func (o *Ops) runningBuildOf(ctx context.Context, project string) (app, id, version string) {
-	apps, err := o.Client.ListApps(ctx)
+	// Tombstones, most of a long-lived stand's list, are not decoded.
+	apps, err := o.Client.ListAppsKeeping(ctx, func(a *jsonx.RawObject) bool { return !platform.IsDeletedApp(a) })
 	if err != nil {
 		return "", "", ""
 	}
 	best := 0
 	for _, a := range apps {
-		if platform.IsDeletedApp(a) {
-			continue
-		}
 		pid := platform.AppProjectID(a)
 		src := a.Obj("source")
 		if pid != project || src.Str("project-version-id") == "" {
@@ -329,11 +327,11 @@ func (c *Created) setOutcome(answer *jsonx.Object) (failed bool) {
 // an existing one is reported with the state of the requested build (and
 // the build applied with Apply); an absent one is created.
 func (o *Ops) Ensure(ctx context.Context, opts CreateOptions) (answer *jsonx.Object, failed bool, err error) {
-	apps, err := o.Client.ListApps(ctx)
+	// Only the live applications of the name are decoded of the list.
+	found, err := o.Client.ListAppsKeeping(ctx, func(a *jsonx.RawObject) bool { return platform.AppNamed(a, opts.Name, false) })
 	if err != nil {
 		return nil, false, err
 	}
-	found := platform.MatchAppName(apps, opts.Name, false)
 	if len(found) == 0 {
 		src, err := o.SelectSource(ctx, opts)
 		if err != nil {
