@@ -29,6 +29,21 @@ func BenchmarkAppsListBriefLong(b *testing.B) {
 	}
 }
 
+// BenchmarkAppsFindLong: `apps find` of a name no application has – the
+// whole list read for it, as `apps ensure` reads it and a deploy to an
+// application given by name – over the lists of BenchmarkAppsListBriefLong,
+// beside the floor. Figures as there.
+//
+// The stand: elemctl stand --apps 5000 --deleted-apps 45000
+func BenchmarkAppsFindLong(b *testing.B) {
+	for _, n := range listSizes {
+		b.Run(fmt.Sprintf("cards=%d", n), func(b *testing.B) {
+			s := benchStand(b, "--apps", fmt.Sprint(n/10), "--deleted-apps", fmt.Sprint(n-n/10))
+			listFigures(b, s, "/applications", n, "apps", "find", "no-such-application")
+		})
+	}
+}
+
 // BenchmarkBuildsListLong: `builds list` (the newest ten builds, as the
 // command shows by default, with the summary line over all of them) of a
 // project of 5,000 and 50,000 builds, beside the floor.
