@@ -83,27 +83,7 @@ func BenchmarkDeployVerdictLatency(b *testing.B) {
 			for k, c := range cs {
 				runs[k] = newVerdictRun(b, c, ac)
 			}
-			// Interleaved: each step of one binary, then the same step of
-			// the other, so both meet the same moments of the machine.
-			for _, r := range runs {
-				r.cold = r.deploy(b, r.demoEnv, r.demoProject, r.stand.AppID)
-			}
-			for _, r := range runs {
-				r.first = r.deploy(b, r.newEnv, r.newProject, r.newAppID)
-			}
-			for _, r := range runs {
-				r.second = r.deploy(b, r.newEnv, r.newProject, r.newAppID)
-			}
-			// b.Loop runs the benchmark function once: the stands and the
-			// deploys above are not repeated for a ramp-up.
-			for i := 0; b.Loop(); i++ {
-				if i >= laterDeploys {
-					continue
-				}
-				for _, r := range runs {
-					r.later = append(r.later, r.deploy(b, r.newEnv, r.newProject, r.newAppID))
-				}
-			}
+			deployInTurn(b, runs)
 			for _, r := range runs {
 				r.report(b)
 			}
@@ -129,7 +109,7 @@ func BenchmarkDeployVerdictLatency(b *testing.B) {
 // BenchmarkDeployVerdictLatency: a deploy to the demo application (cold:
 // the first apply on the stand), the new application's first deploy from
 // a new machine (its forecast read from the stand's record: the task list
-// and the cards), then laterDeploys more. Figures (latency as there, from
+// and the cards), its second and laterDeploys more. Figures (latency as there, from
 // the apply's end to the exit with the report):
 //
 //	first-ms, ms, worst-ms   the first deploy's latency, the median and
@@ -147,20 +127,7 @@ func BenchmarkDeployOnALongLivedStand(b *testing.B) {
 		runs[k] = newVerdictRun(b, c, ac, "--apps", "5000", "--deleted-apps", "45000")
 		runs[k].measured = true
 	}
-	for _, r := range runs {
-		r.cold = r.deploy(b, r.demoEnv, r.demoProject, r.stand.AppID)
-	}
-	for _, r := range runs {
-		r.first = r.deploy(b, r.newEnv, r.newProject, r.newAppID)
-	}
-	for i := 0; b.Loop(); i++ {
-		if i >= laterDeploys {
-			continue
-		}
-		for _, r := range runs {
-			r.later = append(r.later, r.deploy(b, r.newEnv, r.newProject, r.newAppID))
-		}
-	}
+	deployInTurn(b, runs)
 	for _, r := range runs {
 		p := r.client.prefix
 		var later, rss, requests []float64
@@ -179,6 +146,32 @@ func BenchmarkDeployOnALongLivedStand(b *testing.B) {
 	b.ReportMetric(500, "target-first-ms")
 	b.ReportMetric(500, "target-ms")
 	b.ReportMetric(500, "target-worst-ms")
+}
+
+// deployInTurn makes the deploys of a verdict sweep: the cold one, the
+// new application's first, second and laterDeploys more. Interleaved:
+// each step of one binary, then the same step of the other, so both meet
+// the same moments of the machine. b.Loop runs the benchmark function
+// once: the stands and the deploys before the later ones are not repeated
+// for a ramp-up.
+func deployInTurn(b *testing.B, runs []*verdictRun) {
+	for _, r := range runs {
+		r.cold = r.deploy(b, r.demoEnv, r.demoProject, r.stand.AppID)
+	}
+	for _, r := range runs {
+		r.first = r.deploy(b, r.newEnv, r.newProject, r.newAppID)
+	}
+	for _, r := range runs {
+		r.second = r.deploy(b, r.newEnv, r.newProject, r.newAppID)
+	}
+	for i := 0; b.Loop(); i++ {
+		if i >= laterDeploys {
+			continue
+		}
+		for _, r := range runs {
+			r.later = append(r.later, r.deploy(b, r.newEnv, r.newProject, r.newAppID))
+		}
+	}
 }
 
 // tenSecondPollReads is what a poll every 10 s reads over an apply of
