@@ -314,6 +314,25 @@ func TestEnsureAddsOnlyWhatIsMissing(t *testing.T) {
 	if live, deleted, builds := count(); live != 5 || deleted != 20 || builds != 12 {
 		t.Fatalf("%d live, %d deleted applications, %d builds; want 5, 20, 12", live, deleted, builds)
 	}
+	// Each application comes with its creation's task, a tombstone with
+	// its deletion's too, finished, as a stand that made them lists them.
+	tasks := func() (created, deleted int) {
+		for _, task := range c.list("/tasks/application-tasks") {
+			if task["status"] != "Completed" {
+				t.Fatalf("a seeded task %v", task)
+			}
+			switch task["operation-type"] {
+			case "CreateApplication":
+				created++
+			case "DeleteApplication":
+				deleted++
+			}
+		}
+		return created, deleted
+	}
+	if created, deleted := tasks(); created != 25 || deleted != 20 {
+		t.Fatalf("%d creations and %d deletions listed; want 25 and 20", created, deleted)
+	}
 	// Asked again, on a restarted stand too: nothing twice; more adds the rest.
 	s.Close()
 	s, c = start(t, stand.Options{StateFile: state})
@@ -327,6 +346,9 @@ func TestEnsureAddsOnlyWhatIsMissing(t *testing.T) {
 	}
 	if live, deleted, builds := count(); live != 5 || deleted != 25 || builds != 12 {
 		t.Fatalf("%d live, %d deleted applications, %d builds; want 5, 25, 12", live, deleted, builds)
+	}
+	if created, deleted := tasks(); created != 30 || deleted != 25 {
+		t.Fatalf("%d creations and %d deletions listed after the restart; want 30 and 25", created, deleted)
 	}
 	if _, err := s.EnsureApps(-1, 0); err == nil {
 		t.Fatal("a negative count must be refused")
