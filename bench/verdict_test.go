@@ -109,11 +109,13 @@ func BenchmarkDeployVerdictLatency(b *testing.B) {
 // BenchmarkDeployVerdictLatency: a deploy to the demo application (cold:
 // the first apply on the stand), the new application's first deploy from
 // a new machine (its forecast read from the stand's record: the task list
-// and the cards), its second and laterDeploys more. Figures (latency as there, from
-// the apply's end to the exit with the report):
+// and the cards), its second and laterDeploys later ones. Figures (latency
+// as there, from the apply's end to the exit with the report):
 //
-//	first-ms, ms, worst-ms   the first deploy's latency, the median and
-//	                         the worst of the later ones (target ≤ 500)
+//	first-ms, second-ms      the first and second deploys' latency
+//	                         (target ≤ 500)
+//	ms, worst-ms             the median and the worst of the later ones
+//	                         (target ≤ 500)
 //	first-rss-MB, rss-MB     the deploy's peak resident memory, the first's
 //	                         and the later ones' median
 //	requests                 every request of a later deploy (median)
@@ -135,6 +137,7 @@ func BenchmarkDeployOnALongLivedStand(b *testing.B) {
 			later, rss, requests = append(later, v.latencyMS), append(rss, v.rssMiB), append(requests, float64(v.requests))
 		}
 		b.ReportMetric(r.first.latencyMS, p+"first-ms")
+		b.ReportMetric(r.second.latencyMS, p+"second-ms")
 		b.ReportMetric(median(later), p+"ms")
 		b.ReportMetric(slices.Max(later), p+"worst-ms")
 		b.ReportMetric(r.first.rssMiB, p+"first-rss-MB")
@@ -144,12 +147,13 @@ func BenchmarkDeployOnALongLivedStand(b *testing.B) {
 		b.ReportMetric(r.cold.rssMiB, p+"cold-rss-MB")
 	}
 	b.ReportMetric(500, "target-first-ms")
+	b.ReportMetric(500, "target-second-ms")
 	b.ReportMetric(500, "target-ms")
 	b.ReportMetric(500, "target-worst-ms")
 }
 
 // deployInTurn makes the deploys of a verdict sweep: the cold one, the
-// new application's first, second and laterDeploys more. Interleaved:
+// new application's first, second and laterDeploys later ones. Interleaved:
 // each step of one binary, then the same step of the other, so both meet
 // the same moments of the machine. b.Loop runs the benchmark function
 // once: the stands and the deploys before the later ones are not repeated
