@@ -45,7 +45,7 @@ const beforeVar = "ELEMCTL_BENCH_BEFORE"
 func main() {
 	runs := flag.Int("runs", 7, "runs per figure (the median is shown)")
 	pattern := flag.String("bench", ".", "benchmark name pattern")
-	pkgs := flag.String("pkgs", "./bench/... ./internal/platform/... ./internal/ops/... ./internal/stand/... ./internal/dap/... ./internal/mcp/... ./internal/lsp/... ./internal/plugin/...", "packages holding benchmarks")
+	pkgs := flag.String("pkgs", "./bench/... ./internal/jsonx/... ./internal/platform/... ./internal/ops/... ./internal/stand/... ./internal/dap/... ./internal/mcp/... ./internal/lsp/... ./internal/plugin/...", "packages holding benchmarks")
 	before := flag.String("before", "", "a git revision to compare with (e.g. main): its binary runs beside this tree's")
 	flag.Parse()
 
