@@ -44,36 +44,49 @@ func (g *keyGuess) startCard() {
 // one of those that followed the last key read is taken by comparing its
 // bytes, and one that is not is read the usual way and remembered.
 func (l *Lexer) plainKey() bool {
-	g := l.guess
-	if g == nil {
-		return l.plainShortString()
-	}
-	from := l.pos + 1
-	cur := &g.slots[g.at]
-	if k := cur.nextKey; len(k) > 0 && len(l.data)-from >= len(k) && l.Peek() == '"' && string(l.data[from:from+len(k)]) == string(k) {
-		l.pos = from + len(k)
-		g.at = cur.next[0]
-		return true
-	}
-	if s := cur.next[1]; s != 0 && l.Peek() == '"' {
-		if k := g.slots[s].key; len(l.data)-from >= len(k) && string(l.data[from:from+len(k)]) == string(k) {
-			l.pos = from + len(k)
-			cur.follow(s, k)
-			g.at = s
-			return true
-		}
-	}
-	if !l.plainShortString() {
-		g.at = 0
+	end := l.guess.plainKeyEnd(l.data, l.pos)
+	if end < 0 {
 		return false
 	}
-	key := l.data[from:l.pos]
+	l.pos = end
+	return true
+}
+
+// plainKeyEnd is plainKey over d from p: the offset after the key's closing
+// quote, or -1 when no plain short key starts there (nothing is read then).
+// Without a keyGuess (nil) a key is only scanned.
+func (g *keyGuess) plainKeyEnd(d []byte, p int) int {
+	if p >= len(d) || d[p] != '"' {
+		return -1
+	}
+	from := p + 1
+	if g == nil {
+		return plainShortStringEnd(d, p)
+	}
+	cur := &g.slots[g.at]
+	if k := cur.nextKey; len(k) > 0 && len(d)-from >= len(k) && string(d[from:from+len(k)]) == string(k) {
+		g.at = cur.next[0]
+		return from + len(k)
+	}
+	if s := cur.next[1]; s != 0 {
+		if k := g.slots[s].key; len(d)-from >= len(k) && string(d[from:from+len(k)]) == string(k) {
+			cur.follow(s, k)
+			g.at = s
+			return from + len(k)
+		}
+	}
+	end := plainShortStringEnd(d, p)
+	if end < 0 {
+		g.at = 0
+		return -1
+	}
+	key := d[from:end]
 	h := keyHash(key)
 	s := g.byHash[h]
 	if s == 0 || string(g.slots[s].key) != string(key) {
 		if len(g.slots) == guessedKeys {
 			g.at = 0
-			return true
+			return end
 		}
 		g.slots = append(g.slots, keySlot{key: append([]byte(nil), key...)})
 		s = int32(len(g.slots) - 1)
@@ -81,7 +94,7 @@ func (l *Lexer) plainKey() bool {
 	}
 	g.slots[g.at].follow(s, g.slots[s].key)
 	g.at = s
-	return true
+	return end
 }
 
 // keyHash places a key (with its closing quote, so never empty) in

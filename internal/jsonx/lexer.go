@@ -84,17 +84,30 @@ func (l *Lexer) Word(w string) bool {
 	return false
 }
 
-// SkipSpace skips whitespace. Every byte of it is below '!': one
-// comparison passes the common case of none, compact text.
-func (l *Lexer) SkipSpace() {
-	for l.pos < len(l.data) && l.data[l.pos] <= ' ' {
-		switch l.data[l.pos] {
+// SkipSpace skips whitespace.
+func (l *Lexer) SkipSpace() { l.pos = skipSpaceFrom(l.data, l.pos) }
+
+// skipSpaceFrom is the offset of the first byte from p on that is not
+// whitespace. Every byte of it is below '!': one comparison, inlined,
+// passes the common case of none, compact text.
+func skipSpaceFrom(d []byte, p int) int {
+	if p >= len(d) || d[p] > ' ' {
+		return p
+	}
+	return skipSpaceRun(d, p)
+}
+
+// skipSpaceRun is skipSpaceFrom past the first comparison.
+func skipSpaceRun(d []byte, p int) int {
+	for p < len(d) {
+		switch d[p] {
 		case ' ', '\t', '\n', '\r':
-			l.pos++
+			p++
 		default:
-			return
+			return p
 		}
 	}
+	return p
 }
 
 // SkipSpaceAndComments skips whitespace, // line comments and /* block
@@ -183,16 +196,26 @@ func (l *Lexer) String() (raw []byte, escaped bool, err error) {
 // card values – and tells whether it did; otherwise it reads nothing, and
 // String or SkipValue reads what comes the general way.
 func (l *Lexer) plainShortString() bool {
-	if l.Peek() != '"' {
+	end := plainShortStringEnd(l.data, l.pos)
+	if end < 0 {
 		return false
 	}
-	from := l.pos + 1
-	at := specialAt(l.data[min(from, len(l.data)):min(len(l.data), from+shortString)])
-	if at < 0 || l.data[from+at] != '"' {
-		return false
-	}
-	l.pos = from + at + 1
+	l.pos = end
 	return true
+}
+
+// plainShortStringEnd is plainShortString over d from p: the offset after
+// the string's closing quote, or -1.
+func plainShortStringEnd(d []byte, p int) int {
+	if p >= len(d) || d[p] != '"' {
+		return -1
+	}
+	from := p + 1
+	at := specialAt(d[from:min(len(d), from+shortString)])
+	if at < 0 || d[from+at] != '"' {
+		return -1
+	}
+	return from + at + 1
 }
 
 // stringStop marks the bytes that end the plain run of a string: the
@@ -348,39 +371,55 @@ func (l *Lexer) skipValue(depth int) error {
 	return l.Fail("unexpected character")
 }
 
-// skipContainer skips an object (members true) or an array.
+// skipContainer skips an object (members true) or an array, its position
+// kept in a local as RawObject.index keeps it.
 func (l *Lexer) skipContainer(depth int, closing byte, members bool) error {
-	l.pos++
-	l.SkipSpace()
-	if l.Eat(closing) {
+	d := l.data
+	p := skipSpaceFrom(d, l.pos+1)
+	if p < len(d) && d[p] == closing {
+		l.pos = p + 1
 		return nil
 	}
 	for {
 		if members {
-			l.SkipSpace()
-			if !l.plainKey() {
+			p = skipSpaceFrom(d, p)
+			if end := l.guess.plainKeyEnd(d, p); end >= 0 {
+				p = end
+			} else {
+				l.pos = p
 				if _, _, err := l.String(); err != nil {
 					return err
 				}
+				p = l.pos
 			}
-			l.SkipSpace()
-			if !l.Eat(':') {
+			p = skipSpaceFrom(d, p)
+			if p >= len(d) || d[p] != ':' {
+				l.pos = p
 				return l.Fail("expected ':'")
 			}
-			l.SkipSpace()
+			p++
+			p = skipSpaceFrom(d, p)
 		}
-		if !l.plainShortString() {
+		if end := plainShortStringEnd(d, p); end >= 0 {
+			p = end
+		} else {
+			l.pos = p
 			if err := l.skipValue(depth + 1); err != nil {
 				return err
 			}
+			p = l.pos
 		}
-		l.SkipSpace()
-		if l.Eat(closing) {
+		p = skipSpaceFrom(d, p)
+		if p < len(d) && d[p] == ',' {
+			p++
+			continue
+		}
+		if p < len(d) && d[p] == closing {
+			l.pos = p + 1
 			return nil
 		}
-		if !l.Eat(',') {
-			return l.Fail("expected ',' or '" + string(closing) + "'")
-		}
+		l.pos = p
+		return l.Fail("expected ',' or '" + string(closing) + "'")
 	}
 }
 

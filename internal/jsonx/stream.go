@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -440,48 +441,77 @@ func (s *stream) object(keys []string, fn func(string, *RawObject) error) error 
 }
 
 // index reads the object at l's position (its '{' next, start its offset)
-// into r: its text and the spans of its members, values skipped.
+// into r: its text and the spans of its members, values skipped. The
+// position is kept in a local, given to the Lexer only for what compact
+// text with short plain strings does not have: kept in the Lexer, it is
+// stored and loaded again at every token of a long list. A member is
+// written in place: one made whole and copied in is read back in pieces
+// wider than it was written in, a stall at every member.
 func (r *RawObject) index(l *Lexer, start int) error {
 	r.members = r.members[:0]
 	l.guess.startCard()
-	l.Seek(start + 1)
-	l.SkipSpace()
-	if !l.Eat('}') {
+	d := l.data
+	p := start + 1
+	p = skipSpaceFrom(d, p)
+	if p < len(d) && d[p] == '}' {
+		p++
+	} else {
 		for {
-			l.SkipSpace()
-			if l.Peek() != '"' {
+			p = skipSpaceFrom(d, p)
+			if p >= len(d) || d[p] != '"' {
+				l.pos = p
 				return l.Fail("expected a key")
 			}
-			keyFrom := l.Pos() + 1
+			keyFrom := p + 1
 			escaped := false
-			if !l.plainKey() {
+			if end := l.guess.plainKeyEnd(d, p); end >= 0 {
+				p = end
+			} else {
+				l.pos = p
 				var err error
 				if _, escaped, err = l.String(); err != nil {
 					return err
 				}
+				p = l.pos
 			}
-			keyTo := l.Pos() - 1
-			l.SkipSpace()
-			if !l.Eat(':') {
+			keyTo := p - 1
+			p = skipSpaceFrom(d, p)
+			if p >= len(d) || d[p] != ':' {
+				l.pos = p
 				return l.Fail("expected ':'")
 			}
-			l.SkipSpace()
-			valueFrom := l.Pos()
-			if !l.plainShortString() {
+			p++
+			p = skipSpaceFrom(d, p)
+			valueFrom := p
+			if end := plainShortStringEnd(d, p); end >= 0 {
+				p = end
+			} else {
+				l.pos = p
 				if err := l.skipValue(1); err != nil {
 					return err
 				}
+				p = l.pos
 			}
-			r.members = append(r.members, rawMember{keyFrom - start, keyTo - start, valueFrom - start, l.Pos() - start, escaped})
-			l.SkipSpace()
-			if l.Eat('}') {
+			if len(r.members) == cap(r.members) {
+				r.members = slices.Grow(r.members, 1)
+			}
+			r.members = r.members[:len(r.members)+1]
+			m := &r.members[len(r.members)-1]
+			m.keyFrom, m.keyTo, m.valueFrom, m.valueTo, m.escapedKey = keyFrom-start, keyTo-start, valueFrom-start, p-start, escaped
+			p = skipSpaceFrom(d, p)
+			if p < len(d) && d[p] == ',' {
+				p++
+				continue
+			}
+			if p < len(d) && d[p] == '}' {
+				p++
 				break
 			}
-			if !l.Eat(',') {
-				return l.Fail("expected ',' or '}'")
-			}
+			l.pos = p
+			return l.Fail("expected ',' or '}'")
 		}
 	}
-	r.text = l.data[start:l.Pos()]
+	l.pos = p
+	r.text = d[start:p]
 	return nil
 }
