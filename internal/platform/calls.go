@@ -120,23 +120,33 @@ func (c *Client) ListKeeping(ctx context.Context, req Request, keep func(*jsonx.
 // the one List gives: "items" first, then keys in order. begin, when set,
 // is called before each answer's first card, as ListEach calls it.
 func ListPicking[T any](ctx context.Context, c *Client, req Request, begin func(), pick func(*jsonx.RawObject) (T, bool, error), keys ...string) ([]T, error) {
-	var byKey map[string][]T
+	// The cards of one list come one after another: the list of the key
+	// of the card before is at hand, not looked up for every card.
+	var (
+		byKey  map[string]*[]T
+		cur    *[]T
+		curKey string
+	)
 	start := func() {
-		byKey = map[string][]T{}
+		byKey, cur = map[string]*[]T{}, nil
 		if begin != nil {
 			begin()
 		}
 	}
 	err := c.ListEach(ctx, req, start, func(key string, card *jsonx.RawObject) error {
-		if _, seen := byKey[key]; !seen {
-			byKey[key] = []T{}
+		if cur == nil || key != curKey {
+			if cur = byKey[key]; cur == nil {
+				cur = &[]T{}
+				byKey[key] = cur
+			}
+			curKey = key
 		}
 		v, ok, err := pick(card)
 		if err != nil {
 			return err
 		}
 		if ok {
-			byKey[key] = append(byKey[key], v)
+			*cur = append(*cur, v)
 		}
 		return nil
 	}, keys...)
@@ -145,7 +155,7 @@ func ListPicking[T any](ctx context.Context, c *Client, req Request, begin func(
 	}
 	for _, k := range append([]string{"", "items"}, keys...) {
 		if list, ok := byKey[k]; ok {
-			return list, nil
+			return *list, nil
 		}
 	}
 	return []T{}, nil

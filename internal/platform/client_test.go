@@ -658,6 +658,21 @@ func TestListPicking(t *testing.T) {
 	if strings.Join(names, ",") != strings.Join(want, ",") {
 		t.Fatalf("picked %v, want %v", names, want)
 	}
+	// Lists under several keys: "items" first, then the keys in order; a
+	// key given twice gathers both its lists; an empty list is no list.
+	for answer, want := range map[string]string{
+		`{"applications":[{"id":"a"}],"items":[{"id":"b"},{"id":"c"}],"applications":[{"id":"d"}]}`: "b,c",
+		`{"applications":[{"id":"a"}],"other":[{"id":"x"}],"applications":[{"id":"d"}]}`:            "a,d",
+		`{"items":[],"applications":[{"id":"a"},{"id":"e"}]}`:                                       "a,e",
+		`{"other":[{"id":"x"}]}`: "",
+	} {
+		several := answeringClient(t, func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte(answer)) })
+		ids, err := platform.ListPicking(context.Background(), several, platform.Request{Path: "/applications"}, nil,
+			func(a *jsonx.RawObject) (string, bool, error) { return a.Str("id"), true, nil }, "applications")
+		if err != nil || strings.Join(ids, ",") != want {
+			t.Errorf("%s: picked %v (%v), want %s", answer, ids, err, want)
+		}
+	}
 	plain := answeringClient(t, func(w http.ResponseWriter, _ *http.Request) {
 		w.Write([]byte(`[{"id":"a"},{"id":"b\x"}]`))
 	})
