@@ -40,21 +40,11 @@ func (g *keyGuess) startCard() {
 	}
 }
 
-// plainKey is plainShortString for a key: with a keyGuess, a key that is
-// one of those that followed the last key read is taken by comparing its
-// bytes, and one that is not is read the usual way and remembered.
-func (l *Lexer) plainKey() bool {
-	end := l.guess.plainKeyEnd(l.data, l.pos)
-	if end < 0 {
-		return false
-	}
-	l.pos = end
-	return true
-}
-
-// plainKeyEnd is plainKey over d from p: the offset after the key's closing
-// quote, or -1 when no plain short key starts there (nothing is read then).
-// Without a keyGuess (nil) a key is only scanned.
+// plainKeyEnd reads the key at p in d when it is a plain short string (see
+// plainShortStringEnd) and gives the offset after its closing quote, or -1
+// (nothing read). A key that is one of those that followed the last key
+// read is taken by comparing its bytes; one that is not is scanned and
+// remembered. Without a keyGuess (nil) a key is only scanned.
 func (g *keyGuess) plainKeyEnd(d []byte, p int) int {
 	if p >= len(d) || d[p] != '"' {
 		return -1

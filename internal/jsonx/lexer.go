@@ -191,21 +191,10 @@ func (l *Lexer) String() (raw []byte, escaped bool, err error) {
 	return raw, bytes.IndexByte(raw, '\\') >= 0, nil
 }
 
-// plainShortString reads the string at the position when one comes next
-// and it is short and has no escape nor control character – most keys and
-// card values – and tells whether it did; otherwise it reads nothing, and
-// String or SkipValue reads what comes the general way.
-func (l *Lexer) plainShortString() bool {
-	end := plainShortStringEnd(l.data, l.pos)
-	if end < 0 {
-		return false
-	}
-	l.pos = end
-	return true
-}
-
-// plainShortStringEnd is plainShortString over d from p: the offset after
-// the string's closing quote, or -1.
+// plainShortStringEnd reads the string at p in d when one comes there and
+// it is short and has no escape nor control character – most keys and
+// card values – and gives the offset after its closing quote; otherwise -1,
+// and String or SkipValue reads what comes the general way.
 func plainShortStringEnd(d []byte, p int) int {
 	if p >= len(d) || d[p] != '"' {
 		return -1

@@ -490,15 +490,6 @@ func BenchmarkEachElementCards(b *testing.B) {
 	}
 }
 
-// reportRate reports the list's size and how long one read of it took
-// and at what rate (make bench shows these, not ns/op).
-func reportRate(b *testing.B, size int) {
-	perRead := b.Elapsed().Seconds() / float64(b.N)
-	b.ReportMetric(float64(size)/(1<<20), "list-MiB")
-	b.ReportMetric(perRead*1000, "ms")
-	b.ReportMetric(float64(size)/perRead/1e9, "GB/s")
-}
-
 // BenchmarkQuoteScanCards is a bound for any parse of the list of
 // BenchmarkEachElementCards/live-1-in-10: a scan from each quote to the
 // next, eight bytes at a time, that checks nothing and keeps nothing, the
