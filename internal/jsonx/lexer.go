@@ -372,6 +372,10 @@ func (l *Lexer) skipContainer(depth int, closing byte, members bool) error {
 	for {
 		if members {
 			p = skipSpaceFrom(d, p)
+			if p >= len(d) || d[p] != '"' {
+				l.pos = p
+				return l.Fail("expected a key")
+			}
 			if end := l.guess.plainKeyEnd(d, p); end >= 0 {
 				p = end
 			} else {
@@ -386,8 +390,7 @@ func (l *Lexer) skipContainer(depth int, closing byte, members bool) error {
 				l.pos = p
 				return l.Fail("expected ':'")
 			}
-			p++
-			p = skipSpaceFrom(d, p)
+			p = skipSpaceFrom(d, p+1)
 		}
 		if end := plainShortStringEnd(d, p); end >= 0 {
 			p = end

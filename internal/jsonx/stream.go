@@ -451,8 +451,7 @@ func (r *RawObject) index(l *Lexer, start int) error {
 	r.members = r.members[:0]
 	l.guess.startCard()
 	d := l.data
-	p := start + 1
-	p = skipSpaceFrom(d, p)
+	p := skipSpaceFrom(d, start+1)
 	if p < len(d) && d[p] == '}' {
 		p++
 	} else {
@@ -480,8 +479,7 @@ func (r *RawObject) index(l *Lexer, start int) error {
 				l.pos = p
 				return l.Fail("expected ':'")
 			}
-			p++
-			p = skipSpaceFrom(d, p)
+			p = skipSpaceFrom(d, p+1)
 			valueFrom := p
 			if end := plainShortStringEnd(d, p); end >= 0 {
 				p = end

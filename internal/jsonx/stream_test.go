@@ -177,6 +177,35 @@ func TestEachElementRefusesBrokenJSON(t *testing.T) {
 	}
 }
 
+// A fault inside a card, or inside an object or list nested in it, is told
+// where Decode tells it and in its words, compact or spaced, whole or in
+// pieces.
+func TestEachElementPlacesFaultsAsDecodeDoes(t *testing.T) {
+	for _, doc := range []string{
+		`[{"a" 1}]`, `[{"a":1 "b":2}]`, `[{"a":1,}]`, `[{1:2}]`, `[{"a":}]`, `[{"a":"x",,"b":1}]`,
+		`[{"s":{"k" "v"}}]`, `[{"s":{"k":"v" "w":1}}]`, `[{"s":{"k":"v",}}]`, `[{"l":[1 2]}]`, `[{"l":["x",]}]`,
+		`[ { "a" : 1 , "b" 2 } ]`, `[ { "s" : { "k" : "v" , } } ]`, `[{"ok":1},{"a":"b"  "c":1}]`,
+		`[{"a":"\u0001",` + strings.Repeat(`"k":"v",`, 3000) + `"z" 1}]`,
+	} {
+		_, derr := Decode([]byte(doc))
+		var want *SyntaxError
+		if !errors.As(derr, &want) {
+			t.Fatalf("%.40s: Decode: %v, want a syntax error", doc, derr)
+		}
+		for name, r := range map[string]io.Reader{
+			"whole": strings.NewReader(doc), "one byte": iotest.OneByteReader(strings.NewReader(doc)),
+		} {
+			_, err := streamed(r, "items")
+			var got *SyntaxError
+			// The offset and the words: a stream's line and column count
+			// from the text it still holds, not from the answer's start.
+			if !errors.As(err, &got) || got.Offset != want.Offset || got.What != want.What {
+				t.Errorf("%.40s (%s): %v, want %q at offset %d", doc, name, err, want.What, want.Offset)
+			}
+		}
+	}
+}
+
 // What fn returns stops the reading; so does the reader's error.
 func TestEachElementStops(t *testing.T) {
 	stop := errors.New("stop")
