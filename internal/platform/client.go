@@ -538,7 +538,7 @@ func (c *Client) exchange(ctx context.Context, method, u string, body payload, h
 	}
 	defer resp.Body.Close()
 	if body.answer != nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		r := newAnswerReader(resp.Body)
+		r := newAnswerReader(resp.Body, resp.ContentLength)
 		err := body.answer(r)
 		resp.Body.Close()
 		r.close()
