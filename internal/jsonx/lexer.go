@@ -31,18 +31,21 @@ func NewLexer(data []byte) Lexer { return Lexer{data: data} }
 // and column, and no package.
 type SyntaxError struct {
 	Offset       int    // the byte at which reading stopped
-	Line, Column int    // the same place, from 1 (the column counts bytes)
+	Line, Column int    // the same place, from 1 (the column counts bytes); 0 when not known
 	What         string // what was wrong there
 }
 
 func (e *SyntaxError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("invalid JSON at byte %d: %s", e.Offset, e.What)
+	}
 	return fmt.Sprintf("invalid JSON at line %d, column %d: %s", e.Line, e.Column, e.What)
 }
 
 // Fail is a syntax error at the current position.
 func (l *Lexer) Fail(what string) error { return l.failAt(l.pos, what) }
 
-func (l *Lexer) failAt(pos int, what string) error {
+func (l *Lexer) failAt(pos int, what string) *SyntaxError {
 	before := l.data[:min(pos, len(l.data))]
 	line := 1 + bytes.Count(before, []byte{'\n'})
 	column := 1 + len(before) - (bytes.LastIndexByte(before, '\n') + 1)

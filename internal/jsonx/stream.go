@@ -263,7 +263,8 @@ func (s *stream) element(read func(l *Lexer) error) error {
 		if s.eof {
 			var se *SyntaxError
 			if errors.As(err, &se) {
-				se.Offset += s.consumed + s.pos
+				// The lexer placed it in the element's text.
+				*se = *s.syntaxError(s.pos+se.Offset, se.What)
 			}
 			return err
 		}
@@ -317,8 +318,16 @@ func (s *stream) peek() byte {
 	return 0
 }
 
-func (s *stream) fail(what string) error {
-	return &SyntaxError{Offset: s.consumed + s.pos, What: what}
+func (s *stream) fail(what string) error { return s.syntaxError(s.pos, what) }
+
+// syntaxError is a fault at pos in the buffer, placed by its line and
+// column while the buffer holds the document from its start; once text
+// before it is dropped, its lines uncounted, by its offset alone.
+func (s *stream) syntaxError(pos int, what string) *SyntaxError {
+	if s.consumed == 0 {
+		return (&Lexer{data: s.buf[:s.end]}).failAt(pos, what)
+	}
+	return &SyntaxError{Offset: s.consumed + pos, What: what}
 }
 
 // punct reads one of the bytes in set after whitespace and returns it.

@@ -186,6 +186,8 @@ func TestEachElementPlacesFaultsAsDecodeDoes(t *testing.T) {
 		`[{"s":{"k" "v"}}]`, `[{"s":{"k":"v" "w":1}}]`, `[{"s":{"k":"v",}}]`, `[{"l":[1 2]}]`, `[{"l":["x",]}]`,
 		`[ { "a" : 1 , "b" 2 } ]`, `[ { "s" : { "k" : "v" , } } ]`, `[{"ok":1},{"a":"b"  "c":1}]`,
 		`[{"a":"\u0001",` + strings.Repeat(`"k":"v",`, 3000) + `"z" 1}]`,
+		"[\n  {\"a\": 1},\n  {\"b\": 2\n   \"c\": 3}\n]", "[{\"a\":1}\n,\n{\"b\" 2}]",
+		"[\n" + strings.Repeat("  {\"k\": \"v\"},\n", 3000) + "  {\"z\" 1}\n]", "[{\"a\": 1}]\n x",
 	} {
 		_, derr := Decode([]byte(doc))
 		var want *SyntaxError
@@ -197,10 +199,18 @@ func TestEachElementPlacesFaultsAsDecodeDoes(t *testing.T) {
 		} {
 			_, err := streamed(r, "items")
 			var got *SyntaxError
-			// The offset and the words: a stream's line and column count
-			// from the text it still holds, not from the answer's start.
+			// The offset and the words, and the line and column unless
+			// the text before the fault's piece is gone: then the
+			// message names the offset instead.
 			if !errors.As(err, &got) || got.Offset != want.Offset || got.What != want.What {
 				t.Errorf("%.40s (%s): %v, want %q at offset %d", doc, name, err, want.What, want.Offset)
+				continue
+			}
+			if got.Line != 0 && (got.Line != want.Line || got.Column != want.Column) {
+				t.Errorf("%.40s (%s): %v, want line %d, column %d", doc, name, err, want.Line, want.Column)
+			}
+			if got.Line == 0 && got.Error() != fmt.Sprintf("invalid JSON at byte %d: %s", want.Offset, want.What) {
+				t.Errorf("%.40s (%s): %q names no place", doc, name, got.Error())
 			}
 		}
 	}
