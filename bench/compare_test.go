@@ -40,6 +40,23 @@ func clients(b testing.TB) []client {
 	return out
 }
 
+// inTurn is the order in which round r runs the binaries of clients: as
+// clients lists them in even rounds, the other way round in odd ones, so
+// each takes each place in a round as often. A place can cost or save
+// time (the stand's collection of the answers before it, the machine's
+// state after the floor's run): in a fixed order, that would count for one
+// binary against the other.
+func inTurn(r, n int) []int {
+	order := make([]int, n)
+	for k := range order {
+		order[k] = k
+		if r%2 == 1 {
+			order[k] = n - 1 - k
+		}
+	}
+	return order
+}
+
 // measured is one run of a binary: its wall time and its peak resident
 // memory (0 where the system does not tell it).
 type measured struct {

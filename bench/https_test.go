@@ -77,8 +77,9 @@ func BenchmarkHTTPSCommand(b *testing.B) {
 			var trustMS []float64
 			// b.Loop runs the benchmark function once: the stands are not
 			// set up again for a ramp-up.
-			for b.Loop() {
-				for k, c := range cs {
+			for round := 0; b.Loop(); round++ {
+				for _, k := range inTurn(round, len(cs)) {
+					c := cs[k]
 					secureMS[k] = append(secureMS[k], runMeasured(b, c.path, secureEnv, "spaces", "list").ms())
 					plainMS[k] = append(plainMS[k], runMeasured(b, c.path, plainEnv, "spaces", "list").ms())
 				}

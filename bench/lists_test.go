@@ -109,14 +109,17 @@ func listFigures(b *testing.B, s *standProcess, path string, cards int, args ...
 	rss := make([][]float64, len(cs))
 	base := make([][]float64, len(cs))
 	baseWalls := make([][]float64, len(cs))
-	// A round: the floor, then each binary's list and small command.
+	// A round: the floor, then each binary's list and small command, the
+	// binaries in turn (see inTurn).
+	rounds := 0
 	listRound := func() {
 		f, _ := floorRun()
 		floors = append(floors, f.ms())
 		if curlRun != nil {
 			curls = append(curls, curlRun())
 		}
-		for k, c := range cs {
+		for _, k := range inTurn(rounds, len(cs)) {
+			c := cs[k]
 			m := runMeasured(b, c.path, env, args...)
 			walls[k] = append(walls[k], m.ms())
 			rss[k] = append(rss[k], m.rssMiB())
@@ -124,6 +127,7 @@ func listFigures(b *testing.B, s *standProcess, path string, cards int, args ...
 			base[k] = append(base[k], small.rssMiB())
 			baseWalls[k] = append(baseWalls[k], small.ms())
 		}
+		rounds++
 	}
 	// b.Loop runs the benchmark function once: the stand is not set up
 	// again for a ramp-up. Each of its iterations times listRounds rounds:
