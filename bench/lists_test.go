@@ -111,14 +111,14 @@ func listFigures(b *testing.B, s *standProcess, path string, cards int, args ...
 	baseWalls := make([][]float64, len(cs))
 	// A round: the floor, then each binary's list and small command, the
 	// binaries in turn (see inTurn).
-	rounds := 0
 	listRound := func() {
+		round := len(floors)
 		f, _ := floorRun()
 		floors = append(floors, f.ms())
 		if curlRun != nil {
 			curls = append(curls, curlRun())
 		}
-		for _, k := range inTurn(rounds, len(cs)) {
+		for _, k := range inTurn(round, len(cs)) {
 			c := cs[k]
 			m := runMeasured(b, c.path, env, args...)
 			walls[k] = append(walls[k], m.ms())
@@ -127,7 +127,6 @@ func listFigures(b *testing.B, s *standProcess, path string, cards int, args ...
 			base[k] = append(base[k], small.rssMiB())
 			baseWalls[k] = append(baseWalls[k], small.ms())
 		}
-		rounds++
 	}
 	// b.Loop runs the benchmark function once: the stand is not set up
 	// again for a ramp-up. Each of its iterations times listRounds rounds:
