@@ -534,33 +534,46 @@ func TestListEachStartsOverAfterABrokenAnswer(t *testing.T) {
 
 // A long answer is received a piece ahead of its reading: every card comes
 // to the visitor once and in order, however the answer is cut into pieces
-// on the way.
+// on the way, in a short answer and in one long enough (past 8 MiB) for the
+// pieces to grow – from its length told, or as it comes when it is not.
 func TestListEachReadsALongAnswerInOrder(t *testing.T) {
-	const cards = 30000
-	text := longList(cards, func(i int) string {
-		return fmt.Sprintf(`{"id":"app-%05d","status":"Running","name":"приложение %d"}`, i, i)
-	})
-	cl := answeringClient(t, func(w http.ResponseWriter, _ *http.Request) {
-		// Pieces of odd sizes, each sent at once: the cards are cut
-		// anywhere, a multi-byte letter too.
-		for rest, n := text, 1; rest != ""; n = n*7%100003 + 1 {
-			piece := rest[:min(n, len(rest))]
-			rest = rest[len(piece):]
-			w.Write([]byte(piece))
-			w.(http.Flusher).Flush()
-		}
-	})
-	next := 0
-	err := cl.ListEach(context.Background(), platform.Request{Path: "/applications"}, func() { next = 0 },
-		func(_ string, card *jsonx.RawObject) error {
-			if want := fmt.Sprintf("app-%05d", next); card.Str("id") != want || card.Str("name") != fmt.Sprintf("приложение %d", next) {
-				return fmt.Errorf("card %d is %s", next, card.Text())
+	for _, c := range []struct {
+		name  string
+		cards int
+		told  bool
+	}{{"short, in odd pieces", 30000, false}, {"long, in odd pieces", 150000, false}, {"long, its length told", 150000, true}} {
+		t.Run(c.name, func(t *testing.T) {
+			text := longList(c.cards, func(i int) string {
+				return fmt.Sprintf(`{"id":"app-%06d","status":"Running","name":"приложение %d"}`, i, i)
+			})
+			cl := answeringClient(t, func(w http.ResponseWriter, _ *http.Request) {
+				if c.told {
+					w.Header().Set("Content-Length", fmt.Sprint(len(text)))
+					w.Write([]byte(text))
+					return
+				}
+				// Pieces of odd sizes, each sent at once: the cards are
+				// cut anywhere, a multi-byte letter too.
+				for rest, n := text, 1; rest != ""; n = n*7%100003 + 1 {
+					piece := rest[:min(n, len(rest))]
+					rest = rest[len(piece):]
+					w.Write([]byte(piece))
+					w.(http.Flusher).Flush()
+				}
+			})
+			next := 0
+			err := cl.ListEach(context.Background(), platform.Request{Path: "/applications"}, func() { next = 0 },
+				func(_ string, card *jsonx.RawObject) error {
+					if want := fmt.Sprintf("app-%06d", next); card.Str("id") != want || card.Str("name") != fmt.Sprintf("приложение %d", next) {
+						return fmt.Errorf("card %d is %s", next, card.Text())
+					}
+					next++
+					return nil
+				})
+			if err != nil || next != c.cards {
+				t.Fatalf("%d cards of %d seen: %v", next, c.cards, err)
 			}
-			next++
-			return nil
 		})
-	if err != nil || next != cards {
-		t.Fatalf("%d cards of %d seen: %v", next, cards, err)
 	}
 }
 
