@@ -52,10 +52,11 @@ type RawObject struct {
 }
 
 // rawMember is a member's key (between its quotes) and value, as offsets
-// into the object's text.
+// into the object's text. plainValue tells a string value read as plain
+// (no escape): most of a card's values, whose text is then theirs as is.
 type rawMember struct {
 	keyFrom, keyTo, valueFrom, valueTo int
-	escapedKey                         bool
+	escapedKey, plainValue             bool
 }
 
 // Text is the object's JSON text.
@@ -64,8 +65,16 @@ func (r *RawObject) Text() []byte { return r.text }
 // raw is the text of key's value; a key given twice gives its last value,
 // as Decode keeps it.
 func (r *RawObject) raw(key string) ([]byte, bool) {
+	if m := r.member(key); m != nil {
+		return r.text[m.valueFrom:m.valueTo], true
+	}
+	return nil, false
+}
+
+// member is key's member, the last when it is given twice; nil when none.
+func (r *RawObject) member(key string) *rawMember {
 	if r == nil {
-		return nil, false
+		return nil
 	}
 	for i := len(r.members) - 1; i >= 0; i-- {
 		m := &r.members[i]
@@ -73,23 +82,37 @@ func (r *RawObject) raw(key string) ([]byte, bool) {
 		switch {
 		case m.escapedKey:
 			if s, ok := Unquote(r.text[m.keyFrom:m.keyTo]); ok && s == key {
-				return r.text[m.valueFrom:m.valueTo], true
+				return m
 			}
 		case m.keyTo-m.keyFrom == len(key) && string(r.text[m.keyFrom:m.keyTo]) == key:
-			return r.text[m.valueFrom:m.valueTo], true
+			return m
 		}
 	}
-	return nil, false
+	return nil
+}
+
+// str is the text between the quotes of key's value when it is a string,
+// and whether that text needs no unquoting; ok false when it is no string.
+func (r *RawObject) str(key string) (inner []byte, plain, ok bool) {
+	m := r.member(key)
+	if m == nil {
+		return nil, false, false
+	}
+	v := r.text[m.valueFrom:m.valueTo]
+	if m.plainValue {
+		return v[1 : len(v)-1], true, true
+	}
+	if len(v) < 2 || v[0] != '"' {
+		return nil, false, false
+	}
+	inner = v[1 : len(v)-1]
+	return inner, bytes.IndexByte(inner, '\\') < 0, true
 }
 
 // Str is the value of key when it is a string, else "".
 func (r *RawObject) Str(key string) string {
-	v, ok := r.raw(key)
-	if !ok || len(v) < 2 || v[0] != '"' {
-		return ""
-	}
-	inner := v[1 : len(v)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
+	inner, plain, ok := r.str(key)
+	if !ok || plain {
 		return string(inner)
 	}
 	s, _ := Unquote(inner)
@@ -100,12 +123,8 @@ func (r *RawObject) Str(key string) string {
 // is a string without escapes (valid until the reader reads on), else a
 // copy decoded; nil when it is no string.
 func (r *RawObject) StrBytes(key string) []byte {
-	v, ok := r.raw(key)
-	if !ok || len(v) < 2 || v[0] != '"' {
-		return nil
-	}
-	inner := v[1 : len(v)-1]
-	if bytes.IndexByte(inner, '\\') < 0 {
+	inner, plain, ok := r.str(key)
+	if !ok || plain {
 		return inner
 	}
 	s, _ := Unquote(inner)
@@ -114,14 +133,15 @@ func (r *RawObject) StrBytes(key string) []byte {
 
 // Value is the value of key decoded, nil when absent.
 func (r *RawObject) Value(key string) any {
-	v, ok := r.raw(key)
-	if !ok {
+	m := r.member(key)
+	if m == nil {
 		return nil
 	}
+	v := r.text[m.valueFrom:m.valueTo]
 	// The scalars a brief card is made of are read here; objects and
 	// arrays, and strings with escapes, by Decode.
 	switch {
-	case len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0:
+	case m.plainValue || len(v) >= 2 && v[0] == '"' && bytes.IndexByte(v, '\\') < 0:
 		return string(v[1 : len(v)-1])
 	case string(v) == "null":
 		return nil
@@ -490,8 +510,9 @@ func (r *RawObject) index(l *Lexer, start int) error {
 			}
 			p = skipSpaceFrom(d, p+1)
 			valueFrom := p
+			plain := false
 			if end := plainShortStringEnd(d, p); end >= 0 {
-				p = end
+				p, plain = end, true
 			} else {
 				l.pos = p
 				if err := l.skipValue(1); err != nil {
@@ -504,7 +525,7 @@ func (r *RawObject) index(l *Lexer, start int) error {
 			}
 			r.members = r.members[:len(r.members)+1]
 			m := &r.members[len(r.members)-1]
-			m.keyFrom, m.keyTo, m.valueFrom, m.valueTo, m.escapedKey = keyFrom-start, keyTo-start, valueFrom-start, p-start, escaped
+			m.keyFrom, m.keyTo, m.valueFrom, m.valueTo, m.escapedKey, m.plainValue = keyFrom-start, keyTo-start, valueFrom-start, p-start, escaped, plain
 			p = skipSpaceFrom(d, p)
 			if p < len(d) && d[p] == ',' {
 				p++

@@ -142,15 +142,21 @@ func TestEachElementGivesWhatDecodeReads(t *testing.T) {
 
 // A card's fields read without decoding it agree with the decoded card's.
 func TestRawObjectFields(t *testing.T) {
-	doc := `[{"id":"a\u0062c","n":-5.5e1,"t":true,"f":false,"z":null,"a":[1,"x"],"s":{"k":"v"},"dup":"first","e\u0078":"escaped key","dup":"last","q":"\"x\""}]`
+	long := strings.Repeat("x", 70) // past what is read as a short plain string
+	doc := `[{"id":"a\u0062c","n":-5.5e1,"t":true,"f":false,"z":null,"a":[1,"x"],"s":{"k":"v"},"dup":"first","e\u0078":"escaped key","dup":"last","q":"\"x\"",` +
+		`"e":"","long":"` + long + `","longq":"` + long + `\"y"}]`
 	err := EachElement(strings.NewReader(doc), nil, func(_ string, raw *RawObject) error {
 		obj, err := raw.Decode()
 		if err != nil {
 			return err
 		}
-		for _, k := range []string{"id", "n", "t", "f", "z", "a", "s", "dup", "ex", "q", "missing"} {
+		for _, k := range []string{"id", "n", "t", "f", "z", "a", "s", "dup", "ex", "q", "e", "long", "longq", "missing"} {
 			if raw.Str(k) != obj.Str(k) {
 				t.Errorf("Str(%q) = %q, decoded %q", k, raw.Str(k), obj.Str(k))
+			}
+			_, isString := obj.Value(k).(string)
+			if got := raw.StrBytes(k); string(got) != obj.Str(k) || (got != nil) != isString {
+				t.Errorf("StrBytes(%q) = %q, decoded %q", k, got, obj.Str(k))
 			}
 			if !reflect.DeepEqual(raw.Value(k), obj.Value(k)) {
 				t.Errorf("Value(%q) = %#v, decoded %#v", k, raw.Value(k), obj.Value(k))
