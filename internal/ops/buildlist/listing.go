@@ -218,6 +218,7 @@ type baseNames struct {
 	byName map[string]uint32
 	names  []string
 	newest []order // owned: see order.keep
+	last   uint32  // the base of the numbered card before: most cards share their neighbour's
 }
 
 // record is the record of a card with version at place at: its base and
@@ -227,7 +228,10 @@ func (b *baseNames) record(version []byte, at int, aside *aside) listed {
 	if !ok {
 		return listed{}
 	}
-	k, seen := b.byName[string(name)]
+	k, seen := b.last, len(b.names) > 0 && b.names[b.last] == string(name)
+	if !seen {
+		k, seen = b.byName[string(name)]
+	}
 	if !seen {
 		if b.byName == nil {
 			b.byName = map[string]uint32{}
@@ -237,6 +241,7 @@ func (b *baseNames) record(version []byte, at int, aside *aside) listed {
 		b.names = append(b.names, string(name))
 		b.newest = append(b.newest, order{at: -1})
 	}
+	b.last = k
 	rec := listed{number: n, base: k, flags: isNumbered}
 	if len(version) != len(name)+1+digitsOf(n) {
 		// Leading zeros: the number alone does not spell it.
@@ -303,35 +308,61 @@ const (
 )
 
 // createdLayouts are the stamps' usual forms, 0 for a digit; every number
-// of digits below 2^61.
+// of digits below 2^61. Each begins with the date and the time to the
+// second; compactCreated reads them in this order.
 var createdLayouts = [...]string{
 	"0000-00-00T00:00:00.000Z",
 	"0000-00-00T00:00:00Z",
 	"0000-00-00T00:00:00+00:00",
 }
 
+// compactCreated is the key of a stamp in one of createdLayouts. Every
+// card of a list has one, so it is read in fixed places, a pair of digits
+// at a time, not character by character against each layout.
 func compactCreated(stamp []byte) (createdKey, bool) {
-layouts:
-	for i, layout := range createdLayouts {
-		if len(stamp) != len(layout) {
-			continue
-		}
-		var digits uint64
-		for j := range len(layout) {
-			switch c := stamp[j]; {
-			case layout[j] != '0':
-				if c != layout[j] {
-					continue layouts
-				}
-			case c >= '0' && c <= '9':
-				digits = digits*10 + uint64(c-'0')
-			default:
-				continue layouts
-			}
-		}
-		return createdKey(uint64(i+1)<<createdLayout | digits), true
+	if len(stamp) < 20 || stamp[4] != '-' || stamp[7] != '-' || stamp[10] != 'T' || stamp[13] != ':' || stamp[16] != ':' {
+		return 0, false
 	}
-	return 0, false
+	century, ok1 := digitPair(stamp, 0)
+	year, ok2 := digitPair(stamp, 2)
+	month, ok3 := digitPair(stamp, 5)
+	day, ok4 := digitPair(stamp, 8)
+	hour, ok5 := digitPair(stamp, 11)
+	minute, ok6 := digitPair(stamp, 14)
+	second, ok7 := digitPair(stamp, 17)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7) {
+		return 0, false
+	}
+	digits := (((((century*100+year)*100+month)*100+day)*100+hour)*100+minute)*100 + second
+	var layout uint64
+	switch tail := stamp[19:]; {
+	case len(tail) == 5 && tail[0] == '.' && tail[4] == 'Z': // .000Z
+		milli, ok1 := digitPair(tail, 1)
+		last := uint64(tail[3] - '0')
+		if !ok1 || last > 9 {
+			return 0, false
+		}
+		layout, digits = 1, (digits*100+milli)*10+last
+	case len(tail) == 1 && tail[0] == 'Z':
+		layout = 2
+	case len(tail) == 6 && tail[0] == '+' && tail[3] == ':': // +00:00
+		hours, ok1 := digitPair(tail, 1)
+		minutes, ok2 := digitPair(tail, 4)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		layout, digits = 3, (digits*100+hours)*100+minutes
+	default:
+		return 0, false
+	}
+	return createdKey(layout<<createdLayout | digits), true
+}
+
+// digitPair is the number the two digits at b[i:i+2] spell, and whether
+// they are digits.
+func digitPair(b []byte, i int) (uint64, bool) {
+	hi, lo := b[i]-'0', b[i+1]-'0'
+	return uint64(hi)*10 + uint64(lo), hi <= 9 && lo <= 9
 }
 
 // appendText appends the stamp k stands for.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/elemctl/elemctl/internal/jsonx"
@@ -191,6 +192,63 @@ func TestCreatedKeysSortAsTheirTexts(t *testing.T) {
 	}
 	if compact < len(stamps)/2 || len(a.stamps) == 0 {
 		t.Fatalf("%d compact of %d, %d aside: the test does not try both ways", compact, len(stamps), len(a.stamps))
+	}
+}
+
+// A stamp is read compactly exactly when it is in one of createdLayouts,
+// digit for digit: every byte of each layout, and one past its end,
+// replaced by each byte that matters.
+func TestCompactCreatedReadsTheLayouts(t *testing.T) {
+	// byLayout reads a stamp against the layouts' text, the definition.
+	byLayout := func(stamp []byte) (createdKey, bool) {
+	layouts:
+		for i, layout := range createdLayouts {
+			if len(stamp) != len(layout) {
+				continue
+			}
+			var digits uint64
+			for j := range len(layout) {
+				c := stamp[j]
+				switch {
+				case layout[j] != '0':
+					if c != layout[j] {
+						continue layouts
+					}
+				case c >= '0' && c <= '9':
+					digits = digits*10 + uint64(c-'0')
+				default:
+					continue layouts
+				}
+			}
+			return createdKey(uint64(i+1)<<createdLayout | digits), true
+		}
+		return 0, false
+	}
+	tried, compact := 0, 0
+	for _, layout := range createdLayouts {
+		stamp := []byte(strings.ReplaceAll(layout, "0", "7"))
+		variants := [][]byte{stamp, append(slices.Clone(stamp), 'Z'), stamp[:len(stamp)-1]}
+		for at := range stamp {
+			for _, c := range []byte("09/:-T.Z+ \x00\xff") {
+				v := slices.Clone(stamp)
+				v[at] = c
+				variants = append(variants, v)
+			}
+		}
+		for _, v := range variants {
+			got, gotOK := compactCreated(v)
+			want, wantOK := byLayout(v)
+			if got != want || gotOK != wantOK {
+				t.Fatalf("%q: %x %v, want %x %v", v, got, gotOK, want, wantOK)
+			}
+			tried++
+			if gotOK {
+				compact++
+			}
+		}
+	}
+	if compact < 100 || compact == tried {
+		t.Fatalf("%d of %d stamps compact: the test does not try both ways", compact, tried)
 	}
 }
 
