@@ -513,6 +513,8 @@ func (r *RawObject) index(l *Lexer, start int) error {
 			plain := false
 			if end := plainShortStringEnd(d, p); end >= 0 {
 				p, plain = end, true
+			} else if len(d)-p >= 4 && string(d[p:p+4]) == "null" {
+				p += 4 // a card's usual other value, read as skipValue reads it
 			} else {
 				l.pos = p
 				if err := l.skipValue(1); err != nil {
