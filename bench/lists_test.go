@@ -61,8 +61,14 @@ func BenchmarkBuildsListLong(b *testing.B) {
 }
 
 // listRounds is how many times a list figure's programs run in turn per
-// iteration of the benchmark (-benchtime 7x: 35 runs of each).
-const listRounds = 5
+// iteration of the benchmark (-benchtime 7x), for a list of that many
+// cards: 40 for 5,000 (280 runs of each), 10 for 50,000 (70 runs). The
+// runs of a list of 5,000 cards (ten milliseconds or so) scatter by a
+// third of their time on a shared machine, and by more than the figure's
+// margin from one median of 35 to the next (1.34 to 1.63 × the floor, the
+// same binary); a median of 280 moves by about 0.03. A list of 50,000
+// takes ten times as long and scatters less.
+func listRounds(cards int) int { return max(10, 200000/cards) }
 
 // listFigures times a list command against the floor, the plain GET of
 // path, in turn, and reports for each binary (before- for the earlier one)
@@ -129,12 +135,9 @@ func listFigures(b *testing.B, s *standProcess, path string, cards int, args ...
 		}
 	}
 	// b.Loop runs the benchmark function once: the stand is not set up
-	// again for a ramp-up. Each of its iterations times listRounds rounds:
-	// a figure of ten milliseconds moves by a millisecond from one run to
-	// the next, a third of its target's margin, so the median is of 35
-	// runs, not 7.
+	// again for a ramp-up. Each of its iterations times listRounds rounds.
 	for b.Loop() {
-		for range listRounds {
+		for range listRounds(cards) {
 			listRound()
 		}
 	}
