@@ -31,8 +31,8 @@ func (b *recordedBody) Read(p []byte) (int, error) {
 
 // A long answer is received in larger pieces than a short one, from the
 // start when its length is told and as it comes when it is not; either
-// way it is read whole and in order, and a short one is never held ahead
-// by more than a quarter of itself.
+// way it is read whole and in order, the pieces never shrink, and no
+// answer past 2 MiB is held ahead by more than a quarter of itself.
 func TestAnswerPiecesGrowWithTheAnswer(t *testing.T) {
 	text := make([]byte, 20<<20)
 	rnd := rand.New(rand.NewPCG(1, 2))
